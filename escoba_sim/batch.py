@@ -1,0 +1,162 @@
+"""Many hands or games at once: the result columns and the engine that fills them.
+
+``play_hands`` and ``play_games`` return a ``Batch`` of numpy arrays with the
+columns named here (the one home of result column names). They run on the
+compiled core when it is built and loaded, otherwise on the reference engine;
+both give identical arrays for the same inputs (docs/engine.md).
+``ESCOBA_SIM_PURE_PYTHON=1`` forces the reference engine; ``ESCOBA_SIM_REQUIRE_CORE=1``
+makes a missing core an error instead of a silent fallback.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import engine
+from .rules import Ruleset
+from .strategies import check_strategy, make_strategy
+
+# per hand: one value
+HAND_COLUMNS = {"game": np.int64, "hand": np.int32, "dealer": np.int8, "lucky_deal": np.int8,
+                "leftovers": np.int8, "leftover_taker": np.int8}
+# per hand and side: points by category, then what the side's pile holds
+POINT_COLUMNS = ("escobas", "siete_oros", "sevens", "oros", "cards", "bonus")
+SIDE_COLUMNS = ("escobas", "lucky_escobas", "siete_oros", "sevens", "oros", "cards", "bonus", "total",
+                "cards_taken", "oros_taken", "sevens_taken")
+SIDE_DTYPE = np.int16
+# per game
+GAME_COLUMNS = {"game": np.int64, "first_dealer": np.int8, "hands": np.int32, "winner": np.int8}
+GAME_SIDE_COLUMNS = ("score",)
+
+PURE_ENV, REQUIRE_ENV = "ESCOBA_SIM_PURE_PYTHON", "ESCOBA_SIM_REQUIRE_CORE"
+
+
+class CoreUnavailable(ImportError):
+    pass
+
+
+def _load_core():
+    if os.environ.get(PURE_ENV) == "1":
+        if os.environ.get(REQUIRE_ENV) == "1":
+            raise CoreUnavailable(f"{PURE_ENV}=1 and {REQUIRE_ENV}=1 contradict each other")
+        return None
+    try:
+        from . import _core  # type: ignore[attr-defined]
+    except ImportError as e:
+        if os.environ.get(REQUIRE_ENV) == "1":
+            raise CoreUnavailable(f"the compiled core is required ({REQUIRE_ENV}=1) but did not load: {e}") from e
+        return None
+    return _core
+
+
+_core = _load_core()
+ENGINE = "cython" if _core is not None else "python"
+
+
+@dataclass
+class Batch:
+    """Per-hand columns (side columns have shape (n_hands, n_sides)) and, for games, per-game columns."""
+
+    hands: dict[str, np.ndarray]
+    games: dict[str, np.ndarray] | None = None
+
+    @property
+    def n_hands(self) -> int:
+        return len(self.hands["game"])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Batch):
+            return NotImplemented
+        return _same(self.hands, other.hands) and (
+            (self.games is None and other.games is None)
+            or (self.games is not None and other.games is not None and _same(self.games, other.games)))
+
+
+def _same(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> bool:
+    return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def empty_hands(n: int, n_sides: int) -> dict[str, np.ndarray]:
+    cols = {k: np.zeros(n, dtype=t) for k, t in HAND_COLUMNS.items()}
+    cols.update({k: np.zeros((n, n_sides), dtype=SIDE_DTYPE) for k in SIDE_COLUMNS})
+    return cols
+
+
+def empty_games(n: int, n_sides: int) -> dict[str, np.ndarray]:
+    cols = {k: np.zeros(n, dtype=t) for k, t in GAME_COLUMNS.items()}
+    cols["score"] = np.zeros((n, n_sides), dtype=np.int32)
+    return cols
+
+
+def _check(rules: Ruleset, strategies: list[str], seed: int, first: int, count: int) -> None:
+    if len(strategies) != rules.players:
+        raise ValueError(f"{rules.players} players need {rules.players} strategies, got {len(strategies)}")
+    for s in strategies:
+        check_strategy(s)
+    if not 0 <= seed < 2**64:
+        raise ValueError("seed must be in [0, 2**64)")
+    if first < 0 or count < 0:
+        raise ValueError("first and count must be non-negative")
+
+
+def _fill_hand(cols: dict[str, np.ndarray], i: int, game: int, hand: int, res: engine.HandResult) -> None:
+    cols["game"][i], cols["hand"][i], cols["dealer"][i] = game, hand, res.dealer
+    cols["lucky_deal"][i], cols["leftovers"][i], cols["leftover_taker"][i] = res.lucky_deal, res.leftovers, res.leftover_taker
+    for k in SIDE_COLUMNS:
+        cols[k][i] = getattr(res, k)
+
+
+def py_play_hands(rules: Ruleset, strategies: list[str], seed: int, first: int, count: int) -> Batch:
+    """The reference engine behind ``play_hands``."""
+    players = [make_strategy(s) for s in strategies]
+    cols = empty_hands(count, rules.n_sides)
+    for i in range(count):
+        st = engine.play_hand(rules, players, seed, first + i, 0)
+        _fill_hand(cols, i, first + i, 0, st.result)
+    return Batch(cols)
+
+
+def py_play_games(rules: Ruleset, strategies: list[str], seed: int, first: int, count: int) -> Batch:
+    """The reference engine behind ``play_games``."""
+    players = [make_strategy(s) for s in strategies]
+    games = empty_games(count, rules.n_sides)
+    results: list[tuple[int, int, engine.HandResult]] = []
+    for i in range(count):
+        g = engine.play_game(rules, players, seed, first + i)
+        games["game"][i], games["first_dealer"][i] = first + i, g.first_dealer
+        games["hands"][i], games["winner"][i], games["score"][i] = len(g.hands), g.winner, g.scores
+        results.extend((first + i, h, r) for h, r in enumerate(g.hands))
+    cols = empty_hands(len(results), rules.n_sides)
+    for i, (game, h, r) in enumerate(results):
+        _fill_hand(cols, i, game, h, r)
+    return Batch(cols, games)
+
+
+def play_hands(rules: Ruleset, strategies: list[str], seed: int, first: int = 0, count: int = 1,
+               engine_name: str | None = None) -> Batch:
+    """Hands ``first .. first+count-1`` of a run (game i, hand 0, dealer i % players)."""
+    _check(rules, strategies, seed, first, count)
+    if _pick(engine_name) == "cython":
+        return _core.play_hands(rules, strategies, seed, first, count)
+    return py_play_hands(rules, strategies, seed, first, count)
+
+
+def play_games(rules: Ruleset, strategies: list[str], seed: int, first: int = 0, count: int = 1,
+               engine_name: str | None = None) -> Batch:
+    """Games ``first .. first+count-1`` of a run, each to the ruleset's target."""
+    _check(rules, strategies, seed, first, count)
+    if _pick(engine_name) == "cython":
+        return _core.play_games(rules, strategies, seed, first, count)
+    return py_play_games(rules, strategies, seed, first, count)
+
+
+def _pick(engine_name: str | None) -> str:
+    name = engine_name or ENGINE
+    if name not in ("cython", "python"):
+        raise ValueError(f"unknown engine `{name}` (cython or python)")
+    if name == "cython" and _core is None:
+        raise CoreUnavailable("the compiled core is not built; reinstall with a C compiler (pip install -e .)")
+    return name

@@ -1,0 +1,27 @@
+"""Build the optional compiled core; without a compiler the package stays pure Python.
+
+ESCOBA_SIM_PURE_PYTHON=1 skips the extension entirely.
+"""
+
+import os
+
+from setuptools import Extension, setup
+
+ext_modules = []
+if os.environ.get("ESCOBA_SIM_PURE_PYTHON") != "1" and os.path.exists("escoba_sim/_core.pyx"):
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        cythonize = None
+    if cythonize is not None:
+        ext_modules = cythonize(
+            [Extension("escoba_sim._core", ["escoba_sim/_core.pyx"], include_dirs=["csrc"],
+                       extra_compile_args=["-O3"])],
+            compiler_directives={"language_level": 3, "boundscheck": False, "wraparound": False,
+                                 "cdivision": True, "initializedcheck": False},
+        )
+        # cythonize() drops Extension(optional=True): set it again so a failed compile falls back
+        for ext in ext_modules:
+            ext.optional = True
+
+setup(ext_modules=ext_modules)
