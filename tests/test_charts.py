@@ -1,0 +1,130 @@
+"""Chart data preparation on tiny frames with exact expected values; drawing draws the right artists."""
+
+import math
+
+import polars as pl
+import pytest
+
+from escoba_sim import charts
+
+
+@pytest.fixture
+def est():
+    return pl.DataFrame({
+        "label": ["a", "b", "a", "b", "a"],
+        "metric": ["win_rate", "win_rate", "total", "total", "seat_advantage"],
+        "estimate": [0.6, 0.4, 3.0, 2.5, 0.1],
+        "lo": [0.5, 0.3, 2.9, 2.3, -0.05],
+        "hi": [0.7, 0.5, 3.1, 2.7, 0.25],
+    })
+
+
+def test_prep_win_rates_keeps_only_the_metric_in_order(est):
+    df = charts.prep_win_rates(est)
+    assert df.columns == ["label", "estimate", "lo", "hi"]
+    assert df.rows() == [("a", 0.6, 0.5, 0.7), ("b", 0.4, 0.3, 0.5)]
+
+
+def test_prep_points_by_category_orders_categories_and_stacks():
+    cat = pl.DataFrame({"label": ["x", "x", "x", "y", "y"],
+                        "category": ["cards", "escobas", "oros", "oros", "escobas"],
+                        "points": [0.5, 1.0, 0.25, 0.75, 2.0]})
+    df = charts.prep_points_by_category(cat)
+    # categories in POINT_COLUMNS order: escobas, ..., oros, cards
+    assert df.rows() == [("x", "escobas", 1.0, 0.0), ("x", "oros", 0.25, 1.0), ("x", "cards", 0.5, 1.25),
+                         ("y", "escobas", 2.0, 0.0), ("y", "oros", 0.75, 2.0)]
+
+
+def test_prep_points_by_category_rejects_unknown_category():
+    with pytest.raises(ValueError, match="unknown point categories"):
+        charts.prep_points_by_category(pl.DataFrame({"label": ["x"], "category": ["bogus"], "points": [1.0]}))
+
+
+def test_prep_effects_flags_intervals_excluding_zero(est):
+    df = charts.prep_effects(est, metrics=["seat_advantage", "total"])
+    assert df["row"].to_list() == ["seat_advantage: a", "total: a", "total: b"]
+    assert df["excludes_zero"].to_list() == [False, True, True]
+
+
+def test_prep_distribution_shares_per_label():
+    counts = pl.DataFrame({"label": ["b", "b", "a", "b", "a"], "value": [3, 1, 0, 3, 2], "count": [1, 2, 3, 1, 1]})
+    df = charts.prep_distribution(counts)
+    assert df.rows() == [("b", 1, 2, 0.5), ("b", 3, 2, 0.5), ("a", 0, 3, 0.75), ("a", 2, 1, 0.25)]
+
+
+def test_prep_crosstable_is_square_with_null_diagonal():
+    pairs = pl.DataFrame({"row": ["g", "m", "g"], "col": ["m", "g", "r"], "value": [0.2, -0.2, 1.0]})
+    df = charts.prep_crosstable(pairs)
+    assert df.columns == ["label", "g", "m", "r"]
+    assert df.rows() == [("g", None, 0.2, 1.0), ("m", -0.2, None, None), ("r", None, None, None)]
+
+
+def test_prep_convergence_cumulative_ratio_and_cluster_interval():
+    chunks = pl.DataFrame({"label": ["a"] * 3, "chunk": [2, 0, 1],
+                           "numer": [30.0, 10.0, 20.0], "denom": [10.0, 10.0, 10.0]})
+    df = charts.prep_convergence(chunks)
+    assert df["chunks"].to_list() == [1, 2, 3]
+    assert df["n"].to_list() == [10.0, 20.0, 30.0]
+    assert df["estimate"].to_list() == [1.0, 1.5, 2.0]
+    assert df["lo"][0] is None
+    # k=2: residuals -5, +5 -> se = sqrt(50 / 2) / 10 = 0.5
+    assert df["hi"][1] == pytest.approx(1.5 + charts.Z95 * 0.5)
+    # k=3: residuals -10, 0, 10 -> se = sqrt(200 / 6) / 10
+    assert df["lo"][2] == pytest.approx(2.0 - charts.Z95 * math.sqrt(200 / 6) / 10)
+
+
+def _ax():
+    return charts.new_figure().add_subplot()
+
+
+def test_plot_win_rates_one_bar_per_label(est):
+    ax = charts.plot_win_rates(_ax(), charts.prep_win_rates(est))
+    assert len(ax.patches) == 2
+    ypos = {t.get_text(): y for t, y in zip(ax.get_yticklabels(), ax.get_yticks())}
+    assert ypos["a"] > ypos["b"]  # first row on top
+
+
+def test_plot_points_by_category_one_segment_per_row():
+    cat = pl.DataFrame({"label": ["x", "x", "y"], "category": ["escobas", "cards", "escobas"],
+                        "points": [1.0, 0.5, 2.0]})
+    ax = charts.plot_points_by_category(_ax(), charts.prep_points_by_category(cat))
+    assert len(ax.patches) == 3
+    assert len(ax.containers) == 2  # one stack layer per category
+
+
+def test_plot_effects_one_errorbar_per_row(est):
+    ax = charts.plot_effects(_ax(), charts.prep_effects(est))
+    assert len(ax.containers) == 5
+
+
+def test_plot_distribution_one_line_per_label():
+    counts = pl.DataFrame({"label": ["a", "a", "b"], "value": [0, 1, 0], "count": [1, 1, 1]})
+    ax = charts.plot_distribution(_ax(), charts.prep_distribution(counts))
+    assert len(ax.get_lines()) == 2
+
+
+def test_plot_crosstable_annotates_off_diagonal_cells():
+    pairs = pl.DataFrame({"row": ["g", "m"], "col": ["m", "g"], "value": [0.2, -0.2]})
+    ax = charts.plot_crosstable(_ax(), charts.prep_crosstable(pairs))
+    assert [t.get_text() for t in ax.texts] == ["+0.200", "-0.200"]
+    assert len(ax.images) == 1
+
+
+def test_plot_convergence_one_line_and_band_per_label():
+    chunks = pl.DataFrame({"label": ["a", "a", "b", "b"], "chunk": [0, 1, 0, 1],
+                           "numer": [1.0, 2.0, 3.0, 4.0], "denom": [2.0, 2.0, 2.0, 2.0]})
+    ax = charts.plot_convergence(_ax(), charts.prep_convergence(chunks))
+    assert len(ax.get_lines()) == 2
+    assert len(ax.collections) == 2
+
+
+def test_save_figure_is_reproducible(tmp_path, est):
+    paths = []
+    for d in ("one", "two"):
+        fig = charts.new_figure()
+        charts.plot_win_rates(fig.add_subplot(), charts.prep_win_rates(est))
+        paths.append(charts.save_figure(fig, tmp_path / d / "win"))
+    for a, b in zip(*paths):
+        assert a.read_bytes() == b.read_bytes()
+    svg = paths[0][1].read_text()
+    assert "<dc:date>" not in svg and "matplotlib" not in svg.split("<g", 1)[0].lower().replace("xmlns", "")
