@@ -106,3 +106,228 @@ def main():
 
 
 # --- commands are added below, one section per concept; each only parses and delegates ---
+
+
+# --- hands you can read and check: trace, replay, moves, rules (record.py does the work) ---
+
+def _load_record_file(path: str):
+    """Read a hand record from a file or ``-`` (stdin); one-line errors, exit 2 (nothing was checked)."""
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except OSError as e:
+        fail(f"{path}: cannot read the record ({e.strerror or e})", 2)
+    except UnicodeDecodeError:
+        fail(f"{path}: not a text file; a hand record is JSON", 2)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        fail(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})", 2)
+
+
+@main.command()
+@click.option("--strategy", "-s", type=STRATEGY, required=True, help="Strategy of seat 0.")
+@click.option("--vs", type=STRATEGY, multiple=True, required=True,
+              help="Strategy of the next seat; repeat it for 3, 4 or 6 players.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1),
+              help="Run seed (0 to 2^64-1); without --seed or --deck one is drawn and printed.")
+@click.option("--game", type=click.IntRange(min=0), default=0, show_default=True, help="Game index in the run.")
+@click.option("--hand", "hand_index", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Hand index within the game.")
+@click.option("--deck", help='A known deal instead of a shuffled one: all 40 cards in dealing order, "7o Rb 3c ...".')
+@click.option("--dealer", type=click.IntRange(min=0),
+              help="Dealer seat (default: (game + hand) % players with --seed, 0 with --deck).")
+@click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True,
+              help="Preset, preset(field=value,...) or a TOML file.")
+@click.option("--json", "as_json", is_flag=True, help="Print the hand record (JSON) instead of the play-by-play.")
+def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json):
+    """Play one hand and print it play by play, or as a hand record.
+
+    \b
+    Examples:
+      escoba-sim trace --strategy greedy --vs random --seed 7
+      escoba-sim trace -s greedy --vs maxoros --seed 7 --json > hand.json
+      escoba-sim trace -s greedy --vs greedy --vs random -r 'tradicional(players=3)' --seed 1
+      escoba-sim trace -s greedy --vs maxoros --deck "7o Rb 3c ..." --dealer 1
+
+    The same --seed/--game/--hand as a batch run shows the very hand the run
+    played. With --deck, --seed (default 0) only feeds the random strategy.
+    """
+    from .cards import parse_cards
+    from .record import check_deck, format_trace, play_record
+
+    strategies = [strategy, *vs]
+    if len(strategies) != ruleset.players:
+        fail(f"{ruleset.canonical()} is played by {ruleset.players} players: give --strategy and "
+             f"{ruleset.players - 1} --vs (got {len(strategies)} strategies); change the player count "
+             f"with --rules, e.g. 'ludoteka(players={len(strategies)})'")
+    cards = None
+    if deck is not None:
+        try:
+            cards = parse_cards(deck, distinct=True)
+            check_deck(cards, "--deck")
+        except ValueError as e:
+            fail(str(e) if str(e).startswith("--deck") else f"--deck: {e}")
+        if seed is None:
+            seed = 0
+        if dealer is None:
+            dealer = 0
+    elif seed is None:
+        import secrets
+
+        seed = secrets.randbits(64)
+        click.echo(f"seed {seed} (drawn at random; pass --seed {seed} to see this hand again)", err=True)
+    if dealer is not None and dealer >= ruleset.players:
+        fail(f"--dealer: {dealer} is not a seat (0 to {ruleset.players - 1} with {ruleset.players} players)")
+    _, record = play_record(ruleset, strategies, seed, game, hand_index, dealer=dealer, deck=cards)
+    if as_json:
+        emit_json(record)
+    else:
+        click.echo(format_trace(record))
+
+
+@main.command()
+@click.argument("file")
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict, problems and score as JSON.")
+def replay(file, as_json):
+    """Check a hand record move by move under its ruleset and print the score.
+
+    FILE is a JSON hand record (as written by `trace --json`), or - for stdin.
+    Exit status: 0 legal and complete, 1 an illegal move or another problem
+    (reported with the move number, the seat and the reason), 2 not a readable
+    hand record.
+
+    \b
+    Example:
+      escoba-sim trace -s greedy --vs random --seed 3 --json | escoba-sim replay -
+    """
+    from .record import RecordError, format_score, replay_record, score_json
+
+    data = _load_record_file(file)
+    try:
+        st, problems = replay_record(data)
+    except RecordError as e:
+        fail(f"{file}: {e}", 2)
+    score = score_json(st.rules, st.result) if st.over and st.result is not None else None
+    if as_json:
+        emit_json({"ok": not problems, "rules": st.rules.canonical(), "moves": len(data["moves"]),
+                   "problems": [p.as_dict() for p in problems], "score": score})
+    else:
+        if problems:
+            for p in problems:
+                click.echo(f"ILLEGAL {p}" if p.move is not None else f"PROBLEM {p}")
+        else:
+            click.echo(f"{file}: {len(data['moves'])} moves, all legal under {st.rules.canonical()}")
+        if score is not None:
+            click.echo("")
+            click.echo(format_score(st.rules, score, data.get("strategies")))
+    if problems:
+        sys.exit(1)
+
+
+@main.command()
+@click.option("--hand", "hand_text", required=True, help='The cards in hand, e.g. "5b 7o".')
+@click.option("--table", "table_text", default="", help='The cards on the table, e.g. "1o 4c Rb" (empty by default).')
+@click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True,
+              help="Preset, preset(field=value,...) or a TOML file (capture decides what is legal).")
+@click.option("--json", "as_json", is_flag=True, help="Print the moves as JSON.")
+def moves(hand_text, table_text, ruleset, as_json):
+    """List the legal moves of a hand at a table: cards taken and escobas.
+
+    \b
+    Example:
+      escoba-sim moves --table "1o 4c Rb" --hand "5b 7o"
+    """
+    from .cards import CardError, card_str, cards_str, parse_cards, value
+    from .record import legal_moves_for
+
+    try:
+        hand = parse_cards(hand_text)
+    except CardError as e:
+        fail(f"--hand: {e}")
+    try:
+        table = parse_cards(table_text)
+    except CardError as e:
+        fail(f"--table: {e}")
+    try:
+        legal = legal_moves_for(ruleset, hand, table)
+    except ValueError as e:
+        fail(str(e))
+    if as_json:
+        emit_json({"rules": ruleset.canonical(), "hand": cards_str(sorted(hand)), "table": cards_str(sorted(table)),
+                   "moves": [{"card": card_str(m.card), "take": [card_str(c) for c in m.take],
+                              "capture": bool(m.take), "escoba": m.escoba} for m in legal]})
+        return
+    click.echo(f"hand {cards_str(sorted(hand))}  table {cards_str(sorted(table)) or '(empty)'}  "
+               f"rules {ruleset.canonical()} (capture={ruleset.capture})")
+    for m in legal:
+        if m.take:
+            total = " + ".join(str(value(c)) for c in (m.card, *m.take))
+            click.echo(f"  {card_str(m.card):<3} takes {cards_str(m.take):<16} ({total} = 15)"
+                       + ("  ESCOBA" if m.escoba else ""))
+        else:
+            click.echo(f"  {card_str(m.card):<3} lays")
+
+
+@main.group("rules")
+def rules_cmd():
+    """List the presets and show a ruleset field by field."""
+
+
+@rules_cmd.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print the presets and their fields as JSON.")
+def rules_list(as_json):
+    """List the presets, their source rule text and what sets them apart.
+
+    \b
+    Example:
+      escoba-sim rules list
+    """
+    from .rules import DEFAULT_PRESET, FIELD_NAMES, PRESET_SOURCES, PRESETS, format_value
+
+    if as_json:
+        emit_json({name: {"source": PRESET_SOURCES[name], "default": name == DEFAULT_PRESET,
+                          "fields": r.as_dict()} for name, r in PRESETS.items()})
+        return
+    shown = [f for f in FIELD_NAMES if len({getattr(r, f) for r in PRESETS.values()}) > 1] + ["players"]
+    click.echo(f"{'preset':<13}" + "".join(f"{f:<12}" for f in shown))
+    for name, r in PRESETS.items():
+        click.echo(f"{name:<13}" + "".join(f"{format_value(getattr(r, f)):<12}" for f in shown))
+    click.echo("")
+    for name in PRESETS:
+        click.echo(f"{name:<13}{PRESET_SOURCES[name]}" + ("  [default]" if name == DEFAULT_PRESET else ""))
+
+
+@rules_cmd.command("show")
+@click.argument("ruleset", type=RULES)
+@click.option("--json", "as_json", is_flag=True, help="Print the fields, canonical string and digest as JSON.")
+def rules_show(ruleset, as_json):
+    """Show every field of RULESET with its value, its preset and its canonical string.
+
+    RULESET is a preset, preset(field=value,...) or a TOML file.
+
+    \b
+    Examples:
+      escoba-sim rules show tradicional
+      escoba-sim rules show 'cardgames(players=4,teams=yes)' --json
+    """
+    from .rules import FIELD_NAMES, PRESET_SOURCES, PRESETS, format_value
+
+    canonical = ruleset.canonical()
+    preset = canonical.split("(")[0]
+    base = PRESETS[preset]
+    if as_json:
+        emit_json({"canonical": canonical, "digest": ruleset.digest(), "preset": preset,
+                   "source": PRESET_SOURCES[preset], "fields": ruleset.as_dict()})
+        return
+    click.echo(f"{'canonical':<18}{canonical}")
+    click.echo(f"{'digest':<18}{ruleset.digest()}")
+    click.echo(f"{'preset':<18}{preset}: {PRESET_SOURCES[preset]}")
+    click.echo("")
+    for f in FIELD_NAMES:
+        v = getattr(ruleset, f)
+        note = "" if v == getattr(base, f) else f"  (preset: {format_value(getattr(base, f))})"
+        click.echo(f"{f:<18}{format_value(v)}{note}")

@@ -223,7 +223,8 @@ def check_deck(deck: list[int], where: str, exc: type[Exception] = ValueError) -
         raise exc(f"{where}: {cards_str(dups)} listed twice; a deck holds each of the 40 cards once")
     if len(deck) != 40:
         missing = sorted(set(range(40)) - set(deck))
-        raise exc(f"{where}: {len(deck)} cards, a deck needs all 40 (missing: {cards_str(missing)})")
+        shown = cards_str(missing) if len(missing) <= 8 else f"{len(missing)} cards"
+        raise exc(f"{where}: {len(deck)} cards, a deck needs all 40 (missing: {shown})")
 
 
 @dataclass
@@ -421,3 +422,20 @@ def format_trace(data: dict[str, Any]) -> str:
         out.append("")
         out.append(format_score(rules, score_json(rules, res), strategies))
     return "\n".join(out)
+
+
+def legal_moves_for(rules: Ruleset, hand: list[int], table: list[int]) -> list[Move]:
+    """The legal moves of a seat holding ``hand`` at ``table``, without a full deal.
+
+    Builds a bare HandState (seat 0 to play, nothing else dealt) so the
+    engine's own ``legal_moves`` decides; no rule is restated here.
+    """
+    both = sorted(set(hand) & set(table))
+    if both:
+        raise ValueError(f"{cards_str(both)} cannot be both in the hand and on the table")
+    if not hand:
+        raise ValueError("the hand is empty: give at least one card")
+    n = rules.n_sides
+    st = HandState(rules, 0, [], [sorted(hand)] + [[] for _ in range(rules.players - 1)], sorted(table), [],
+                   [0] * n, [0] * n, [0] * n, to_play=0)
+    return engine.legal_moves(st)
