@@ -1,0 +1,35 @@
+# Declarations of the plain-C core in csrc/ (docs/engine.md is the contract).
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int16_t, int32_t, int64_t
+
+cdef extern from "escoba_rng.h" nogil:
+    ctypedef struct esc_rng:
+        uint64_t state
+    uint64_t esc_mix64(uint64_t x)
+    uint64_t esc_stream_state(uint64_t seed, uint64_t game, uint64_t hand, uint64_t stream)
+    uint64_t esc_next(esc_rng *r)
+    uint32_t esc_below(esc_rng *r, uint32_t n)
+    void esc_shuffle(esc_rng *r, uint8_t deck[40])
+
+cdef extern from "escoba_core.h" nogil:
+    int ESC_MAX_SEATS
+    int ESC_N_SIDE_COLS
+    ctypedef struct esc_rules:
+        int players, teams, n_sides, hand_size, table_size
+        int lucky_deal, capture, soplar, deal, sevens, ties
+        int bonus_all_oros, bonus_all_sevens, target
+    ctypedef struct esc_hand_result:
+        int8_t dealer, lucky_deal, leftovers, leftover_taker
+        int16_t side[11][6]
+    ctypedef struct esc_tbl:
+        uint64_t mask
+        uint32_t m[4]
+        uint16_t P[4]
+    ctypedef int (*esc_push_fn)(void *ctx, const esc_hand_result *res) noexcept nogil
+    int esc_init_tables()
+    void esc_tbl_init(esc_tbl *t, uint64_t mask)
+    int64_t esc_count_options(const esc_tbl *t, int card)
+    uint64_t esc_kth_option(const esc_tbl *t, int card, int64_t k)
+    void esc_play_hand(const esc_rules *R, const int *strategies, uint64_t seed, uint64_t game,
+                       uint64_t hand_index, int dealer, esc_hand_result *res)
+    int esc_play_game(const esc_rules *R, const int *strategies, uint64_t seed, uint64_t game,
+                      int max_hands, int32_t *scores, int *winner, esc_push_fn push, void *ctx)

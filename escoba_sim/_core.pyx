@@ -1,0 +1,297 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The compiled core: thin Cython adapters over the plain-C engine in csrc/.
+
+``play_hands`` and ``play_games`` validate nothing themselves (``batch`` does),
+translate the ruleset and strategy names into small C codes, run a ``nogil``
+loop of whole hands in C and write the results straight into the arrays that
+``batch.empty_hands`` / ``batch.empty_games`` allocate, so the returned
+``Batch`` is identical to the reference engine's. The other functions are
+test hooks exposing the C RNG and capture tables to the differential tests.
+"""
+
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int16_t, int32_t, int64_t
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy
+
+import numpy as np
+
+from . import engine
+from .batch import Batch, empty_games, empty_hands
+from .rules import CAPTURE, DEAL, LUCKY_DEAL, SEVENS, TIES, Ruleset
+from .strategies import STRATEGIES
+
+if esc_init_tables() != 0:
+    raise ImportError("escoba_sim._core: capture lookup tables have an unexpected size")
+
+# strategy codes follow the order of STRATEGIES (ESC_RANDOM, ESC_GREEDY, ESC_MAXOROS in C)
+_C_STRATEGIES = ("random", "greedy", "maxoros")
+assert tuple(STRATEGIES) == _C_STRATEGIES, "C strategy codes are out of step with strategies.STRATEGIES"
+
+
+cdef esc_rules _c_rules(rules: Ruleset) except *:
+    cdef esc_rules R
+    R.players = rules.players
+    R.teams = 1 if rules.teams else 0
+    R.n_sides = rules.n_sides
+    R.hand_size = rules.hand_size
+    R.table_size = rules.table_size
+    R.lucky_deal = LUCKY_DEAL.index(rules.lucky_deal)
+    R.capture = CAPTURE.index(rules.capture)
+    R.soplar = 1 if rules.soplar else 0
+    R.deal = DEAL.index(rules.deal)
+    R.sevens = SEVENS.index(rules.sevens)
+    R.ties = TIES.index(rules.ties)
+    R.bonus_all_oros = rules.bonus_all_oros
+    R.bonus_all_sevens = rules.bonus_all_sevens
+    R.target = rules.target
+    return R
+
+
+cdef _c_strategies(rules, strategies, int *out):
+    if len(strategies) != rules.players:
+        raise ValueError(f"{rules.players} players need {rules.players} strategies, got {len(strategies)}")
+    for i, s in enumerate(strategies):
+        if s not in _C_STRATEGIES:
+            raise ValueError(f"the compiled core has no strategy `{s}`")
+        out[i] = _C_STRATEGIES.index(s)
+
+
+def play_hands(rules, strategies, seed, first, count):
+    """Hands ``first .. first+count-1`` (game i, hand 0, dealer i % players) as a Batch."""
+    cdef esc_rules R = _c_rules(rules)
+    cdef int strat[6]
+    _c_strategies(rules, strategies, strat)
+    cdef uint64_t c_seed = seed
+    cdef int64_t c_first = first, n = count, i
+    cdef int s, k, ns = R.n_sides
+    cols = empty_hands(count, ns)
+    cdef int64_t[:] g_game = cols["game"]
+    cdef int32_t[:] g_hand = cols["hand"]
+    cdef int8_t[:] g_dealer = cols["dealer"]
+    cdef int8_t[:] g_lucky = cols["lucky_deal"]
+    cdef int8_t[:] g_left = cols["leftovers"]
+    cdef int8_t[:] g_taker = cols["leftover_taker"]
+    cdef int16_t[:, :] c0 = cols["escobas"]
+    cdef int16_t[:, :] c1 = cols["lucky_escobas"]
+    cdef int16_t[:, :] c2 = cols["siete_oros"]
+    cdef int16_t[:, :] c3 = cols["sevens"]
+    cdef int16_t[:, :] c4 = cols["oros"]
+    cdef int16_t[:, :] c5 = cols["cards"]
+    cdef int16_t[:, :] c6 = cols["bonus"]
+    cdef int16_t[:, :] c7 = cols["total"]
+    cdef int16_t[:, :] c8 = cols["cards_taken"]
+    cdef int16_t[:, :] c9 = cols["oros_taken"]
+    cdef int16_t[:, :] c10 = cols["sevens_taken"]
+    cdef esc_hand_result res
+    with nogil:
+        for i in range(n):
+            esc_play_hand(&R, strat, c_seed, <uint64_t>(c_first + i), 0, <int>((c_first + i) % R.players), &res)
+            g_game[i] = c_first + i
+            g_hand[i] = 0
+            g_dealer[i] = res.dealer
+            g_lucky[i] = res.lucky_deal
+            g_left[i] = res.leftovers
+            g_taker[i] = res.leftover_taker
+            for s in range(ns):
+                c0[i, s] = res.side[0][s]
+                c1[i, s] = res.side[1][s]
+                c2[i, s] = res.side[2][s]
+                c3[i, s] = res.side[3][s]
+                c4[i, s] = res.side[4][s]
+                c5[i, s] = res.side[5][s]
+                c6[i, s] = res.side[6][s]
+                c7[i, s] = res.side[7][s]
+                c8[i, s] = res.side[8][s]
+                c9[i, s] = res.side[9][s]
+                c10[i, s] = res.side[10][s]
+    return Batch(cols)
+
+
+# games have a variable number of hands: results go to a growable C buffer first
+ctypedef struct _hand_buf:
+    esc_hand_result *res
+    int64_t *game
+    int32_t *hand
+    int64_t n, cap
+    int64_t cur_game
+    int32_t cur_hand
+
+
+cdef int _push(void *ctx, const esc_hand_result *r) noexcept nogil:
+    cdef _hand_buf *b = <_hand_buf *> ctx
+    cdef int64_t new_cap
+    cdef void *p
+    if b.n == b.cap:
+        new_cap = b.cap * 2 if b.cap else 1024
+        p = realloc(b.res, new_cap * sizeof(esc_hand_result))
+        if p == NULL:
+            return 0
+        b.res = <esc_hand_result *> p
+        p = realloc(b.game, new_cap * sizeof(int64_t))
+        if p == NULL:
+            return 0
+        b.game = <int64_t *> p
+        p = realloc(b.hand, new_cap * sizeof(int32_t))
+        if p == NULL:
+            return 0
+        b.hand = <int32_t *> p
+        b.cap = new_cap
+    memcpy(&b.res[b.n], r, sizeof(esc_hand_result))
+    b.game[b.n] = b.cur_game
+    b.hand[b.n] = b.cur_hand
+    b.cur_hand += 1
+    b.n += 1
+    return 1
+
+
+def play_games(rules, strategies, seed, first, count):
+    """Games ``first .. first+count-1``, each to the ruleset's target, as a Batch with games."""
+    cdef esc_rules R = _c_rules(rules)
+    cdef int strat[6]
+    _c_strategies(rules, strategies, strat)
+    cdef uint64_t c_seed = seed
+    cdef int64_t c_first = first, n = count, i, j
+    cdef int s, ns = R.n_sides, nh = 0, winner = 0, max_hands = engine.MAX_HANDS_PER_GAME
+    cdef int32_t scores[6]
+    cdef int64_t failed_game = -1
+    games = empty_games(count, ns)
+    cdef int64_t[:] gg_game = games["game"]
+    cdef int8_t[:] gg_dealer = games["first_dealer"]
+    cdef int32_t[:] gg_hands = games["hands"]
+    cdef int8_t[:] gg_winner = games["winner"]
+    cdef int32_t[:, :] gg_score = games["score"]
+    cdef _hand_buf buf
+    buf.res = NULL
+    buf.game = NULL
+    buf.hand = NULL
+    buf.n = 0
+    buf.cap = 0
+    try:
+        with nogil:
+            for i in range(n):
+                buf.cur_game = c_first + i
+                buf.cur_hand = 0
+                nh = esc_play_game(&R, strat, c_seed, <uint64_t>(c_first + i), max_hands, scores, &winner,
+                                   _push, &buf)
+                if nh < 0:
+                    failed_game = c_first + i
+                    break
+                gg_game[i] = c_first + i
+                gg_dealer[i] = <int8_t>((c_first + i) % R.players)
+                gg_hands[i] = nh
+                gg_winner[i] = <int8_t>winner
+                for s in range(ns):
+                    gg_score[i, s] = scores[s]
+        if nh == -2:
+            raise MemoryError("out of memory while buffering hand results")
+        if failed_game >= 0:
+            raise RuntimeError(f"game {failed_game} did not end after {max_hands} hands")
+        cols = empty_hands(buf.n, ns)
+        _fill_from_buffer(cols, &buf, ns)
+    finally:
+        free(buf.res)
+        free(buf.game)
+        free(buf.hand)
+    return Batch(cols, games)
+
+
+cdef _fill_from_buffer(cols, _hand_buf *b, int ns):
+    cdef int64_t[:] g_game = cols["game"]
+    cdef int32_t[:] g_hand = cols["hand"]
+    cdef int8_t[:] g_dealer = cols["dealer"]
+    cdef int8_t[:] g_lucky = cols["lucky_deal"]
+    cdef int8_t[:] g_left = cols["leftovers"]
+    cdef int8_t[:] g_taker = cols["leftover_taker"]
+    cdef int16_t[:, :] c0 = cols["escobas"]
+    cdef int16_t[:, :] c1 = cols["lucky_escobas"]
+    cdef int16_t[:, :] c2 = cols["siete_oros"]
+    cdef int16_t[:, :] c3 = cols["sevens"]
+    cdef int16_t[:, :] c4 = cols["oros"]
+    cdef int16_t[:, :] c5 = cols["cards"]
+    cdef int16_t[:, :] c6 = cols["bonus"]
+    cdef int16_t[:, :] c7 = cols["total"]
+    cdef int16_t[:, :] c8 = cols["cards_taken"]
+    cdef int16_t[:, :] c9 = cols["oros_taken"]
+    cdef int16_t[:, :] c10 = cols["sevens_taken"]
+    cdef int64_t i
+    cdef int s
+    cdef const esc_hand_result *r
+    with nogil:
+        for i in range(b.n):
+            r = &b.res[i]
+            g_game[i] = b.game[i]
+            g_hand[i] = b.hand[i]
+            g_dealer[i] = r.dealer
+            g_lucky[i] = r.lucky_deal
+            g_left[i] = r.leftovers
+            g_taker[i] = r.leftover_taker
+            for s in range(ns):
+                c0[i, s] = r.side[0][s]
+                c1[i, s] = r.side[1][s]
+                c2[i, s] = r.side[2][s]
+                c3[i, s] = r.side[3][s]
+                c4[i, s] = r.side[4][s]
+                c5[i, s] = r.side[5][s]
+                c6[i, s] = r.side[6][s]
+                c7[i, s] = r.side[7][s]
+                c8[i, s] = r.side[8][s]
+                c9[i, s] = r.side[9][s]
+                c10[i, s] = r.side[10][s]
+
+
+# ---------------- test hooks: the C RNG and capture tables seen from Python ----------------
+
+def stream_state(seed, game, hand, stream):
+    return esc_stream_state(seed, game, hand, stream)
+
+
+def mix64(x):
+    return esc_mix64(x)
+
+
+def next_values(state, int n):
+    """The first ``n`` outputs of a generator whose state is ``state``."""
+    cdef esc_rng r
+    r.state = state
+    return [esc_next(&r) for _ in range(n)]
+
+
+def below_values(state, bounds):
+    """``below(b)`` for each ``b`` in ``bounds``, drawn in order from one generator."""
+    cdef esc_rng r
+    r.state = state
+    return [esc_below(&r, b) for b in bounds]
+
+
+def shuffled_deck(seed, game, hand):
+    cdef esc_rng r
+    cdef uint8_t deck[40]
+    r.state = esc_stream_state(seed, game, hand, 0)
+    esc_shuffle(&r, deck)
+    return [deck[i] for i in range(40)]
+
+
+def capture_options(int card, table):
+    """Every subset of ``table`` taking ``card`` to 15, ordered by mask, from the C lookup tables."""
+    cdef uint64_t mask = 0
+    cdef esc_tbl t
+    for c in table:
+        mask |= (<uint64_t>1) << <int>c
+    esc_tbl_init(&t, mask)
+    cdef int64_t n = esc_count_options(&t, card), k
+    out = []
+    cdef uint64_t sub
+    for k in range(n):
+        sub = esc_kth_option(&t, card, k)
+        out.append(tuple(c for c in range(40) if (sub >> c) & 1))
+    return out
+
+
+def reachable_sums(table):
+    """The set of sums 0..15 reached by subsets of ``table`` (as a 16-bit integer)."""
+    cdef uint64_t mask = 0
+    cdef esc_tbl t
+    for c in table:
+        mask |= (<uint64_t>1) << <int>c
+    esc_tbl_init(&t, mask)
+    return t.P[3]
