@@ -155,3 +155,28 @@ def sprt_decision(llr: float, alpha: float, beta: float) -> str | None:
 def finite(x: float) -> float | None:
     """JSON has no infinities or NaNs: they become null."""
     return x if math.isfinite(x) else None
+
+
+# --- paired differences between runs on the same deals (compare, tournament) ---------------
+
+def paired_ratio_diff(ya: Sequence[int], xa: Sequence[int], yb: Sequence[int], xb: Sequence[int]) -> tuple[float, float]:
+    """``R_a - R_b`` for two ratio estimators observed on the same clusters, and its standard error.
+
+    Cluster ``c`` contributes ``(ya_c, xa_c)`` to run a and ``(yb_c, xb_c)`` to run b (common
+    random numbers: the same deals); the linearised residuals
+    ``u_c = (ya_c - R_a xa_c) / sum xa - (yb_c - R_b xb_c) / sum xb`` keep the pairing, so
+    ``se^2 = n / (n - 1) * sum u_c^2`` (the two-run form of ``ratio_mean``'s variance).
+    NaN standard error with fewer than two clusters.
+    """
+    n = len(ya)
+    if not (n == len(xa) == len(yb) == len(xb)):
+        raise ValueError("paired_ratio_diff: the four sequences must have one entry per cluster")
+    sxa, sxb = sum(int(v) for v in xa), sum(int(v) for v in xb)
+    if sxa <= 0 or sxb <= 0:
+        return (math.nan, math.nan)
+    ra, rb = sum(int(v) for v in ya) / sxa, sum(int(v) for v in yb) / sxb
+    if n < 2:
+        return (ra - rb, math.nan)
+    ss = sum(((int(a) - ra * int(p)) / sxa - (int(b) - rb * int(q)) / sxb) ** 2
+             for a, p, b, q in zip(ya, xa, yb, xb))
+    return (ra - rb, math.sqrt(n / (n - 1) * ss))
