@@ -223,7 +223,8 @@ def plot_crosstable(ax, df, *, value_label: str = "score"):
     for i, row in enumerate(matrix):
         for j, v in enumerate(row):
             if not math.isnan(v):
-                ax.text(j, i, f"{v:+.3f}", ha="center", va="center", fontsize="small")
+                ax.text(j, i, f"{v:+.3f}", ha="center", va="center", fontsize="small",
+                        color="white" if abs(v) > 0.6 * lim else "black")  # readable on dark cells
     ax.set_xticks(range(len(cols)), cols, rotation=30, ha="right")
     ax.set_yticks(range(len(labels)), labels)
     ax.set_xlabel("opponent")
