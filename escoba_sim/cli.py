@@ -331,3 +331,135 @@ def rules_show(ruleset, as_json):
         v = getattr(ruleset, f)
         note = "" if v == getattr(base, f) else f"  (preset: {format_value(getattr(base, f))})"
         click.echo(f"{f:<18}{format_value(v)}{note}")
+
+
+# --- strategy-vs-strategy batches: run, resume (runner.py does the work) ---
+
+def _run_and_report(start, *, as_json: bool, quiet: bool, spec) -> None:
+    """Run with a progress bar on stderr; report on stdout; Ctrl-C keeps finished chunks (exit 130)."""
+    from .runner import ProgressBar, RunError, RunInterrupted, print_report
+
+    try:
+        with ProgressBar(spec, enabled=not quiet and sys.stderr.isatty()) as bar:
+            result = start(bar)
+    except RunInterrupted as e:
+        where = f"; {e.done} of {e.total} chunks are saved in {e.out}. Continue with: escoba-sim resume {e.out}" \
+            if e.out is not None else " (nothing was saved: use --out DIR to keep finished chunks)"
+        click.echo(f"Interrupted{where}", err=True)
+        sys.exit(130)
+    except RunError as e:
+        fail(str(e))
+    if as_json:
+        emit_json(result.summary)
+    else:
+        print_report(result.summary)
+
+
+def _players_named(text: str | None) -> bool:
+    """Whether a --rules spec (or the TOML file it names) sets the player count explicitly."""
+    if not text:
+        return False
+    from pathlib import Path
+
+    p = Path(text)
+    if p.is_file():
+        try:
+            return bool(re.search(r"^\s*players\s*=", p.read_text(), re.M))
+        except (OSError, UnicodeDecodeError):
+            return False
+    return bool(re.search(r"\bplayers\s*=", text))
+
+
+@main.command()
+@click.option("--strategy", "-s", type=STRATEGY, required=True, help="Strategy of the first entrant (seat 0).")
+@click.option("--vs", type=STRATEGY, multiple=True, required=True,
+              help="An opposing strategy; repeat it for 3, 4 or 6 players (or use --teams).")
+@click.option("-n", "count", type=COUNT, default="10000", show_default=True,
+              help="Games played in total (hands with --hands): 1e6, 2.5e5, 1_000_000. Rounded up to whole rotations.")
+@click.option("--rules", "-r", "rules_text", default="ludoteka", show_default=True,
+              help="Preset, preset(field=value,...) or a TOML file; the player count follows the strategies unless set here.")
+@click.option("--teams", is_flag=True, help="Two teams (4 or 6 players from --rules): seats 0,2,4 play --strategy, the others --vs.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Run seed; without it one is drawn and printed.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: all cores). Results do not depend on it.")
+@click.option("--hands", "hands_mode", is_flag=True, help="-n counts single hands instead of games.")
+@click.option("--pairing", type=click.Choice(["duplicate", "independent"]), default="duplicate", show_default=True,
+              help="duplicate: every deal is played once per seat rotation (removes card luck).")
+@click.option("--out", "-o", type=click.Path(file_okay=False), help="Keep manifest, per-chunk Parquet and summary.json here (resumable).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON on stdout.")
+@click.option("--save-hands", is_flag=True, help="With --out: keep every hand's row (Parquet per chunk).")
+@click.option("--sprt", help="Stop early by a GSPRT on paired results, e.g. elo0=0,elo1=20 (decided at chunk boundaries).")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT false-positive rate.")
+@click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT false-negative rate.")
+@click.option("--chunk", "chunk", type=COUNT, help="Deals per chunk (default: from -n, at most 50,000 hands / 12,500 games).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def run(strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairing, out, as_json, save_hands, sprt,
+        alpha, beta, chunk, quiet):
+    """Play strategies against each other and report win rates, points and Elo with intervals.
+
+    \b
+    Examples:
+      escoba-sim run --strategy greedy --vs maxoros -n 1e6
+      escoba-sim run -s greedy --vs random --hands -n 2.5e5 --seed 7 --json
+      escoba-sim run -s greedy --vs maxoros --vs random -r tradicional
+      escoba-sim run -s greedy --vs random --teams -r 'cardgames(players=4)'
+      escoba-sim run -s greedy --vs maxoros -n 1e7 --sprt elo0=0,elo1=20 --out runs/g-m
+
+    Duplicate pairing plays each deal once per rotation of the seats, so -n
+    maps to ceil(n / rotations) deals. The same --seed gives the same result
+    for any --jobs, and `escoba-sim resume DIR` finishes an interrupted --out run.
+    """
+    import os
+
+    from .rules import RulesError, parse_rules
+    from .runner import RunError, Sprt, make_spec, run as run_chunks
+
+    if save_hands and not out:
+        fail("--save-hands needs --out DIR (the hands are written there)")
+    try:
+        rules = parse_rules(rules_text)
+    except RulesError as e:
+        fail(f"--rules: {e}")
+    try:
+        sprt_spec = Sprt.parse(sprt, alpha, beta) if sprt else None
+        spec = make_spec(strategy, vs, rules, count, hands=hands_mode, teams=teams,
+                         players_fixed=rules.players != 2 or _players_named(rules_text), pairing=pairing,
+                         seed=seed, chunk_size=chunk or 0, sprt=sprt_spec, save_hands=save_hands)
+    except (RunError, RulesError) as e:
+        fail(str(e))
+    if seed is None:
+        click.echo(f"seed {spec.seed} (drawn at random; pass --seed {spec.seed} to repeat this run)", err=True)
+    if spec.played != count:
+        click.echo(f"note: -n {count:,} rounded up to {spec.played:,} ({spec.deals:,} deals x {spec.rotations} rotations)",
+                   err=True)
+    jobs = jobs or os.cpu_count() or 1
+    argv = ["run", *sys.argv[2:]] if len(sys.argv) > 1 and sys.argv[1] == "run" else []
+    _run_and_report(lambda bar: run_chunks(spec, out, jobs=jobs, on_chunk=bar, argv=argv),
+                    as_json=as_json, quiet=quiet, spec=spec)
+
+
+@main.command()
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: all cores).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON on stdout.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def resume(directory, jobs, as_json, quiet):
+    """Finish a run kept with `run --out DIRECTORY`; the result equals an uninterrupted run's.
+
+    \b
+    Example:
+      escoba-sim resume runs/g-m
+    """
+    import os
+    from pathlib import Path
+
+    from .runner import RunError, RunSpec, read_manifest, run as run_chunks
+
+    try:
+        spec = RunSpec.from_json(read_manifest(Path(directory))["spec"])
+    except RunError as e:
+        fail(str(e))
+    except (KeyError, TypeError, ValueError) as e:
+        fail(f"{directory}: the manifest does not describe a run ({e})")
+    jobs = jobs or os.cpu_count() or 1
+    _run_and_report(lambda bar: run_chunks(spec, directory, jobs=jobs, on_chunk=bar, resume=True),
+                    as_json=as_json, quiet=quiet, spec=spec)
