@@ -463,3 +463,107 @@ def resume(directory, jobs, as_json, quiet):
     jobs = jobs or os.cpu_count() or 1
     _run_and_report(lambda bar: run_chunks(spec, directory, jobs=jobs, on_chunk=bar, resume=True),
                     as_json=as_json, quiet=quiet, spec=spec)
+
+
+# --- rule comparisons, tournaments and reports (compare.py, tournament.py, report.py do the work) ---
+
+@main.command()
+@click.option("--rules", "-r", "rules_list", type=RULES, multiple=True,
+              help="A ruleset to compare (repeat it); with --vary, the one base ruleset (default ludoteka).")
+@click.option("--vary", multiple=True, metavar="FIELD=V1,V2",
+              help="Vary one field of the base ruleset, e.g. lucky_deal=escobas,off (repeatable).")
+@click.option("--design-effects", is_flag=True,
+              help="Vary every effect the design names: lucky_deal, ties, sevens, capture, target.")
+@click.option("--strategy", "-s", type=STRATEGY, default="greedy", show_default=True, help="First player's strategy.")
+@click.option("--vs", type=STRATEGY, default="maxoros", show_default=True, help="Second player's strategy.")
+@click.option("-n", "count", type=COUNT, default="10000", show_default=True, help="Games per ruleset (e.g. 1e5).")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="One seed for every ruleset (the same deals).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option("--out", "-o", type=click.Path(file_okay=False), required=True, help="Output folder (resumable).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON on stdout.")
+def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, out, as_json):
+    """Compare rulesets on the same deals: estimates per ruleset and paired differences vs the first.
+
+    \b
+    Examples:
+      escoba-sim compare --rules ludoteka --rules cardgames -n 1e4 --out cmp
+      escoba-sim compare --vary lucky_deal=escobas,off --vary ties=shared,none -n 1e4 --out cmp2
+      escoba-sim compare --design-effects -n 1e4 --out effects
+    """
+    from .compare import DESIGN_EFFECTS, CompareError, build_variants, compare as run_compare
+
+    vary = list(vary) + (list(DESIGN_EFFECTS) if design_effects else [])
+    try:
+        variants = build_variants(list(rules_list), vary)
+        summary = run_compare(variants, strategy, vs, count, out, seed=seed, jobs=jobs, argv=sys.argv[1:],
+                              on_run=lambda i, v: click.echo(f"[{i + 1}/{len(variants)}] {v.label}", err=True))
+    except CompareError as e:
+        fail(str(e))
+    if as_json:
+        emit_json(summary)
+        return
+    click.echo(f"seed {summary['seed']}, {summary['games_per_ruleset']} games per ruleset, "
+               f"{summary['chunks']} chunks; {summary['interval']}")
+    keep = ("win_rate", "hands_per_game", "seat_advantage", "escobas", "lucky_escobas", f"total:{strategy}")
+    for kind in ("estimates", "effects"):
+        click.echo(f"\n{kind}:")
+        for r in summary[kind]:
+            if r["metric"] in keep:
+                lo = "–" if r["lo"] is None else f"{r['lo']:+.4f}"
+                hi = "–" if r["hi"] is None else f"{r['hi']:+.4f}"
+                click.echo(f"  {r['label']:<28} {r['metric']:<18} {r['estimate']:+.4f}  [{lo}, {hi}]")
+    click.echo(f"\nall quantities: {out}/summary.json; charts: escoba-sim report {out}")
+
+
+@main.command()
+@click.argument("strategies", nargs=-1, required=True, type=STRATEGY)
+@click.option("-n", "count", type=COUNT, default="10000", show_default=True, help="Games per pair (e.g. 1e5).")
+@click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True, help="Ruleset.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="One seed for every pair (the same deals).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option("--out", "-o", type=click.Path(file_okay=False), required=True, help="Output folder (resumable).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON on stdout.")
+def tournament(strategies, count, ruleset, seed, jobs, out, as_json):
+    """Every pair of strategies on the same duplicate deals: crosstable and Bradley-Terry ratings.
+
+    \b
+    Example:
+      escoba-sim tournament greedy maxoros random -n 1e4 --out tour
+    """
+    from .tournament import TournamentError, tournament as run_tournament
+
+    try:
+        summary = run_tournament(list(strategies), count, out, rules=ruleset, seed=seed, jobs=jobs,
+                                 argv=sys.argv[1:],
+                                 on_run=lambda k, s: click.echo(f"pair {k + 1}: {' vs '.join(s.strategies)}", err=True))
+    except TournamentError as e:
+        fail(str(e))
+    if as_json:
+        emit_json(summary)
+        return
+    click.echo(f"seed {summary['seed']}, rules {summary['rules']}, {summary['games_per_pair']} games per pair")
+    click.echo("ratings (Elo scale, 95% bootstrap interval):")
+    for r in sorted(summary["ratings"], key=lambda r: -r["estimate"]):
+        click.echo(f"  {r['label']:<10} {r['estimate']:+7.1f}  [{r['lo']:+.1f}, {r['hi']:+.1f}]")
+    click.echo("crosstable (row's game score against column):")
+    for p in summary["pairs"]:
+        click.echo(f"  {p['row']:<10} vs {p['col']:<10} {p['score']:.4f}  [{p['score_lo']:.4f}, {p['score_hi']:.4f}]")
+
+
+@main.command()
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.option("--out", "-o", type=click.Path(file_okay=False), help="Where to write (default: DIRECTORY/report).")
+def report(directory, out):
+    """Charts (PNG and SVG) and one self-contained HTML page for a run, compare or tournament folder.
+
+    \b
+    Example:
+      escoba-sim report cmp && chromium cmp/report/index.html
+    """
+    from .report import ReportError, write_report
+
+    try:
+        page = write_report(directory, out)
+    except ReportError as e:
+        fail(str(e))
+    click.echo(str(page))
