@@ -1,0 +1,83 @@
+"""compare: variants, common random numbers, paired differences that are exact where they must be."""
+
+import json
+
+import polars as pl
+import pytest
+
+from escoba_sim import compare
+from escoba_sim.rules import PRESETS
+
+
+def test_build_variants_vary_puts_base_first_and_skips_the_base_value():
+    v = compare.build_variants([], ["lucky_deal=escobas,off", "target=15,21"])
+    assert [x.label for x in v] == ["ludoteka", "lucky_deal=off", "target=21"]
+    assert v[1].rules == PRESETS["ludoteka"].replace(lucky_deal="off")
+
+
+def test_build_variants_errors():
+    with pytest.raises(compare.CompareError, match="two or more"):
+        compare.build_variants(["ludoteka"], [])
+    with pytest.raises(compare.CompareError, match="unknown rules field"):
+        compare.build_variants([], ["bogus=1,2"])
+    with pytest.raises(compare.CompareError, match="all the same"):
+        compare.build_variants(["ludoteka", "ludoteka"], [])
+
+
+@pytest.fixture(scope="module")
+def cmp_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cmp")
+    variants = compare.build_variants([], ["lucky_deal=escobas,off", "ties=shared,none"])
+    compare.compare(variants, "greedy", "maxoros", 240, out, seed=11)
+    return out
+
+
+def _get(df, label, metric):
+    row = df.filter((pl.col("label") == label) & (pl.col("metric") == metric))
+    assert row.height == 1
+    return row.row(0, named=True)
+
+
+def test_compare_writes_manifest_tables_and_summary(cmp_dir):
+    m = json.loads((cmp_dir / "manifest.json").read_text())
+    assert m["kind"] == "compare" and m["seed"] == 11
+    assert [r["label"] for r in m["rulesets"]] == ["ludoteka", "lucky_deal=off", "ties=none"]
+    t = compare.read_tables(cmp_dir)
+    assert set(compare.TABLES) <= set(t)
+    assert json.loads((cmp_dir / "summary.json").read_text())["chunks"] >= 2
+
+
+def test_common_random_numbers_make_lucky_deal_effect_exact(cmp_dir):
+    t = compare.read_tables(cmp_dir)
+    base = _get(t["estimates"], "ludoteka", "lucky_escobas")
+    eff = _get(t["effects"], "lucky_deal=off", "lucky_escobas")
+    # no lucky escobas without the lucky deal: the paired difference is minus the base rate
+    assert eff["estimate"] == pytest.approx(-base["estimate"])
+    assert _get(t["estimates"], "lucky_deal=off", "lucky_escobas")["estimate"] == 0
+
+
+def test_ties_none_removes_exactly_the_tied_points_on_one_hand_games(tmp_path):
+    # target 0: one hand per game, so both rulesets play the same hands; only scoring differs
+    variants = compare.build_variants(["robo(ties=shared)"], ["ties=none"])
+    compare.compare(variants, "greedy", "greedy", 200, tmp_path / "c", seed=5)
+    t = compare.read_tables(tmp_path / "c")
+    ties = _get(t["estimates"], variants[0].label, "tie_oros")["estimate"]
+    eff = _get(t["effects"], "ties=none", "oros:greedy#1")
+    assert eff["estimate"] == pytest.approx(-ties)
+    assert eff["lo"] <= eff["estimate"] <= eff["hi"]
+    # the tie rates themselves do not depend on the tie rule (same hands)
+    assert _get(t["effects"], "ties=none", "tie_oros")["estimate"] == pytest.approx(0)
+
+
+def test_compare_refuses_a_different_comparison_in_the_same_folder(cmp_dir):
+    with pytest.raises(compare.CompareError, match="different comparison"):
+        compare.compare(compare.build_variants(["ludoteka", "cardgames"], []), "greedy", "maxoros", 240, cmp_dir,
+                        seed=11)
+
+
+def test_compare_cli(cli, tmp_path):
+    r = cli("compare", "--rules", "ludoteka", "--rules", "cardgames", "-n", "100", "--seed", "3",
+            "--out", tmp_path / "c", "--json")
+    s = json.loads(r.stdout)  # progress lines go to stderr
+    assert [x["label"] for x in s["rulesets"]] == ["ludoteka", "cardgames"]
+    assert any(e["metric"] == "win_rate" for e in s["effects"])
