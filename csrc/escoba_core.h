@@ -55,15 +55,20 @@ typedef struct {
 /* ---------- capture lookup tables ---------- */
 
 #define ESC_N_SUBS 21248 /* pairs (suit mask, submask with sum <= 14), counted once */
-static uint16_t esc_reach[1024];         /* bit s: some submask sums to s (s <= 15) */
 static uint32_t esc_le_off[1025];        /* submasks with sum <= 14, ascending */
-static uint16_t esc_le_sub[ESC_N_SUBS];
-static uint8_t esc_le_sum[ESC_N_SUBS];
+static uint32_t esc_le[ESC_N_SUBS];       /* submask | sum << 16 */
+static uint16_t esc_rev10[1024];        /* 10-bit reversal: needs 5..14 <-> values 10..1 */
 static uint32_t esc_ex_off[1024 * 15 + 1]; /* [m*15 + s]: submasks of m with sum exactly s */
 static uint16_t esc_ex_sub[ESC_N_SUBS];
 static int esc_tables_ready = 0;
 
 static inline int esc_value(int card) { return card % 10 + 1; }
+
+/* a 10-bit set of values (bit v-1) <-> the 40-bit mask of all cards with those values */
+#define ESC_SPREAD(v10) ((uint64_t)(v10) * 0x40100401ULL)
+static inline uint32_t esc_values_of(uint64_t cards) {
+    return (uint32_t)((cards | cards >> 10 | cards >> 20 | cards >> 30) & 1023u);
+}
 
 static inline int esc_suit_sum(uint32_t sub) {
     int s = 0;
@@ -76,93 +81,204 @@ static int esc_init_tables(void) {
     if (esc_tables_ready) return 0;
     uint32_t n = 0, ne = 0;
     for (uint32_t m = 0; m < 1024; m++) {
-        uint16_t reach = 0;
         esc_le_off[m] = n;
         /* ascending submasks of m: sub = (sub - m) & m walks them upward from 0 */
         uint32_t sub = 0;
         for (;;) {
             int s = esc_suit_sum(sub);
-            if (s <= 15) reach |= (uint16_t)(1u << s);
             if (s <= 14) {
                 if (n >= ESC_N_SUBS) return -1;
-                esc_le_sub[n] = (uint16_t)sub; esc_le_sum[n] = (uint8_t)s; n++;
+                esc_le[n++] = sub | ((uint32_t)s << 16);
             }
             if (sub == m) break;
             sub = (sub - m) & m;
         }
-        esc_reach[m] = reach;
         for (int s = 0; s < 15; s++) {
             esc_ex_off[m * 15 + s] = ne;
             for (uint32_t i = esc_le_off[m]; i < n; i++)
-                if (esc_le_sum[i] == s) esc_ex_sub[ne++] = esc_le_sub[i];
+                if ((int)(esc_le[i] >> 16) == s) esc_ex_sub[ne++] = (uint16_t)(esc_le[i] & 0xFFFFu);
         }
     }
     esc_le_off[1024] = n;
+    for (uint32_t x = 0; x < 1024; x++) {
+        uint16_t r = 0;
+        for (int b = 0; b < 10; b++) if (x >> b & 1) r |= (uint16_t)(1u << (9 - b));
+        esc_rev10[x] = r;
+    }
     esc_ex_off[1024 * 15] = ne;
     if (n != ESC_N_SUBS || ne != ESC_N_SUBS) return -1;
     esc_tables_ready = 1;
     return 0;
 }
 
-/* OR-convolution of two sets of sums, cut at 15 */
-static inline uint16_t esc_conv(uint16_t a, uint16_t b) {
-    uint32_t out = a; /* b always holds sum 0 */
-    b &= (uint16_t)~1u;
-    while (b) {
-        out |= (uint32_t)a << __builtin_ctz(b);
-        b &= (uint16_t)(b - 1);
-    }
-    return (uint16_t)(out & 0xFFFFu);
-}
-
-/* a table ready for option queries: suit masks and prefix sum sets P[k] = suits 0..k */
+/* A table ready for option queries, in one of two layouts:
+ * - small tables (at most ESC_SLOT_MAX cards, nearly every turn): the cards in
+ *   ascending id are slots 0..k-1 and an option is a slot mask; the subset sums
+ *   of all 2^k slot masks are built incrementally (sum[s] = sum[s minus its
+ *   lowest slot] + that slot's value). Slot order follows card order, so slot
+ *   masks ascend exactly as the 40-bit masks do.
+ * - larger tables (any size up to 40, exact): the per-suit lookup tables. Only
+ *   non-empty suits are walked: they sit in levels 0..L-1 from the lowest suit
+ *   up (shift sh = 10*suit), levels above are empty placeholders (mask 0: one
+ *   pass, submask 0), so the highest suit is outermost and options come in
+ *   ascending mask order. P[k] = sums reachable with levels 0..k.
+ * P[3] is the table's whole set of reachable sums (bit s = sum s, s <= 15). */
+#define ESC_SLOT_MAX 6
 typedef struct {
     uint64_t mask;
+    int k, big;
+    uint8_t val[ESC_SLOT_MAX];
+    uint64_t bit[ESC_SLOT_MAX];
     uint32_t m[4];
+    uint32_t sh[4];
     uint16_t P[4];
 } esc_tbl;
 
+static inline void esc_tbl_init_suits(esc_tbl *t, uint64_t mask) {
+    uint32_t R = 1;
+    int L = 0;
+    t->m[0] = t->m[1] = t->m[2] = t->m[3] = 0;
+    t->sh[0] = t->sh[1] = t->sh[2] = t->sh[3] = 0;
+    for (int k = 0; k < 4; k++) {
+        uint32_t m = (uint32_t)(mask >> (10 * k)) & 1023u;
+        if (!m) continue;
+        t->m[L] = m;
+        t->sh[L] = 10u * (uint32_t)k;
+        while (m) {
+            R = (R | (R << (__builtin_ctz(m) + 1))) & 0xFFFFu;
+            m &= m - 1;
+        }
+        t->P[L++] = (uint16_t)R;
+    }
+    switch (L) { /* the empty levels above repeat the full set */
+    case 0: t->P[0] = (uint16_t)R; /* fall through */
+    case 1: t->P[1] = (uint16_t)R; /* fall through */
+    case 2: t->P[2] = (uint16_t)R; /* fall through */
+    case 3: t->P[3] = (uint16_t)R; /* fall through */
+    default: break;
+    }
+}
+
 static inline void esc_tbl_init(esc_tbl *t, uint64_t mask) {
     t->mask = mask;
-    for (int k = 0; k < 4; k++) t->m[k] = (uint32_t)(mask >> (10 * k)) & 1023u;
-    t->P[0] = esc_reach[t->m[0]];
-    for (int k = 1; k < 4; k++) t->P[k] = t->m[k] ? esc_conv(t->P[k - 1], esc_reach[t->m[k]]) : t->P[k - 1];
+    const int k = __builtin_popcountll(mask);
+    t->k = k;
+    t->big = k > ESC_SLOT_MAX;
+    if (t->big) { esc_tbl_init_suits(t, mask); return; }
+    uint32_t R = 1;
+    for (int i = 0; i < k; i++) {
+        const int c = __builtin_ctzll(mask);
+        const int v = c % 10 + 1;
+        mask &= mask - 1;
+        t->val[i] = (uint8_t)v;
+        t->bit[i] = 1ULL << c;
+        R = (R | (R << v)) & 0xFFFFu;
+    }
+    t->P[3] = (uint16_t)R;
 }
 
 static inline int esc_has_sum(const esc_tbl *t, int s) { return (t->P[3] >> s) & 1; }
 
+#define ESC_LE_SUB(e) ((uint64_t)((e) & 0xFFFFu))
+#define ESC_LE_SUM(e) ((int)((e) >> 16))
+
 /* Loop over every submask SUB of the table with value sum NEED (1..14), in
- * ascending mask order, running BODY for each. Branches that cannot reach the
- * remaining sum with the lower suits are cut by the prefix sets, so only
- * successful paths are walked. BODY may `goto` out. */
-#define ESC_FOR_OPTIONS(T, NEED, SUB, BODY) do {                                              \
+ * ascending mask order, running BODY for each. A branch is followed only if
+ * the lower levels can still make up the rest (prefix sets P), so every
+ * branch taken ends in at least one option. BODY may `goto` out. */
+#define ESC_FOR_OPTIONS_SUITS(T, NEED, SUB, BODY) do {                                              \
     const esc_tbl *_t = (T);                                                                  \
     const int _need = (NEED);                                                                 \
     if (!((_t->P[3] >> _need) & 1)) break;                                                    \
     const uint32_t _m3 = _t->m[3], _m2 = _t->m[2], _m1 = _t->m[1], _m0 = _t->m[0];            \
     for (uint32_t _i3 = esc_le_off[_m3]; _i3 < esc_le_off[_m3 + 1]; _i3++) {                   \
-        const int _s3 = esc_le_sum[_i3];                                                      \
-        if (_s3 > _need || !((_t->P[2] >> (_need - _s3)) & 1)) continue;                      \
-        const int _r3 = _need - _s3;                                                          \
-        const uint64_t _b3 = (uint64_t)esc_le_sub[_i3] << 30;                                 \
+        const uint32_t _e3 = esc_le[_i3];                                                     \
+        const int _r3 = _need - ESC_LE_SUM(_e3);                                              \
+        if (_r3 < 0 || !((_t->P[2] >> _r3) & 1)) continue;                                    \
+        const uint64_t _b3 = ESC_LE_SUB(_e3) << _t->sh[3];                                    \
         for (uint32_t _i2 = esc_le_off[_m2]; _i2 < esc_le_off[_m2 + 1]; _i2++) {               \
-            const int _s2 = esc_le_sum[_i2];                                                  \
-            if (_s2 > _r3 || !((_t->P[1] >> (_r3 - _s2)) & 1)) continue;                      \
-            const int _r2 = _r3 - _s2;                                                        \
-            const uint64_t _b2 = _b3 | ((uint64_t)esc_le_sub[_i2] << 20);                     \
+            const uint32_t _e2 = esc_le[_i2];                                                 \
+            const int _r2 = _r3 - ESC_LE_SUM(_e2);                                            \
+            if (_r2 < 0 || !((_t->P[1] >> _r2) & 1)) continue;                                \
+            const uint64_t _b2 = _b3 | (ESC_LE_SUB(_e2) << _t->sh[2]);                        \
             for (uint32_t _i1 = esc_le_off[_m1]; _i1 < esc_le_off[_m1 + 1]; _i1++) {           \
-                const int _s1 = esc_le_sum[_i1];                                              \
-                if (_s1 > _r2 || !((_t->P[0] >> (_r2 - _s1)) & 1)) continue;                  \
-                const int _r1 = _r2 - _s1;                                                    \
-                const uint64_t _b1 = _b2 | ((uint64_t)esc_le_sub[_i1] << 10);                 \
+                const uint32_t _e1 = esc_le[_i1];                                             \
+                const int _r1 = _r2 - ESC_LE_SUM(_e1);                                        \
+                if (_r1 < 0 || !((_t->P[0] >> _r1) & 1)) continue;                            \
+                const uint64_t _b1 = _b2 | (ESC_LE_SUB(_e1) << _t->sh[1]);                    \
                 const uint32_t _e = esc_ex_off[_m0 * 15 + _r1 + 1];                           \
                 for (uint32_t _i0 = esc_ex_off[_m0 * 15 + _r1]; _i0 < _e; _i0++) {             \
-                    const uint64_t SUB = _b1 | esc_ex_sub[_i0];                               \
+                    const uint64_t SUB = _b1 | ((uint64_t)esc_ex_sub[_i0] << _t->sh[0]);      \
                     BODY                                                                      \
                 }                                                                             \
             }                                                                                 \
         }                                                                                     \
     }                                                                                         \
+} while (0)
+
+/* Like ESC_FOR_OPTIONS but for every sum in the set NEEDS (bit s = sum s) at
+ * once, so one walk serves all the hand's capturing cards; SUM is the option's
+ * sum. Prunes with (P[k-1] << partial sum) & NEEDS. */
+#define ESC_FOR_OPTIONS_ANY_SUITS(T, NEEDS, SUB, SUM, BODY) do {                                   \
+    const esc_tbl *_t = (T);                                                                  \
+    const uint32_t _nd = (NEEDS);                                                             \
+    if (!(_t->P[3] & _nd)) break;                                                             \
+    const uint32_t _m3 = _t->m[3], _m2 = _t->m[2], _m1 = _t->m[1], _m0 = _t->m[0];            \
+    for (uint32_t _i3 = esc_le_off[_m3]; _i3 < esc_le_off[_m3 + 1]; _i3++) {                   \
+        const uint32_t _e3 = esc_le[_i3];                                                     \
+        const int _s3 = ESC_LE_SUM(_e3);                                                      \
+        if (!(((uint32_t)_t->P[2] << _s3) & _nd)) continue;                                   \
+        const uint64_t _b3 = ESC_LE_SUB(_e3) << _t->sh[3];                                    \
+        for (uint32_t _i2 = esc_le_off[_m2]; _i2 < esc_le_off[_m2 + 1]; _i2++) {               \
+            const uint32_t _e2 = esc_le[_i2];                                                 \
+            const int _s2 = _s3 + ESC_LE_SUM(_e2);                                            \
+            if (!(((uint32_t)_t->P[1] << _s2) & _nd)) continue;                               \
+            const uint64_t _b2 = _b3 | (ESC_LE_SUB(_e2) << _t->sh[2]);                        \
+            for (uint32_t _i1 = esc_le_off[_m1]; _i1 < esc_le_off[_m1 + 1]; _i1++) {           \
+                const uint32_t _e1 = esc_le[_i1];                                             \
+                const int _s1 = _s2 + ESC_LE_SUM(_e1);                                        \
+                if (!(((uint32_t)_t->P[0] << _s1) & _nd)) continue;                           \
+                const uint64_t _b1 = _b2 | (ESC_LE_SUB(_e1) << _t->sh[1]);                    \
+                for (uint32_t _i0 = esc_le_off[_m0]; _i0 < esc_le_off[_m0 + 1]; _i0++) {       \
+                    const uint32_t _e0 = esc_le[_i0];                                         \
+                    const int SUM = _s1 + ESC_LE_SUM(_e0);                                    \
+                    if (!((_nd >> SUM) & 1)) continue;                                        \
+                    const uint64_t SUB = _b1 | (ESC_LE_SUB(_e0) << _t->sh[0]);                \
+                    BODY                                                                      \
+                }                                                                             \
+            }                                                                                 \
+        }                                                                                     \
+    }                                                                                         \
+} while (0)
+
+/* the slot layout: every non-empty slot mask whose sum is in NEEDS, ascending */
+#define ESC_FOR_OPTIONS_ANY_SLOTS(T, NEEDS, SUB, SUM, BODY) do {                             \
+    const esc_tbl *_u = (T);                                                                  \
+    const uint32_t _nds = (NEEDS);                                                            \
+    if (!(_u->P[3] & _nds)) break;                                                            \
+    uint8_t _sum[1 << ESC_SLOT_MAX];                                                          \
+    uint64_t _msk[1 << ESC_SLOT_MAX];                                                         \
+    _sum[0] = 0; _msk[0] = 0;                                                                 \
+    const uint32_t _ns = 1u << _u->k;                                                         \
+    for (uint32_t _s = 1; _s < _ns; _s++) {                                                   \
+        const int _lo = __builtin_ctz(_s);                                                    \
+        const uint32_t _rest = _s & (_s - 1);                                                 \
+        const int SUM = _sum[_rest] + _u->val[_lo];                                           \
+        const uint64_t SUB = _msk[_rest] | _u->bit[_lo];                                      \
+        _sum[_s] = (uint8_t)SUM; _msk[_s] = SUB;                                              \
+        if (SUM < 16 && ((_nds >> SUM) & 1)) { BODY }  /* sums reach 60: shift stays < 32 */  \
+    }                                                                                         \
+} while (0)
+
+#define ESC_FOR_OPTIONS_ANY(T, NEEDS, SUB, SUM, BODY) do {                                   \
+    if ((T)->big) ESC_FOR_OPTIONS_ANY_SUITS(T, NEEDS, SUB, SUM, BODY);                        \
+    else ESC_FOR_OPTIONS_ANY_SLOTS(T, NEEDS, SUB, SUM, BODY);                                 \
+} while (0)
+
+/* options of one sum NEED (1..14), ascending mask order */
+#define ESC_FOR_OPTIONS(T, NEED, SUB, BODY) do {                                              \
+    if ((T)->big) ESC_FOR_OPTIONS_SUITS(T, NEED, SUB, BODY);                                  \
+    else ESC_FOR_OPTIONS_ANY_SLOTS(T, 1u << (NEED), SUB, _sm, { (void)_sm; BODY });           \
 } while (0)
 
 static inline int64_t esc_count_options(const esc_tbl *t, int card) {
@@ -197,7 +313,7 @@ static inline uint32_t esc_key(int strategy, uint64_t taken, int escoba) {
     return strategy == ESC_MAXOROS ? esc_maxoros_key(taken, escoba) : esc_greedy_key(taken, escoba);
 }
 
-/* best capture of `card` by the strategy's key; updates *best_key/*best_taken */
+/* best capture of `card` by the strategy's key; updates best_key and best_taken */
 static inline void esc_best_option(const esc_tbl *t, int strategy, int card, int escoba_counts,
                                    uint32_t *best_key, uint64_t *best_taken) {
     const uint64_t cbit = 1ULL << card;
@@ -294,27 +410,15 @@ static inline void esc_deal(esc_hand *h, const esc_rules *R, int dealer) {
 
 /* ---------- strategy decisions (one function per strategy and decision) ---------- */
 
-/* cards of `hand` that have capture options on the table */
+/* cards of `hand` that have capture options: the values whose need 15-v is a reachable sum */
 static inline uint64_t esc_capturing_cards(const esc_tbl *t, uint64_t hand) {
-    uint64_t cap = 0, rest = hand;
-    while (rest) {
-        int c = __builtin_ctzll(rest);
-        rest &= rest - 1;
-        if ((t->P[3] >> (14 - c % 10)) & 1) cap |= 1ULL << c;
-    }
-    return cap;
+    return hand & ESC_SPREAD(esc_rev10[(t->P[3] >> 5) & 1023u]);
 }
 
 /* lowest value, ties to the highest card id */
 static inline int esc_lowest_value_card(uint64_t cards) {
-    int best = -1, bestv = 99;
-    while (cards) {
-        int c = 63 - __builtin_clzll(cards);
-        cards &= ~(1ULL << c);
-        int v = c % 10 + 1;
-        if (v < bestv) { bestv = v; best = c; }
-    }
-    return best;
+    const int v = __builtin_ctz(esc_values_of(cards)); /* value - 1 */
+    return 63 - __builtin_clzll(cards & ESC_SPREAD(1u << v));
 }
 
 /* a move: card played and table cards taken (0 = lay) */
@@ -337,13 +441,20 @@ static inline esc_move esc_random_move(const esc_hand *h, const esc_tbl *t, uint
 static inline esc_move esc_key_move(int strategy, const esc_tbl *t, uint64_t hand, uint64_t cap) {
     esc_move mv = { -1, 0 };
     if (cap) {
+        /* one walk over the options for every capturing card's need */
+        const uint32_t needs = (uint32_t)esc_rev10[esc_values_of(cap)] << 5;
+        const uint64_t table = t->mask;
         uint32_t best_key = 0; uint64_t best_taken = ~0ULL;
-        uint64_t rest = cap;
-        while (rest) {
-            int c = __builtin_ctzll(rest);
-            rest &= rest - 1;
-            esc_best_option(t, strategy, c, 1, &best_key, &best_taken);
-        }
+        ESC_FOR_OPTIONS_ANY(t, needs, sub, sum, {
+            uint64_t cards = cap & ESC_SPREAD(1u << (14 - sum)); /* cards of value 15 - sum */
+            const int escoba = sub == table;
+            do {
+                const uint64_t taken = sub | (cards & -cards);
+                const uint32_t key = esc_key(strategy, taken, escoba);
+                if (key > best_key || (key == best_key && taken < best_taken)) { best_key = key; best_taken = taken; }
+                cards &= cards - 1;
+            } while (cards);
+        });
         mv.card = __builtin_ctzll(best_taken & hand);
         mv.take = best_taken & ~(1ULL << mv.card);
         return mv;
