@@ -275,6 +275,8 @@ def play_chunk(spec: RunSpec, k: int, hands_dir: str | None = None) -> dict[str,
     A top-level function of picklable arguments, so any executor can run it.
     With ``hands_dir`` the per-hand rows are written there (atomically) too.
     """
+    if not 0 <= k < spec.n_chunks:
+        raise IndexError(f"chunk {k} is not in 0..{spec.n_chunks - 1}")
     first, count = spec.chunk_range(k)
     R, E = spec.rotations, spec.entrants
     Q, K = E, len(SIDE_COLUMNS)

@@ -1,0 +1,260 @@
+"""runner.py: aggregates against a naive per-hand oracle, reproducibility across jobs and resume, SPRT, output folder."""
+
+import json
+import math
+from collections import defaultdict
+
+import numpy as np
+import polars as pl
+import pytest
+
+from escoba_sim import runner
+from escoba_sim.batch import play_games, play_hands
+from escoba_sim.runner import RunError, RunInterrupted, make_spec, resume, run
+
+
+def strip(summary):
+    return {k: v for k, v in summary.items() if k != "performance"}
+
+
+def naive_ratio(y, x):
+    y, x = np.asarray(y, float), np.asarray(x, float)
+    r = y.sum() / x.sum()
+    n = len(y)
+    return r, math.sqrt(n / (n - 1) * ((y - r * x) ** 2).sum() / x.sum() ** 2)
+
+
+def oracle(spec):
+    """Per-hand loop over every rotation of every deal, written without the runner's array tricks."""
+    E, R = spec.entrants, spec.rotations
+    games_mode = spec.mode == "games"
+    pts = defaultdict(int)  # (e, column) -> sum
+    ycl = defaultdict(int)  # (deal, e) -> total points
+    xcl = defaultdict(int)  # deal -> hands
+    pos_hands = defaultdict(int)
+    wdl = defaultdict(int)  # (e, outcome)
+    score = defaultdict(int)  # deal -> half-points of entrant 0
+    wins = defaultdict(int)
+    lucky = 0
+    n_hands = 0
+    for r in range(R):
+        fn = play_games if games_mode else play_hands
+        b = fn(spec.rules, spec.lineup(r), spec.seed, 0, spec.deals)
+        h = b.hands
+        for i in range(len(h["game"])):
+            d = int(h["game"][i])
+            n_hands += 1
+            lucky += h["lucky_deal"][i] > 0
+            xcl[d] += 1
+            totals = [int(h["total"][i, (e - r) % E]) for e in range(E)]
+            top = max(totals)
+            for e in range(E):
+                side = (e - r) % E
+                for c in ("escobas", "siete_oros", "sevens", "oros", "cards", "bonus", "total"):
+                    pts[e, c] += int(h[c][i, side])
+                ycl[d, e] += totals[e]
+                dealer_side = int(h["dealer"][i]) % 2 if spec.rules.teams else int(h["dealer"][i])
+                pos_hands[e, (side - dealer_side) % E] += 1
+                outcome = "loss" if totals[e] < top else "win" if totals.count(top) == 1 else "draw"
+                wdl[e, outcome] += 1
+                if not games_mode and e == 0:
+                    score[d] += {"win": 2, "draw": 1, "loss": 0}[outcome]
+        if games_mode:
+            for j in range(len(b.games["game"])):
+                e = (int(b.games["winner"][j]) + r) % E
+                wins[e] += 1
+                if e == 0:
+                    score[int(b.games["game"][j])] += 2
+    return dict(pts=pts, ycl=ycl, xcl=xcl, pos_hands=pos_hands, wdl=wdl, score=score, wins=wins, lucky=lucky,
+                n_hands=n_hands)
+
+
+@pytest.mark.parametrize("kw", [
+    dict(strategy="greedy", vs=["maxoros"], n=60, hands=True, seed=11, chunk_size=7),
+    dict(strategy="random", vs=["greedy"], n=16, hands=False, seed=5, chunk_size=3),
+    dict(strategy="greedy", vs=["random", "maxoros"], rules="tradicional", n=30, hands=True, seed=2, chunk_size=4),
+    dict(strategy="maxoros", vs=["random"], rules="cardgames(players=4)", teams=True, n=20, hands=True, seed=9,
+         chunk_size=3),
+    dict(strategy="greedy", vs=["random"], n=25, hands=True, seed=4, pairing="independent", chunk_size=6),
+])
+def test_summary_matches_naive_oracle(kw):
+    kw = dict(kw)
+    spec = make_spec(kw.pop("strategy"), kw.pop("vs"), kw.pop("rules", None), kw.pop("n"), **kw)
+    s = run(spec).summary
+    o = oracle(spec)
+    E = spec.entrants
+    deals = sorted(o["xcl"])
+    assert s["hands"] == o["n_hands"] and s["deals"] == spec.deals == len(deals)
+    assert s["lucky_deal_rate"] == pytest.approx(o["lucky"] / o["n_hands"])
+    x = [o["xcl"][d] for d in deals]
+    for e in range(E):
+        ent = s["entrants"][e]
+        m, se = naive_ratio([o["ycl"][d, e] for d in deals], x)
+        assert ent["points_per_hand"]["mean"] == pytest.approx(m, rel=1e-12)
+        assert ent["points_per_hand"]["se"] == pytest.approx(se, rel=1e-9)
+        for c in ("escobas", "siete_oros", "sevens", "oros", "cards", "bonus"):
+            assert ent["categories"][c] == pytest.approx(o["pts"][e, c] / o["n_hands"])
+        assert ent["hands"]["counts"] == [o["wdl"][e, k] for k in ("win", "draw", "loss")]
+        assert [p["hands"] for p in ent["by_position"]] == [o["pos_hands"][e, q] for q in range(E)]
+        if spec.mode == "games":
+            assert ent["games"]["won"] == o["wins"][e]
+    for d in s["differences"]:
+        a, b = d["a"], d["b"]
+        m, se = naive_ratio([o["ycl"][k, a] - o["ycl"][k, b] for k in deals], x)
+        assert d["points_per_hand"]["mean"] == pytest.approx(m, abs=1e-12)
+        assert d["points_per_hand"]["se"] == pytest.approx(se, rel=1e-9)
+    if E == 2:
+        scores = np.array([o["score"][d] for d in deals]) / (2 * spec.rotations)
+        assert s["elo"]["score"] == pytest.approx(scores.mean())
+        assert s["elo"]["se"] == pytest.approx(scores.std() / math.sqrt(len(scores)))
+    else:
+        assert s["elo"] is None
+    if spec.pairing == "duplicate":  # every entrant sits in every position equally often
+        assert len({p["hands"] for e in s["entrants"] for p in e["by_position"]}) == 1 or spec.mode == "games"
+
+
+def test_n_rounds_up_to_whole_rotations():
+    spec = make_spec("greedy", ["random", "maxoros"], None, 10, hands=True, seed=1)
+    assert (spec.rotations, spec.deals, spec.played) == (3, 4, 12)
+    assert spec.rules.players == 3
+    assert make_spec("greedy", ["random"], None, 10, hands=True, seed=1, pairing="independent").played == 10
+
+
+def test_duplicate_self_play_is_exactly_even():
+    spec = make_spec("greedy", ["greedy"], None, 40, hands=True, seed=3, chunk_size=9)
+    s = run(spec).summary
+    d = s["differences"][0]["points_per_hand"]
+    assert d["mean"] == 0.0 and d["se"] == 0.0
+    assert s["elo"]["score"] == 0.5 and s["elo"]["los"] == 0.5
+    assert s["entrants"][0]["label"] == "greedy#1" and s["entrants"][1]["label"] == "greedy#2"
+
+
+def test_games_mode_counts():
+    spec = make_spec("greedy", ["maxoros"], None, 12, seed=8, chunk_size=4)
+    s = run(spec).summary
+    assert s["games"] == 12
+    assert sum(s["hands_per_game"]["histogram"].values()) == 12
+    assert sum(int(k) * v for k, v in s["hands_per_game"]["histogram"].items()) == s["hands"]
+    assert sum(e["games"]["won"] for e in s["entrants"]) == 12
+
+
+def test_jobs_do_not_change_the_summary():
+    spec = make_spec("greedy", ["random"], None, 48, hands=True, seed=21, chunk_size=5)
+    assert strip(run(spec, jobs=1).summary) == strip(run(spec, jobs=2).summary)
+
+
+def test_chunk_frame_round_trip():
+    spec = make_spec("greedy", ["random", "maxoros"], None, 18, seed=2, chunk_size=3)
+    agg = runner.play_chunk(spec, 1)
+    assert agg["games"][0] == 9 and agg["points_hist"].shape[0] == 3
+    with pytest.raises(IndexError):
+        runner.play_chunk(spec, 2)
+    back = runner.frame_to_agg(runner.agg_to_frame(1, spec, agg))
+    assert agg.keys() == back.keys()
+    for k in agg:
+        assert np.array_equal(agg[k], back[k]), k
+
+
+def test_interrupt_then_resume_equals_uninterrupted(tmp_path):
+    spec = make_spec("greedy", ["maxoros"], None, 40, hands=True, seed=13, chunk_size=4)
+    whole = run(spec, tmp_path / "whole")
+    calls = []
+
+    def boom(p):
+        calls.append(p.chunk)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+
+    with pytest.raises(RunInterrupted) as e:
+        run(spec, tmp_path / "cut", on_chunk=boom)
+    assert e.value.done == 4
+    manifest = json.loads((tmp_path / "cut" / "manifest.json").read_text())
+    assert manifest["status"] == "interrupted"
+    assert len(list((tmp_path / "cut" / "chunks").glob("chunk-*.parquet"))) == 4
+    assert not list((tmp_path / "cut" / "chunks").glob(".*"))  # no temporary leftovers
+    again = resume(tmp_path / "cut", jobs=2)
+    assert strip(again.summary) == strip(whole.summary)
+    assert json.loads((tmp_path / "cut" / "manifest.json").read_text())["status"] == "complete"
+    assert again.summary["performance"]["hands_computed"] == 40 - 4 * 4 * 2  # only the missing chunk is played
+    on_disk = json.loads((tmp_path / "cut" / "summary.json").read_text())
+    assert strip(on_disk) == strip(whole.summary)
+
+
+def test_partial_session_out_of_order_then_resume(tmp_path):
+    spec = make_spec("random", ["maxoros"], None, 30, hands=True, seed=17, chunk_size=3)
+    part = run(spec, tmp_path / "o", only_chunks=[4, 1, 2])
+    assert part.summary["status"] == "incomplete" and part.summary["chunks"]["used"] == 0
+    assert strip(resume(tmp_path / "o").summary) == strip(run(spec).summary)
+
+
+def test_sprt_stops_reproducibly(tmp_path):
+    spec = make_spec("greedy", ["random"], None, 400, hands=True, seed=5, chunk_size=10,
+                     sprt=runner.Sprt(-20, 20, 0.05, 0.05))
+    a = run(spec).summary
+    assert a["status"] == "stopped-by-sprt"
+    assert a["sprt"]["decision"].startswith("accept H1")
+    used = a["chunks"]["used"]
+    assert used < spec.n_chunks and a["hands"] == used * 10 * 2
+    assert a["sprt"]["llr"] >= a["sprt"]["upper"] and all(v < a["sprt"]["upper"] for v in a["sprt"]["llr_by_chunk"][:-1])
+    b = run(spec, tmp_path / "o", jobs=2).summary
+    assert strip(a) == strip(b)
+    assert sorted(p.name for p in (tmp_path / "o" / "chunks").iterdir()) == [runner.chunk_name(k) for k in range(used)]
+    assert json.loads((tmp_path / "o" / "manifest.json").read_text())["status"] == "stopped-by-sprt"
+    assert strip(resume(tmp_path / "o").summary) == strip(a)
+
+
+def test_save_hands_rows(tmp_path):
+    spec = make_spec("greedy", ["maxoros"], None, 10, hands=True, seed=1, chunk_size=3, save_hands=True)
+    run(spec, tmp_path / "o")
+    df = pl.read_parquet(tmp_path / "o" / "hands" / "*.parquet")
+    assert df.height == 10
+    assert {"game", "dealer", "total_0", "total_1", "escobas_1", "rotation"} <= set(df.columns)
+    # rotation 1 replays the deal of rotation 0 with the strategies swapped: same lucky deals and dealers
+    r0 = df.filter(pl.col("rotation") == 0).sort("game")
+    r1 = df.filter(pl.col("rotation") == 1).sort("game")
+    assert r0["lucky_deal"].to_list() == r1["lucky_deal"].to_list()
+    assert r0["dealer"].to_list() == r1["dealer"].to_list()
+
+
+def test_output_folder_guards(tmp_path):
+    spec = make_spec("greedy", ["maxoros"], None, 6, hands=True, seed=1, chunk_size=3)
+    run(spec, tmp_path / "o")
+    with pytest.raises(RunError, match="already holds this run.*resume"):
+        run(spec, tmp_path / "o")
+    other = make_spec("greedy", ["maxoros"], None, 6, hands=True, seed=2, chunk_size=3)
+    with pytest.raises(RunError, match="different run.*seed"):
+        run(other, tmp_path / "o")
+    (tmp_path / "junk").mkdir()
+    (tmp_path / "junk" / "x").write_text("")
+    with pytest.raises(RunError, match="not empty"):
+        run(spec, tmp_path / "junk")
+    (tmp_path / "file").write_text("")
+    with pytest.raises(RunError, match="cannot write|not a folder"):
+        run(spec, tmp_path / "file" / "o")
+    with pytest.raises(RunError, match="no run here"):
+        resume(tmp_path / "nothing")
+
+
+def test_make_spec_errors():
+    with pytest.raises(RunError, match="--vs"):
+        make_spec("greedy", [], None, 10)
+    with pytest.raises(RunError, match="rules are for 4 players but 2"):
+        make_spec("greedy", ["random"], "cardgames(players=4)", 10)
+    with pytest.raises(RunError, match="--teams needs 4 or 6"):
+        make_spec("greedy", ["random"], None, 10, teams=True)
+    with pytest.raises(RunError, match="exactly two"):
+        make_spec("greedy", ["random", "maxoros"], "cardgames(players=4)", 10, teams=True)
+    with pytest.raises(RunError, match="two strategies"):
+        make_spec("greedy", ["random", "maxoros"], None, 10, sprt=runner.Sprt())
+    with pytest.raises(RunError, match="elo0 must be smaller"):
+        runner.Sprt.parse("elo0=5,elo1=0")
+    with pytest.raises(RunError, match="needs both"):
+        runner.Sprt.parse("elo1=3")
+    assert runner.Sprt.parse("elo0=0, elo1=20", 0.1, 0.2) == runner.Sprt(0, 20, 0.1, 0.2)
+
+
+def test_chunk_size_does_not_depend_on_jobs_and_is_bounded():
+    assert runner.default_chunk(10, "hands") == 250
+    assert runner.default_chunk(10**8, "hands") == runner.MAX_CHUNK["hands"]
+    assert runner.default_chunk(10**8, "games") == runner.MAX_CHUNK["games"]
+    assert runner.default_chunk(160_000, "hands") == 10_000
