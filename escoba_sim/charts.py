@@ -169,7 +169,9 @@ def plot_win_rates(ax, df):
     labels = df["label"].to_list()
     est = df["estimate"].to_list()
     ys = list(range(len(labels)))[::-1]
-    err = [[e - l for e, l in zip(est, df["lo"].to_list())], [h - e for e, h in zip(est, df["hi"].to_list())]]
+    # an interval needs two chunks or more; without one the whisker is empty
+    err = [[0.0 if l is None else e - l for e, l in zip(est, df["lo"].to_list())],
+           [0.0 if h is None else h - e for e, h in zip(est, df["hi"].to_list())]]
     ax.barh(ys, est, xerr=err, color="#4e79a7", capsize=3, height=0.6)
     ax.axvline(0.5, color="#888888", lw=1, ls="--")
     ax.set_yticks(ys, labels)

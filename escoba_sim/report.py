@@ -207,6 +207,10 @@ table{border-collapse:collapse;margin:1em 0;font-size:.85em}caption{text-align:l
 td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}td:first-child,th:first-child{text-align:left}
 figure{margin:1.5em 0}figure img{max-width:100%;border:1px solid #eee}pre{background:#f6f6f6;padding:1em;overflow:auto}"""
 
+# records any script or resource error on <html data-errors>, so a headless browser can report it
+ERROR_TRAP = """window.__errors=[];window.addEventListener('error',function(e){window.__errors.push(String(e.message||e.type));
+document.documentElement.setAttribute('data-errors',window.__errors.join(' | '));},true);"""
+
 SCRIPT = """(function(){var imgs=document.querySelectorAll('figure.chart img');var n=0;
 function done(){n++;if(n===imgs.length){var ok=0;imgs.forEach(function(i){if(i.complete&&i.naturalWidth>0)ok++;});
 document.body.setAttribute('data-charts-loaded',String(ok));}}
@@ -240,7 +244,7 @@ def write_report(d: str | Path, out: str | Path | None = None) -> Path:
     prov = provenance(kind, manifest)
     title = f"escoba-sim {kind} report"
     page = (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
-            f"<style>{CSS}</style></head><body data-charts=\"{len(figures)}\">"
+            f"<script>{ERROR_TRAP}</script><style>{CSS}</style></head><body data-charts=\"{len(figures)}\">"
             f"<h1>{html.escape(title)}</h1><p>Folder: <code>{html.escape(d.name)}</code></p>"
             f"<h2>Charts</h2>{''.join(figures)}<h2>Tables</h2>{''.join(table_html)}"
             f"<h2>Provenance</h2><pre id=\"provenance\">{html.escape(json.dumps(prov, indent=2))}</pre>"

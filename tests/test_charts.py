@@ -128,3 +128,9 @@ def test_save_figure_is_reproducible(tmp_path, est):
         assert a.read_bytes() == b.read_bytes()
     svg = paths[0][1].read_text()
     assert "<dc:date>" not in svg and "matplotlib" not in svg.split("<g", 1)[0].lower().replace("xmlns", "")
+
+
+def test_plot_win_rates_accepts_a_missing_interval():
+    df = pl.DataFrame({"label": ["a"], "estimate": [0.5], "lo": [None], "hi": [None]},
+                      schema={"label": pl.String, "estimate": pl.Float64, "lo": pl.Float64, "hi": pl.Float64})
+    assert len(charts.plot_win_rates(_ax(), df).patches) == 1
