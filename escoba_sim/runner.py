@@ -931,7 +931,7 @@ def print_report(summary: dict, console=None) -> None:
     con.print(f"{s[unit]:,} {unit} ({s['hands']:,} hands, {s['deals']:,} deals, {s['pairing']} pairing with "
               f"{s['rotations']} rotations) of {s['planned']:,} planned; {s['status']}; engine {s['engine']}")
     t = Table(title="Per strategy (95% intervals)", title_justify="left")
-    t.add_column("")
+    t.add_column("", no_wrap=True)
     for e in ents:
         t.add_column(e["label"], justify="right")
 
@@ -947,14 +947,14 @@ def print_report(summary: dict, console=None) -> None:
     for c, label in (("escobas", "escobas"), ("siete_oros", "siete de oros"), ("sevens", "sevens"),
                      ("oros", "oros"), ("cards", "cards"), ("bonus", "bonuses")):
         row(f"  {label}", lambda e, c=c: _fmt(e["categories"][c]))
-    row("hands won/drawn/lost", lambda e: wdl(e["hands"]))
+    row("hands W/D/L", lambda e: wdl(e["hands"]))
     for q, pos in enumerate(ents[0]["by_position"]):
-        row(f"as {pos['name']}: points", lambda e, q=q: _fmt(e["by_position"][q]["points_per_hand"]["mean"]))
+        row(f"as {pos['name']}", lambda e, q=q: _fmt(e["by_position"][q]["points_per_hand"]["mean"]))
         row("  interval", lambda e, q=q: _ci(e["by_position"][q]["points_per_hand"]["ci95"]))
-        row("  won/drawn/lost", lambda e, q=q: wdl(e["by_position"][q]["hands_result"]))
+        row("  W/D/L", lambda e, q=q: wdl(e["by_position"][q]["hands_result"]))
     con.print(t)
     t = Table(title="Comparison", title_justify="left")
-    t.add_column("measure")
+    t.add_column("measure", no_wrap=True)
     t.add_column("value [95%]", justify="right")
     for d in s["differences"]:
         p = d["points_per_hand"]
