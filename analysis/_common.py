@@ -1,0 +1,25 @@
+"""Shared settings of the studies: one seed, counts, and where results go."""
+
+import json
+import os
+from pathlib import Path
+
+SEED = 20261129
+# games per ruleset or per pair; ESCOBA_ANALYSIS_N overrides (the README says which count produced its numbers)
+N = int(float(os.environ.get("ESCOBA_ANALYSIS_N", "2000")))
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def fresh(name: str) -> Path:
+    """An output folder for one study; an older result of the same study is replaced."""
+    import shutil
+
+    out = RESULTS / name
+    if out.exists():
+        shutil.rmtree(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def save_numbers(name: str, numbers: dict) -> None:
+    (RESULTS / f"{name}.json").write_text(json.dumps(numbers, indent=2) + "\n")
