@@ -16,7 +16,8 @@ from libc.string cimport memcpy
 import numpy as np
 
 from . import engine
-from .batch import Batch, empty_games, empty_hands
+# batch imports this module while it loads: bind the module, read its names at call time
+from . import batch as _batch
 from .rules import CAPTURE, DEAL, LUCKY_DEAL, SEVENS, TIES, Ruleset
 from .strategies import STRATEGIES
 
@@ -64,7 +65,7 @@ def play_hands(rules, strategies, seed, first, count):
     cdef uint64_t c_seed = seed
     cdef int64_t c_first = first, n = count, i
     cdef int s, k, ns = R.n_sides
-    cols = empty_hands(count, ns)
+    cols = _batch.empty_hands(count, ns)
     cdef int64_t[:] g_game = cols["game"]
     cdef int32_t[:] g_hand = cols["hand"]
     cdef int8_t[:] g_dealer = cols["dealer"]
@@ -104,7 +105,7 @@ def play_hands(rules, strategies, seed, first, count):
                 c8[i, s] = res.side[8][s]
                 c9[i, s] = res.side[9][s]
                 c10[i, s] = res.side[10][s]
-    return Batch(cols)
+    return _batch.Batch(cols)
 
 
 # games have a variable number of hands: results go to a growable C buffer first
@@ -154,7 +155,7 @@ def play_games(rules, strategies, seed, first, count):
     cdef int s, ns = R.n_sides, nh = 0, winner = 0, max_hands = engine.MAX_HANDS_PER_GAME
     cdef int32_t scores[6]
     cdef int64_t failed_game = -1
-    games = empty_games(count, ns)
+    games = _batch.empty_games(count, ns)
     cdef int64_t[:] gg_game = games["game"]
     cdef int8_t[:] gg_dealer = games["first_dealer"]
     cdef int32_t[:] gg_hands = games["hands"]
@@ -186,13 +187,13 @@ def play_games(rules, strategies, seed, first, count):
             raise MemoryError("out of memory while buffering hand results")
         if failed_game >= 0:
             raise RuntimeError(f"game {failed_game} did not end after {max_hands} hands")
-        cols = empty_hands(buf.n, ns)
+        cols = _batch.empty_hands(buf.n, ns)
         _fill_from_buffer(cols, &buf, ns)
     finally:
         free(buf.res)
         free(buf.game)
         free(buf.hand)
-    return Batch(cols, games)
+    return _batch.Batch(cols, games)
 
 
 cdef _fill_from_buffer(cols, _hand_buf *b, int ns):

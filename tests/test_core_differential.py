@@ -1,0 +1,228 @@
+"""The compiled core against the reference engine, hand by hand and field by field.
+
+The reference engine (engine.py + strategies.py) is the oracle: every array
+the core returns must equal the reference's (same keys, dtypes, shapes,
+values). Also checks the C capture tables against brute-force subset
+enumeration (tables of every size, 15+ cards included) and the C RNG against
+rng.py. Skips only when the core is not built and not required
+(ESCOBA_SIM_REQUIRE_CORE=1 makes a missing core a failure).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+
+import numpy as np
+import pytest
+
+from escoba_sim import batch, engine, rng
+from escoba_sim.rules import CAPTURE, DEAL, LUCKY_DEAL, PRESETS, SEVENS, TIES, Ruleset
+
+if os.environ.get(batch.REQUIRE_ENV) == "1":
+    from escoba_sim import _core  # a missing core must fail loudly here
+else:
+    _core = pytest.importorskip("escoba_sim._core", reason="compiled core not built (pip install -e .)")
+
+PAIRINGS = [("greedy", "maxoros"), ("random", "random"), ("maxoros", "greedy"), ("greedy", "random")]
+
+
+def assert_same(ref: batch.Batch, got: batch.Batch, where: str) -> None:
+    """Field by field, so a failure names the column and the first differing hand."""
+    for part in ("hands", "games"):
+        a, b = getattr(ref, part), getattr(got, part)
+        if a is None or b is None:
+            assert a is None and b is None, f"{where}: {part} present in one engine only"
+            continue
+        assert list(a) == list(b), f"{where}: {part} keys differ: {list(a)} vs {list(b)}"
+        for k in a:
+            assert a[k].dtype == b[k].dtype, f"{where}: {part}.{k} dtype {a[k].dtype} vs {b[k].dtype}"
+            assert a[k].shape == b[k].shape, f"{where}: {part}.{k} shape {a[k].shape} vs {b[k].shape}"
+            if not np.array_equal(a[k], b[k]):
+                rows = np.nonzero((a[k] != b[k]).reshape(len(a[k]), -1).any(axis=1))[0]
+                i = rows[0]
+                pytest.fail(f"{where}: {part}.{k} differs at row {i} (of {len(rows)} rows): "
+                            f"reference {a[k][i]} vs core {b[k][i]}")
+    assert ref == got
+
+
+def compare_hands(rules: Ruleset, strategies, seed: int, first: int, count: int) -> None:
+    ref = batch.py_play_hands(rules, list(strategies), seed, first, count)
+    got = _core.play_hands(rules, list(strategies), seed, first, count)
+    assert_same(ref, got, f"{rules} {strategies} seed={seed} hands {first}..{first + count - 1}")
+
+
+def compare_games(rules: Ruleset, strategies, seed: int, first: int, count: int) -> None:
+    ref = batch.py_play_games(rules, list(strategies), seed, first, count)
+    got = _core.play_games(rules, list(strategies), seed, first, count)
+    assert_same(ref, got, f"{rules} {strategies} seed={seed} games {first}..{first + count - 1}")
+
+
+# ---------------- presets and pairings ----------------
+
+@pytest.mark.parametrize("pairing", PAIRINGS, ids="-".join)
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_hands_match_reference(preset, pairing):
+    compare_hands(PRESETS[preset], pairing, seed=20240601, first=0, count=1000)
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_games_match_reference(preset):
+    compare_games(PRESETS[preset], ("greedy", "random"), seed=99, first=3, count=12)
+    compare_games(PRESETS[preset], ("maxoros", "maxoros"), seed=5, first=0, count=6)
+
+
+@pytest.mark.parametrize("players,teams", [(3, False), (4, False), (4, True), (6, True), (6, False)])
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_more_players_and_teams(preset, players, teams):
+    rules = PRESETS[preset].replace(players=players, teams=teams)
+    strategies = [("greedy", "random", "maxoros")[i % 3] for i in range(players)]
+    compare_hands(rules, strategies, seed=77, first=500, count=300)
+    compare_games(rules, strategies, seed=78, first=0, count=3)
+
+
+def test_first_offset_and_large_seed():
+    rules = PRESETS["tradicional"]
+    compare_hands(rules, ("random", "greedy"), seed=2**64 - 1, first=10**9, count=200)
+
+
+def test_large_tables_and_draw():
+    # many cards on the table: capture=optional lets the table grow past 15 cards
+    rules = Ruleset(table_size=20, hand_size=3, capture="optional", soplar=True, lucky_deal="escobas")
+    for pairing in PAIRINGS:
+        compare_hands(rules, pairing, seed=3, first=0, count=150)
+    rules = Ruleset(players=3, hand_size=4, table_size=28, capture="optional", deal="draw", ties="none")
+    compare_hands(rules, ("random", "maxoros", "greedy"), seed=4, first=0, count=100)
+
+
+def test_game_hand_guard():
+    # sanity: the guard exists in both engines with the same limit
+    assert engine.MAX_HANDS_PER_GAME == 10_000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pairing", PAIRINGS, ids="-".join)
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_hands_match_reference_10k(preset, pairing):
+    compare_hands(PRESETS[preset], pairing, seed=1234567, first=0, count=10_000)
+
+
+# ---------------- random valid rulesets (hypothesis) ----------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@st.composite
+def rulesets(draw):
+    players = draw(st.sampled_from((2, 3, 4, 6)))
+    teams = draw(st.booleans()) if players in (4, 6) else False
+    hand_size = draw(st.integers(1, 40 // players))
+    table_size = draw(st.integers(0, 40 - players * hand_size))
+    capture = draw(st.sampled_from(CAPTURE))
+    soplar = draw(st.booleans()) if capture == "optional" else False
+    return Ruleset(players=players, teams=teams, hand_size=hand_size, table_size=table_size,
+                   lucky_deal=draw(st.sampled_from(LUCKY_DEAL)), capture=capture, soplar=soplar,
+                   deal=draw(st.sampled_from(DEAL)), sevens=draw(st.sampled_from(SEVENS)),
+                   ties=draw(st.sampled_from(TIES)), bonus_all_oros=draw(st.integers(0, 3)),
+                   bonus_all_sevens=draw(st.integers(0, 3)), target=draw(st.integers(0, 31)))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rulesets(), seed=st.integers(0, 2**64 - 1), first=st.integers(0, 10**6), data=st.data())
+def test_random_rulesets_match_reference(rules, seed, first, data):
+    strategies = data.draw(st.lists(st.sampled_from(("random", "greedy", "maxoros")),
+                                    min_size=rules.players, max_size=rules.players))
+    compare_hands(rules, strategies, seed, first, 20)
+    compare_games(rules, strategies, seed, first, 2)
+
+
+# ---------------- capture tables against brute force ----------------
+
+def brute_options(card: int, table: list[int]) -> list[tuple[int, ...]]:
+    """Every subset by itertools, filtered and sorted by mask: deliberately naive."""
+    need = 15 - (card % 10 + 1)
+    found = [tuple(sorted(s)) for r in range(1, len(table) + 1) for s in itertools.combinations(table, r)
+             if sum(c % 10 + 1 for c in s) == need]
+    return sorted(found, key=lambda s: sum(1 << c for c in s))
+
+
+def test_capture_tables_small_against_brute_force():
+    r = random.Random(1)
+    for _ in range(3000):
+        k = r.randint(0, 12)
+        cards = r.sample(range(40), k + 1)
+        card, table = cards[0], cards[1:]
+        expected = brute_options(card, table)
+        assert _core.capture_options(card, table) == expected, (card, table)
+        assert engine.capture_options(card, table) == expected, (card, table)
+
+
+@pytest.mark.parametrize("size", [15, 18, 22, 28, 39])
+def test_capture_tables_large_against_reference(size):
+    # itertools over 2^size subsets is too slow past ~20 cards; the reference's
+    # pruned enumeration is itself checked against brute force above
+    r = random.Random(size)
+    for _ in range(20 if size < 30 else 5):
+        cards = r.sample(range(40), size + 1)
+        card, table = cards[0], cards[1:]
+        expected = engine.capture_options(card, table)
+        if size <= 18:
+            assert expected == brute_options(card, table)
+        assert _core.capture_options(card, table) == expected, (card, table)
+
+
+def test_capture_tables_every_suit_mask():
+    # each 10-bit suit mask alone and next to a fixed second suit
+    for m in range(1024):
+        table = [b for b in range(10) if m >> b & 1] + [32, 35]
+        for card in (10, 14, 19):
+            assert _core.capture_options(card, table) == brute_options(card, table), (card, table)
+
+
+def test_reachable_sums():
+    r = random.Random(7)
+    for _ in range(500):
+        table = r.sample(range(40), r.randint(0, 16))
+        sums = {0}
+        for c in table:
+            sums |= {s + c % 10 + 1 for s in sums}
+        expected = sum(1 << s for s in sums if s <= 15)
+        assert _core.reachable_sums(table) == expected
+
+
+# ---------------- RNG equality ----------------
+
+def test_rng_streams_match():
+    r = random.Random(11)
+    for _ in range(200):
+        seed, game, hand, stream = r.getrandbits(64), r.getrandbits(40), r.randint(0, 10_000), r.randint(0, 1)
+        assert _core.stream_state(seed, game, hand, stream) == rng.stream_state(seed, game, hand, stream)
+        x = r.getrandbits(64)
+        assert _core.mix64(x) == rng.mix64(x)
+        g = rng.SplitMix64(x)
+        assert _core.next_values(x, 50) == [g.next() for _ in range(50)]
+        bounds = [r.randint(1, 2**32 - 1) for _ in range(30)] + list(range(1, 41))
+        g = rng.SplitMix64(x)
+        assert _core.below_values(x, bounds) == [g.below(b) for b in bounds]
+
+
+def test_shuffled_deck_matches():
+    for seed, game, hand in [(0, 0, 0), (1, 2, 3), (2**64 - 1, 10**12, 9999), (42, 7, 0)]:
+        assert _core.shuffled_deck(seed, game, hand) == rng.shuffled_deck(seed, game, hand)
+
+
+def test_known_rng_values():
+    # SplitMix64's published first output for state 0 pins both implementations
+    assert rng.SplitMix64(0).next() == 0xE220A8397B1DCDAF
+    assert _core.next_values(0, 1) == [0xE220A8397B1DCDAF]
+
+
+# ---------------- batch dispatch ----------------
+
+def test_batch_dispatches_to_core_when_loaded():
+    rules = PRESETS["ludoteka"]
+    a = batch.play_hands(rules, ["greedy", "maxoros"], 1, 0, 50, engine_name="cython")
+    b = batch.play_hands(rules, ["greedy", "maxoros"], 1, 0, 50, engine_name="python")
+    assert_same(b, a, "dispatch")
