@@ -567,3 +567,32 @@ def report(directory, out):
     except ReportError as e:
         fail(str(e))
     click.echo(str(page))
+
+
+# --- bench: hands per second of the compiled core and the reference engine ---
+
+@main.command()
+@click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True, help="Ruleset.")
+@click.option("--seconds", type=click.FloatRange(min=0.01), default=2.0, show_default=True,
+              help="Time per measurement for the compiled core (the reference gets a quarter, at least 1 s).")
+@click.option("--json", "as_json", is_flag=True, help="Print the measurements as JSON on stdout.")
+def bench(ruleset, seconds, as_json):
+    """Hands per second on one core: greedy-maxoros, greedy-greedy and random-random, core vs reference.
+
+    \b
+    Example:
+      escoba-sim bench --seconds 3 --json
+    """
+    from . import __version__
+    from .batch import ENGINE
+    from .bench import bench_table, format_table
+
+    engines = ("cython", "python") if ENGINE == "cython" else ("python",)
+    if ENGINE != "cython":
+        click.echo("the compiled core is not loaded: measuring the reference engine only", err=True)
+    rows = bench_table(ruleset, seconds=seconds, python_seconds=max(1.0, seconds / 4), engines=engines)
+    if as_json:
+        emit_json({"version": __version__, "engine": ENGINE, "rules": str(ruleset), "rows": rows})
+        return
+    click.echo(f"escoba-sim {__version__}, rules {ruleset}, one core, hands per second")
+    click.echo(format_table(rows))

@@ -96,9 +96,14 @@ def test_large_tables_and_draw():
     compare_hands(rules, ("random", "maxoros", "greedy"), seed=4, first=0, count=100)
 
 
-def test_game_hand_guard():
-    # sanity: the guard exists in both engines with the same limit
-    assert engine.MAX_HANDS_PER_GAME == 10_000
+def test_game_hand_guard(monkeypatch):
+    # both engines read engine.MAX_HANDS_PER_GAME; a game to 31 needs more than 2 hands
+    monkeypatch.setattr(engine, "MAX_HANDS_PER_GAME", 2)
+    rules = PRESETS["ludoteka"].replace(target=31)
+    with pytest.raises(RuntimeError, match="did not end after 2 hands"):
+        batch.py_play_games(rules, ["greedy", "greedy"], 1, 0, 3)
+    with pytest.raises(RuntimeError, match="did not end after 2 hands"):
+        _core.play_games(rules, ["greedy", "greedy"], 1, 0, 3)
 
 
 @pytest.mark.slow
