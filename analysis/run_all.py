@@ -6,6 +6,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import game_length  # noqa: E402
+import make_readme  # noqa: E402
 import rule_fields  # noqa: E402
 import seat_advantage  # noqa: E402
 import strategies_by_preset  # noqa: E402
@@ -14,3 +15,4 @@ if __name__ == "__main__":
     for study in (strategies_by_preset, rule_fields, seat_advantage, game_length):
         print(f"== {study.__name__}", flush=True)
         study.main()
+    make_readme.main()
