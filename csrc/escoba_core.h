@@ -3,18 +3,27 @@
  *
  * Encodings (why things look the way they do):
  * - a set of cards is a uint64 mask over card ids 0-39, id = suit*10 + value-1,
- *   so bits 10s..10s+9 of a mask are suit s's "value mask" (bit b = value b+1);
- * - capture options come from per-suit lookup tables indexed by that 10-bit
- *   value mask: the set of reachable sums (a 16-bit set over sums 0..15), the
- *   submasks with sum <= 14 in ascending order, and the submasks with each
- *   exact sum. A table's reachable sums are the OR-convolution of its four
- *   suits' sets; options for a target are enumerated suit 3 outermost, each
- *   suit's submasks ascending, which is ascending 40-bit mask order, the order
- *   docs/engine.md asks for. This is exact for any table size (no cap).
+ *   so bits 10s..10s+9 of a mask are suit s's "value mask" (bit b = value b+1),
+ *   and x * 0x40100401 spreads a 10-bit value set to every suit;
+ * - the table is a card mask plus its set of reachable subset sums (a 16-bit
+ *   set, bit s = some subset sums to s, s <= 15), kept incrementally: a laid
+ *   card of value v ORs in the set shifted by v; a capture rebuilds it. "Does
+ *   card c capture" is then one bit test (need 15 - v), for the whole hand at
+ *   once via a value mask;
+ * - options are enumerated only when a strategy needs them, in ascending
+ *   40-bit mask order (the order docs/engine.md fixes for `random`):
+ *   * small tables (<= ESC_SLOT_MAX cards, nearly every turn): the cards in
+ *     ascending id are slots; the subset sums of the low and the high half of
+ *     the slots are built incrementally (at most 16 each) and the halves are
+ *     joined high-outer, low-inner (meet in the middle);
+ *   * any larger table (up to 40 cards, exact): precomputed per-suit lookup
+ *     tables indexed by the suit's 10-bit value mask (its submasks with sum
+ *     <= 14, ascending, and those with each exact sum), walked highest suit
+ *     outermost with prefix sum sets pruning every dead branch.
  * - the strategies are separate decision functions selected by a small int
  *   (ESC_RANDOM, ESC_GREEDY, ESC_MAXOROS) so more can be added.
- * Everything is static inline with the prefix esc_; tables are built once by
- * esc_init_tables() before any hand is played.
+ * Everything is static inline with the prefix esc_; the lookup tables are
+ * built once by esc_init_tables() before any hand is played.
  */
 #ifndef ESCOBA_CORE_H
 #define ESCOBA_CORE_H
@@ -52,23 +61,28 @@ typedef struct {
     int16_t side[ESC_N_SIDE_COLS][ESC_MAX_SEATS];
 } esc_hand_result;
 
-/* ---------- capture lookup tables ---------- */
+/* ---------- cards ---------- */
 
-#define ESC_N_SUBS 21248 /* pairs (suit mask, submask with sum <= 14), counted once */
-static uint32_t esc_le_off[1025];        /* submasks with sum <= 14, ascending */
-static uint32_t esc_le[ESC_N_SUBS];       /* submask | sum << 16 */
-static uint16_t esc_rev10[1024];        /* 10-bit reversal: needs 5..14 <-> values 10..1 */
-static uint32_t esc_ex_off[1024 * 15 + 1]; /* [m*15 + s]: submasks of m with sum exactly s */
-static uint16_t esc_ex_sub[ESC_N_SUBS];
-static int esc_tables_ready = 0;
+static const uint8_t esc_val[40] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+                                    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
 
-static inline int esc_value(int card) { return card % 10 + 1; }
+static inline int esc_value(int card) { return esc_val[card]; }
 
 /* a 10-bit set of values (bit v-1) <-> the 40-bit mask of all cards with those values */
 #define ESC_SPREAD(v10) ((uint64_t)(v10) * 0x40100401ULL)
 static inline uint32_t esc_values_of(uint64_t cards) {
     return (uint32_t)((cards | cards >> 10 | cards >> 20 | cards >> 30) & 1023u);
 }
+
+/* ---------- lookup tables ---------- */
+
+#define ESC_N_SUBS 21248 /* pairs (suit mask, submask with sum <= 14), counted once */
+static uint32_t esc_le_off[1025];        /* [m]: submasks of m with sum <= 14, ascending */
+static uint32_t esc_le[ESC_N_SUBS];       /* submask | sum << 16 */
+static uint32_t esc_ex_off[1024 * 15 + 1]; /* [m*15 + s]: submasks of m with sum exactly s */
+static uint16_t esc_ex_sub[ESC_N_SUBS];
+static uint16_t esc_rev10[1024];        /* 10-bit reversal: needs 5..14 <-> values 10..1 */
+static int esc_tables_ready = 0;
 
 static inline int esc_suit_sum(uint32_t sub) {
     int s = 0;
@@ -100,43 +114,108 @@ static int esc_init_tables(void) {
         }
     }
     esc_le_off[1024] = n;
+    esc_ex_off[1024 * 15] = ne;
     for (uint32_t x = 0; x < 1024; x++) {
         uint16_t r = 0;
         for (int b = 0; b < 10; b++) if (x >> b & 1) r |= (uint16_t)(1u << (9 - b));
         esc_rev10[x] = r;
     }
-    esc_ex_off[1024 * 15] = ne;
     if (n != ESC_N_SUBS || ne != ESC_N_SUBS) return -1;
     esc_tables_ready = 1;
     return 0;
 }
 
-/* A table ready for option queries, in one of two layouts:
- * - small tables (at most ESC_SLOT_MAX cards, nearly every turn): the cards in
- *   ascending id are slots 0..k-1 and an option is a slot mask; the subset sums
- *   of all 2^k slot masks are built incrementally (sum[s] = sum[s minus its
- *   lowest slot] + that slot's value). Slot order follows card order, so slot
- *   masks ascend exactly as the 40-bit masks do.
- * - larger tables (any size up to 40, exact): the per-suit lookup tables. Only
- *   non-empty suits are walked: they sit in levels 0..L-1 from the lowest suit
- *   up (shift sh = 10*suit), levels above are empty placeholders (mask 0: one
- *   pass, submask 0), so the highest suit is outermost and options come in
- *   ascending mask order. P[k] = sums reachable with levels 0..k.
- * P[3] is the table's whole set of reachable sums (bit s = sum s, s <= 15). */
-#define ESC_SLOT_MAX 6
+/* ---------- the table: card mask + reachable sums ---------- */
+
+static inline uint16_t esc_add_to_reach(uint32_t reach, int v) { return (uint16_t)((reach | (reach << v)) & 0xFFFFu); }
+
+static inline uint16_t esc_reach_of(uint64_t mask) {
+    uint32_t R = 1;
+    while (mask) {
+        R = esc_add_to_reach(R, esc_val[__builtin_ctzll(mask)]);
+        mask &= mask - 1;
+    }
+    return (uint16_t)R;
+}
+
 typedef struct {
     uint64_t mask;
-    int k, big;
-    uint8_t val[ESC_SLOT_MAX];
-    uint64_t bit[ESC_SLOT_MAX];
+    uint16_t reach;
+} esc_tbl;
+
+static inline void esc_tbl_init(esc_tbl *t, uint64_t mask) { t->mask = mask; t->reach = esc_reach_of(mask); }
+
+/* cards of `hand` that have capture options: the values whose need 15-v is a reachable sum */
+static inline uint64_t esc_capturing_cards(uint16_t reach, uint64_t hand) {
+    return hand & ESC_SPREAD(esc_rev10[(reach >> 5) & 1023u]);
+}
+
+/* the set of needs (bit 15-v) of the cards in `cards` */
+static inline uint32_t esc_needs_of(uint64_t cards) { return (uint32_t)esc_rev10[esc_values_of(cards)] << 5; }
+
+/* ---------- small tables: slots, meet in the middle ---------- */
+
+#define ESC_SLOT_MAX 8
+
+/* Run BODY for every subset SUB of the table MASK (<= ESC_SLOT_MAX cards) whose
+ * sum SUM is in NEEDS, in ascending mask order. The low half of the slots
+ * (lowest card ids) and the high half each get their 2^h subset sums and
+ * masks, built by doubling; joining high-outer, low-inner keeps mask order,
+ * and a high subset is skipped unless some low subset completes a need.
+ * BODY may `goto` out. */
+#define ESC_FOR_OPTIONS_SLOTS(MASK, NEEDS, SUB, SUM, BODY) do {                              \
+    uint64_t _mk = (MASK);                                                                    \
+    const uint32_t _nd = (NEEDS);                                                             \
+    const int _k = __builtin_popcountll(_mk), _a = _k >> 1;                                   \
+    if (_k > ESC_SLOT_MAX) break; /* callers check; this also bounds the arrays for the compiler */ \
+    uint8_t _ls[16], _hs[16];                                                                 \
+    uint64_t _lm[16], _hm[16];                                                                \
+    uint32_t _lr = 1;                                                                         \
+    _ls[0] = 0; _lm[0] = 0; _hs[0] = 0; _hm[0] = 0;                                           \
+    for (int _i = 0; _i < _a; _i++) {                                                         \
+        const int _c = __builtin_ctzll(_mk); _mk &= _mk - 1;                                  \
+        const uint8_t _v = esc_val[_c]; const uint64_t _bt = 1ULL << _c;                      \
+        const int _n = 1 << _i;                                                               \
+        for (int _j = 0; _j < _n; _j++) { _ls[(_n + _j) & 15] = (uint8_t)(_ls[_j] + _v); _lm[(_n + _j) & 15] = _lm[_j] | _bt; } \
+        _lr = esc_add_to_reach(_lr, _v);                                                      \
+    }                                                                                         \
+    for (int _i = 0; _i < _k - _a; _i++) {                                                    \
+        const int _c = __builtin_ctzll(_mk); _mk &= _mk - 1;                                  \
+        const uint8_t _v = esc_val[_c]; const uint64_t _bt = 1ULL << _c;                      \
+        const int _n = 1 << _i;                                                               \
+        for (int _j = 0; _j < _n; _j++) { _hs[(_n + _j) & 15] = (uint8_t)(_hs[_j] + _v); _hm[(_n + _j) & 15] = _hm[_j] | _bt; } \
+    }                                                                                         \
+    const int _nh = 1 << (_k - _a), _nl = 1 << _a;                                            \
+    for (int _h = 0; _h < _nh; _h++) {                                                        \
+        const int _s = _hs[_h];                                                               \
+        if (_s > 15 || !((_lr << _s) & _nd)) continue;                                        \
+        for (int _l = 0; _l < _nl; _l++) {                                                    \
+            const int SUM = _s + _ls[_l];                                                     \
+            if (SUM < 16 && ((_nd >> SUM) & 1)) {                                             \
+                const uint64_t SUB = _hm[_h] | _lm[_l];                                       \
+                BODY                                                                          \
+            }                                                                                 \
+        }                                                                                     \
+    }                                                                                         \
+} while (0)
+
+/* ---------- large tables: per-suit lookup tables ---------- */
+
+/* Only non-empty suits are walked: they sit in levels 0..L-1 from the lowest
+ * suit up (shift sh = 10*suit); levels above are empty placeholders (mask 0:
+ * one pass, submask 0), so the highest suit is outermost and options come in
+ * ascending mask order. P[k] = sums reachable with levels 0..k. */
+typedef struct {
+    uint64_t mask;
     uint32_t m[4];
     uint32_t sh[4];
     uint16_t P[4];
-} esc_tbl;
+} esc_suits;
 
-static inline void esc_tbl_init_suits(esc_tbl *t, uint64_t mask) {
+static inline void esc_suits_init(esc_suits *t, uint64_t mask) {
     uint32_t R = 1;
     int L = 0;
+    t->mask = mask;
     t->m[0] = t->m[1] = t->m[2] = t->m[3] = 0;
     t->sh[0] = t->sh[1] = t->sh[2] = t->sh[3] = 0;
     for (int k = 0; k < 4; k++) {
@@ -145,7 +224,7 @@ static inline void esc_tbl_init_suits(esc_tbl *t, uint64_t mask) {
         t->m[L] = m;
         t->sh[L] = 10u * (uint32_t)k;
         while (m) {
-            R = (R | (R << (__builtin_ctz(m) + 1))) & 0xFFFFu;
+            R = esc_add_to_reach(R, __builtin_ctz(m) + 1);
             m &= m - 1;
         }
         t->P[L++] = (uint16_t)R;
@@ -159,26 +238,6 @@ static inline void esc_tbl_init_suits(esc_tbl *t, uint64_t mask) {
     }
 }
 
-static inline void esc_tbl_init(esc_tbl *t, uint64_t mask) {
-    t->mask = mask;
-    const int k = __builtin_popcountll(mask);
-    t->k = k;
-    t->big = k > ESC_SLOT_MAX;
-    if (t->big) { esc_tbl_init_suits(t, mask); return; }
-    uint32_t R = 1;
-    for (int i = 0; i < k; i++) {
-        const int c = __builtin_ctzll(mask);
-        const int v = c % 10 + 1;
-        mask &= mask - 1;
-        t->val[i] = (uint8_t)v;
-        t->bit[i] = 1ULL << c;
-        R = (R | (R << v)) & 0xFFFFu;
-    }
-    t->P[3] = (uint16_t)R;
-}
-
-static inline int esc_has_sum(const esc_tbl *t, int s) { return (t->P[3] >> s) & 1; }
-
 #define ESC_LE_SUB(e) ((uint64_t)((e) & 0xFFFFu))
 #define ESC_LE_SUM(e) ((int)((e) >> 16))
 
@@ -187,7 +246,7 @@ static inline int esc_has_sum(const esc_tbl *t, int s) { return (t->P[3] >> s) &
  * the lower levels can still make up the rest (prefix sets P), so every
  * branch taken ends in at least one option. BODY may `goto` out. */
 #define ESC_FOR_OPTIONS_SUITS(T, NEED, SUB, BODY) do {                                              \
-    const esc_tbl *_t = (T);                                                                  \
+    const esc_suits *_t = (T);                                                                  \
     const int _need = (NEED);                                                                 \
     if (!((_t->P[3] >> _need) & 1)) break;                                                    \
     const uint32_t _m3 = _t->m[3], _m2 = _t->m[2], _m1 = _t->m[1], _m0 = _t->m[0];            \
@@ -220,7 +279,7 @@ static inline int esc_has_sum(const esc_tbl *t, int s) { return (t->P[3] >> s) &
  * once, so one walk serves all the hand's capturing cards; SUM is the option's
  * sum. Prunes with (P[k-1] << partial sum) & NEEDS. */
 #define ESC_FOR_OPTIONS_ANY_SUITS(T, NEEDS, SUB, SUM, BODY) do {                                   \
-    const esc_tbl *_t = (T);                                                                  \
+    const esc_suits *_t = (T);                                                                  \
     const uint32_t _nd = (NEEDS);                                                             \
     if (!(_t->P[3] & _nd)) break;                                                             \
     const uint32_t _m3 = _t->m[3], _m2 = _t->m[2], _m1 = _t->m[1], _m0 = _t->m[0];            \
@@ -251,47 +310,55 @@ static inline int esc_has_sum(const esc_tbl *t, int s) { return (t->P[3] >> s) &
     }                                                                                         \
 } while (0)
 
-/* the slot layout: every non-empty slot mask whose sum is in NEEDS, ascending */
-#define ESC_FOR_OPTIONS_ANY_SLOTS(T, NEEDS, SUB, SUM, BODY) do {                             \
-    const esc_tbl *_u = (T);                                                                  \
-    const uint32_t _nds = (NEEDS);                                                            \
-    if (!(_u->P[3] & _nds)) break;                                                            \
-    uint8_t _sum[1 << ESC_SLOT_MAX];                                                          \
-    uint64_t _msk[1 << ESC_SLOT_MAX];                                                         \
-    _sum[0] = 0; _msk[0] = 0;                                                                 \
-    const uint32_t _ns = 1u << _u->k;                                                         \
-    for (uint32_t _s = 1; _s < _ns; _s++) {                                                   \
-        const int _lo = __builtin_ctz(_s);                                                    \
-        const uint32_t _rest = _s & (_s - 1);                                                 \
-        const int SUM = _sum[_rest] + _u->val[_lo];                                           \
-        const uint64_t SUB = _msk[_rest] | _u->bit[_lo];                                      \
-        _sum[_s] = (uint8_t)SUM; _msk[_s] = SUB;                                              \
-        if (SUM < 16 && ((_nds >> SUM) & 1)) { BODY }  /* sums reach 60: shift stays < 32 */  \
-    }                                                                                         \
-} while (0)
-
-#define ESC_FOR_OPTIONS_ANY(T, NEEDS, SUB, SUM, BODY) do {                                   \
-    if ((T)->big) ESC_FOR_OPTIONS_ANY_SUITS(T, NEEDS, SUB, SUM, BODY);                        \
-    else ESC_FOR_OPTIONS_ANY_SLOTS(T, NEEDS, SUB, SUM, BODY);                                 \
-} while (0)
-
-/* options of one sum NEED (1..14), ascending mask order */
-#define ESC_FOR_OPTIONS(T, NEED, SUB, BODY) do {                                              \
-    if ((T)->big) ESC_FOR_OPTIONS_SUITS(T, NEED, SUB, BODY);                                  \
-    else ESC_FOR_OPTIONS_ANY_SLOTS(T, 1u << (NEED), SUB, _sm, { (void)_sm; BODY });           \
-} while (0)
+/* ---------- options ---------- */
 
 static inline int64_t esc_count_options(const esc_tbl *t, int card) {
+    const int need = 15 - esc_val[card];
     int64_t n = 0;
-    ESC_FOR_OPTIONS(t, 15 - esc_value(card), sub, { (void)sub; n++; });
+    if (!((t->reach >> need) & 1)) return 0;
+    if (__builtin_popcountll(t->mask) <= ESC_SLOT_MAX) {
+        ESC_FOR_OPTIONS_SLOTS(t->mask, 1u << need, sub, sum, { (void)sub; (void)sum; n++; });
+    } else {
+        esc_suits su; esc_suits_init(&su, t->mask);
+        ESC_FOR_OPTIONS_SUITS(&su, need, sub, { (void)sub; n++; });
+    }
     return n;
 }
 
+/* the k-th option (0-based, mask order) of `card`; 0 if there are fewer */
 static inline uint64_t esc_kth_option(const esc_tbl *t, int card, int64_t k) {
+    const int need = 15 - esc_val[card];
     uint64_t found = 0;
-    ESC_FOR_OPTIONS(t, 15 - esc_value(card), sub, { if (k-- == 0) { found = sub; goto done; } });
+    if (!((t->reach >> need) & 1)) return 0;
+    if (__builtin_popcountll(t->mask) <= ESC_SLOT_MAX) {
+        ESC_FOR_OPTIONS_SLOTS(t->mask, 1u << need, sub, sum, { (void)sum; if (k-- == 0) { found = sub; goto done; } });
+    } else {
+        esc_suits su; esc_suits_init(&su, t->mask);
+        ESC_FOR_OPTIONS_SUITS(&su, need, sub, { if (k-- == 0) { found = sub; goto done; } });
+    }
 done:
     return found;
+}
+
+/* a uniformly drawn move among `extra` + the options of `card`: returns the
+ * option, 0 when the draw falls on one of the `extra` (lay or no-blow) slots.
+ * `extra_first`: the extra slot comes before the options (no blow) or after (lay). */
+static inline uint64_t esc_draw_option(const esc_tbl *t, int card, int extra, int extra_first, esc_rng *rng) {
+    if (__builtin_popcountll(t->mask) <= ESC_SLOT_MAX) {
+        /* at most 2^8 subsets: collect them in one walk */
+        uint64_t opts[1 << ESC_SLOT_MAX];
+        int n = 0;
+        ESC_FOR_OPTIONS_SLOTS(t->mask, 1u << (15 - esc_val[card]), sub, sum, { (void)sum; opts[n++] = sub; });
+        const int total = n + extra;
+        int j = total > 1 ? (int)esc_below(rng, (uint32_t)total) : 0;
+        if (extra_first) return j < extra ? 0 : opts[j - extra];
+        return j < n ? opts[j] : 0;
+    }
+    const int64_t n = esc_count_options(t, card);
+    const int64_t total = n + extra;
+    int64_t j = total > 1 ? (int64_t)esc_below(rng, (uint32_t)total) : 0;
+    if (extra_first) return j < extra ? 0 : esc_kth_option(t, card, j - extra);
+    return j < n ? esc_kth_option(t, card, j) : 0;
 }
 
 /* ---------- strategy keys ---------- */
@@ -313,18 +380,34 @@ static inline uint32_t esc_key(int strategy, uint64_t taken, int escoba) {
     return strategy == ESC_MAXOROS ? esc_maxoros_key(taken, escoba) : esc_greedy_key(taken, escoba);
 }
 
-/* best capture of `card` by the strategy's key; updates best_key and best_taken */
-static inline void esc_best_option(const esc_tbl *t, int strategy, int card, int escoba_counts,
-                                   uint32_t *best_key, uint64_t *best_taken) {
-    const uint64_t cbit = 1ULL << card;
-    const uint64_t table = t->mask;
-    ESC_FOR_OPTIONS(t, 15 - esc_value(card), sub, {
-        const uint64_t taken = sub | cbit;
-        const uint32_t key = strategy == ESC_MAXOROS
-            ? esc_maxoros_key(taken, escoba_counts && sub == table)
-            : esc_greedy_key(taken, escoba_counts && sub == table);
+static inline void esc_consider(int strategy, uint64_t cap, uint64_t table, int escoba_counts, uint64_t sub, int sum,
+                                uint32_t *best_key, uint64_t *best_taken) {
+    uint64_t cards = cap & ESC_SPREAD(1u << (14 - sum)); /* the cards of value 15 - sum */
+    const int escoba = escoba_counts && sub == table;
+    while (cards) {
+        const uint64_t taken = sub | (cards & (~cards + 1));
+        const uint32_t key = esc_key(strategy, taken, escoba);
         if (key > *best_key || (key == *best_key && taken < *best_taken)) { *best_key = key; *best_taken = taken; }
-    });
+        cards &= cards - 1;
+    }
+}
+
+/* best capture by any card of `cap` under the strategy's key, ties to the lowest
+ * taken mask; returns the taken set (card + table cards), ~0 if none */
+static inline uint64_t esc_best_capture(const esc_tbl *t, int strategy, uint64_t cap, int escoba_counts) {
+    const uint32_t needs = esc_needs_of(cap);
+    uint32_t best_key = 0;
+    uint64_t best_taken = ~0ULL;
+    if (!(t->reach & needs)) return best_taken;
+    if (__builtin_popcountll(t->mask) <= ESC_SLOT_MAX) {
+        ESC_FOR_OPTIONS_SLOTS(t->mask, needs, sub, sum,
+            { esc_consider(strategy, cap, t->mask, escoba_counts, sub, sum, &best_key, &best_taken); });
+    } else {
+        esc_suits su; esc_suits_init(&su, t->mask);
+        ESC_FOR_OPTIONS_ANY_SUITS(&su, needs, sub, sum,
+            { esc_consider(strategy, cap, t->mask, escoba_counts, sub, sum, &best_key, &best_taken); });
+    }
+    return best_taken;
 }
 
 /* ---------- one hand ---------- */
@@ -333,6 +416,7 @@ typedef struct {
     const esc_rules *R;
     uint64_t hands[ESC_MAX_SEATS];
     uint64_t table;
+    uint16_t reach; /* subset sums of the table, kept in step with it */
     uint64_t piles[ESC_MAX_SEATS];
     int escobas[ESC_MAX_SEATS], lucky_escobas[ESC_MAX_SEATS];
     uint8_t deck[40];
@@ -340,7 +424,7 @@ typedef struct {
     int dealer, last_capturer, lucky_deal, pending; /* pending: laid card open to a blow, or -1 */
 } esc_hand;
 
-static inline int esc_side(const esc_rules *R, int seat) { return R->teams ? seat % 2 : seat; }
+static inline int esc_side(const esc_rules *R, int seat) { return R->teams ? (seat & 1) : seat; }
 
 static inline uint64_t esc_take_cards(esc_hand *h, int k) {
     uint64_t m = 0;
@@ -350,7 +434,7 @@ static inline uint64_t esc_take_cards(esc_hand *h, int k) {
 
 static inline int esc_table_sum(uint64_t mask) {
     int s = 0;
-    while (mask) { s += __builtin_ctzll(mask) % 10 + 1; mask &= mask - 1; }
+    while (mask) { s += esc_val[__builtin_ctzll(mask)]; mask &= mask - 1; }
     return s;
 }
 
@@ -390,18 +474,17 @@ static inline void esc_deal(esc_hand *h, const esc_rules *R, int dealer) {
         h->hands[seat] = esc_take_cards(h, R->hand_size);
     }
     h->table = esc_take_cards(h, R->table_size);
+    h->reach = esc_reach_of(h->table);
     /* lucky deal on the initial table */
     if (R->lucky_deal != ESC_LUCKY_OFF && h->table) {
         int total = esc_table_sum(h->table), groups = 0;
         if (total == 15) groups = 1;
-        else if (total == 30 && R->lucky_deal == ESC_LUCKY_ESCOBAS) {
-            esc_tbl t; esc_tbl_init(&t, h->table);
-            if (esc_has_sum(&t, 15)) groups = 2;
-        }
+        else if (total == 30 && R->lucky_deal == ESC_LUCKY_ESCOBAS && ((h->reach >> 15) & 1)) groups = 2;
         if (groups) {
             int side = esc_side(R, dealer);
             h->piles[side] |= h->table;
             h->table = 0;
+            h->reach = 1;
             h->lucky_deal = groups;
             if (R->lucky_deal == ESC_LUCKY_ESCOBAS) { h->escobas[side] += groups; h->lucky_escobas[side] += groups; }
         }
@@ -409,11 +492,6 @@ static inline void esc_deal(esc_hand *h, const esc_rules *R, int dealer) {
 }
 
 /* ---------- strategy decisions (one function per strategy and decision) ---------- */
-
-/* cards of `hand` that have capture options: the values whose need 15-v is a reachable sum */
-static inline uint64_t esc_capturing_cards(const esc_tbl *t, uint64_t hand) {
-    return hand & ESC_SPREAD(esc_rev10[(t->P[3] >> 5) & 1023u]);
-}
 
 /* lowest value, ties to the highest card id */
 static inline int esc_lowest_value_card(uint64_t cards) {
@@ -431,32 +509,17 @@ static inline esc_move esc_random_move(const esc_hand *h, const esc_tbl *t, uint
     int k = n > 1 ? (int)esc_below(rng, (uint32_t)n) : 0;
     while (k--) legal &= legal - 1;
     esc_move mv = { __builtin_ctzll(legal), 0 };
-    int64_t nopt = (cap >> mv.card & 1) ? esc_count_options(t, mv.card) : 0;
-    int64_t nmoves = nopt + ((nopt == 0 || mode == ESC_CAPTURE_OPTIONAL) ? 1 : 0);
-    int64_t j = nmoves > 1 ? (int64_t)esc_below(rng, (uint32_t)nmoves) : 0;
-    if (j < nopt) mv.take = esc_kth_option(t, mv.card, j);
+    if ((cap >> mv.card) & 1) /* its captures in mask order, then the lay if laying is legal */
+        mv.take = esc_draw_option(t, mv.card, mode == ESC_CAPTURE_OPTIONAL, 0, rng);
     return mv;
 }
 
 static inline esc_move esc_key_move(int strategy, const esc_tbl *t, uint64_t hand, uint64_t cap) {
     esc_move mv = { -1, 0 };
     if (cap) {
-        /* one walk over the options for every capturing card's need */
-        const uint32_t needs = (uint32_t)esc_rev10[esc_values_of(cap)] << 5;
-        const uint64_t table = t->mask;
-        uint32_t best_key = 0; uint64_t best_taken = ~0ULL;
-        ESC_FOR_OPTIONS_ANY(t, needs, sub, sum, {
-            uint64_t cards = cap & ESC_SPREAD(1u << (14 - sum)); /* cards of value 15 - sum */
-            const int escoba = sub == table;
-            do {
-                const uint64_t taken = sub | (cards & -cards);
-                const uint32_t key = esc_key(strategy, taken, escoba);
-                if (key > best_key || (key == best_key && taken < best_taken)) { best_key = key; best_taken = taken; }
-                cards &= cards - 1;
-            } while (cards);
-        });
-        mv.card = __builtin_ctzll(best_taken & hand);
-        mv.take = best_taken & ~(1ULL << mv.card);
+        const uint64_t best = esc_best_capture(t, strategy, cap, 1);
+        mv.card = __builtin_ctzll(best & hand);
+        mv.take = best & ~(1ULL << mv.card);
         return mv;
     }
     uint64_t pool = hand;
@@ -472,16 +535,10 @@ static inline esc_move esc_choose_move(int strategy, const esc_hand *h, const es
     }
 }
 
-/* a blow of the laid card `card`: returns the table cards taken with it, 0 = no blow */
+/* a blow of the laid card `card` (t: the table without it): the table cards taken with it, 0 = no blow */
 static inline uint64_t esc_choose_blow(int strategy, const esc_tbl *t, int card, esc_rng *rng) {
-    if (strategy == ESC_RANDOM) {
-        int64_t n = esc_count_options(t, card);
-        int64_t k = (int64_t)esc_below(rng, (uint32_t)(n + 1));
-        return k == 0 ? 0 : esc_kth_option(t, card, k - 1);
-    }
-    uint32_t best_key = 0; uint64_t best_taken = ~0ULL;
-    esc_best_option(t, strategy, card, 0, &best_key, &best_taken);
-    return best_taken & ~(1ULL << card);
+    if (strategy == ESC_RANDOM) return esc_draw_option(t, card, 1, 1, rng); /* [no blow] + options */
+    return esc_best_capture(t, strategy, 1ULL << card, 0) & ~(1ULL << card);
 }
 
 /* ---------- scoring ---------- */
@@ -530,11 +587,13 @@ static inline void esc_score(const esc_hand *h, int leftovers, esc_hand_result *
 static inline void esc_play_hand(const esc_rules *R, const int *strategies, uint64_t seed,
                                  uint64_t game, uint64_t hand_index, int dealer, esc_hand_result *res) {
     esc_hand h;
-    esc_rng rng = { esc_stream_state(seed, game, hand_index, ESC_STREAM_DECK) };
+    /* both streams share mix64(mix64(seed) ^ game) */
+    const uint64_t base = esc_mix64(esc_mix64(seed) ^ game);
+    esc_rng rng = { esc_mix64(base ^ ((hand_index << 2) | ESC_STREAM_DECK)) };
     esc_shuffle(&rng, h.deck);
     esc_deal(&h, R, dealer);
-    rng.state = esc_stream_state(seed, game, hand_index, ESC_STREAM_PLAY);
-    const int capture_mode = R->capture, draw = R->deal == ESC_DEAL_DRAW;
+    rng.state = esc_mix64(base ^ ((hand_index << 2) | ESC_STREAM_PLAY));
+    const int draw = R->deal == ESC_DEAL_DRAW, soplar = R->soplar;
     int seat = esc_next_seat(&h, dealer);
     esc_tbl t;
     while (seat >= 0) {
@@ -547,27 +606,30 @@ static inline void esc_play_hand(const esc_rules *R, const int *strategies, uint
             uint64_t take = esc_choose_blow(strategy, &t, h.pending, &rng);
             if (take) {
                 h.table &= ~(take | pbit);
+                h.reach = esc_reach_of(h.table);
                 h.piles[side] |= take | pbit;
                 h.last_capturer = seat;
             }
             h.pending = -1;
         }
         const uint64_t hand = h.hands[seat];
-        esc_tbl_init(&t, h.table);
-        const uint64_t cap = esc_capturing_cards(&t, hand);
+        t.mask = h.table;
+        t.reach = h.reach;
+        const uint64_t cap = esc_capturing_cards(h.reach, hand);
         esc_move mv = esc_choose_move(strategy, &h, &t, hand, cap, &rng);
         const uint64_t cbit = 1ULL << mv.card;
         h.hands[seat] = hand & ~cbit;
         if (mv.take) {
             h.table &= ~mv.take;
+            h.reach = esc_reach_of(h.table);
             h.piles[side] |= mv.take | cbit;
             h.last_capturer = seat;
             if (!h.table) h.escobas[side]++;
         } else {
             h.table |= cbit;
-            if (R->soplar && (cap & cbit)) h.pending = mv.card;
+            h.reach = esc_add_to_reach(h.reach, esc_val[mv.card]);
+            if (soplar && (cap & cbit)) h.pending = mv.card;
         }
-        (void)capture_mode;
         if (draw && h.pos < 40) h.hands[seat] |= 1ULL << h.deck[h.pos++];
         seat = esc_next_seat(&h, seat);
     }

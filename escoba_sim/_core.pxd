@@ -22,8 +22,7 @@ cdef extern from "escoba_core.h" nogil:
         int16_t side[11][6]
     ctypedef struct esc_tbl:
         uint64_t mask
-        uint32_t m[4]
-        uint16_t P[4]
+        uint16_t reach
     ctypedef int (*esc_push_fn)(void *ctx, const esc_hand_result *res) noexcept nogil
     int esc_init_tables()
     void esc_tbl_init(esc_tbl *t, uint64_t mask)

@@ -295,4 +295,4 @@ def reachable_sums(table):
     for c in table:
         mask |= (<uint64_t>1) << <int>c
     esc_tbl_init(&t, mask)
-    return t.P[3]
+    return t.reach
