@@ -78,6 +78,7 @@ import os
 import secrets
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
@@ -407,7 +408,8 @@ def chunk_name(k: int) -> str:
 
 
 def _atomic(path: Path, write: Callable[[Path], None]) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    # pid and thread in the name: a chunk redone elsewhere (a Dask retry, a worker thread) never shares a temp file
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         write(tmp)
         os.replace(tmp, path)

@@ -1,0 +1,103 @@
+"""Dask glue: turn a ``--scheduler`` value into an executor the runner can use.
+
+``connect("tcp://HOST:PORT")`` attaches to an existing Dask distributed
+cluster, ``connect("local")`` starts an embedded ``LocalCluster`` (one
+single-threaded worker process per job) and ``connect(None)`` returns None,
+which leaves the runner on its own local processes. The executor is a
+``distributed`` ``ClientExecutor`` (``submit`` returns
+``concurrent.futures.Future``s, which is all ``runner.run`` needs), so results,
+progress, the output folder and resume are exactly those of a local run: the
+chunks and their aggregates depend on the seed and chunk size only, never on
+where they were played. A worker that dies loses only the chunks it was
+playing; the scheduler gives them to another worker (up to its
+``distributed.scheduler.allowed-failures``), and since a chunk is a pure
+function of (spec, k) and every file is written to a temporary name then
+renamed, a redone chunk writes the very same bytes.
+
+dask is an optional extra: nothing here imports it until ``connect`` is
+called with a scheduler, and a missing extra is one ``ClusterError`` line.
+Workers must be able to import ``escoba_sim`` (the same package installed in
+their environment); with ``--save-hands`` they write the per-hand files
+themselves, so ``--out`` must then be on a filesystem they share.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+
+MISSING_DASK = '--scheduler needs the dask extra: pip install "escoba-sim[dask]"'
+CONNECT_TIMEOUT = "20s"
+
+
+class ClusterError(RuntimeError):
+    """The cluster cannot be used (extra missing, scheduler unreachable); the message is one line."""
+
+
+def _import_distributed():
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterError(MISSING_DASK) from None
+    return distributed
+
+
+def connect(scheduler: str | None, workers: int | None = None) -> cf.Executor | None:
+    """An executor for ``scheduler`` (``tcp://HOST:PORT`` or ``local``), or None without one.
+
+    ``workers`` is the number of worker processes of a ``local`` cluster
+    (default: all cores); it is ignored for a remote scheduler. The returned
+    executor owns its client (and local cluster): use it as a context
+    manager, or call ``shutdown()``, to close them.
+    """
+    if scheduler is None:
+        return None
+    scheduler = scheduler.strip()
+    if not scheduler:
+        raise ClusterError("--scheduler: give tcp://HOST:PORT or local")
+    distributed = _import_distributed()
+    from distributed.cfexecutor import ClientExecutor
+
+    class ClusterExecutor(ClientExecutor):
+        """A ClientExecutor that closes its client (and embedded cluster) when shut down."""
+
+        def __init__(self, client, cluster=None):
+            # pure=False: a chunk submitted again (resume, a second session) is played again, not looked up
+            super().__init__(client, pure=False)
+            self.client, self.cluster = client, cluster
+
+        @property
+        def jobs(self) -> int:
+            """Worker threads in the cluster now (at least 1): how many chunks can play at once."""
+            try:
+                return max(1, sum(self.client.nthreads().values()))
+            except Exception:
+                return 1
+
+        def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+            try:
+                super().shutdown(wait=wait and not cancel_futures)
+            finally:
+                self.client.close()
+                if self.cluster is not None:
+                    self.cluster.close()
+
+        def __repr__(self) -> str:
+            return f"<ClusterExecutor {self.client.scheduler.address} ({self.jobs} threads)>"
+
+    if scheduler == "local":
+        import os
+
+        n = workers or os.cpu_count() or 1
+        cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                           dashboard_address=None, host="127.0.0.1")
+        try:
+            client = distributed.Client(cluster)
+        except BaseException:
+            cluster.close()
+            raise
+        return ClusterExecutor(client, cluster)
+    try:
+        client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as e:
+        raise ClusterError(f"--scheduler: cannot reach a Dask scheduler at {scheduler} ({e})") from None
+    return ClusterExecutor(client)
