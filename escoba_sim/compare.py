@@ -245,8 +245,12 @@ def _json_rows(df) -> list[dict]:
 
 
 def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | Path, *, seed: int | None = None,
-            jobs: int = 1, argv: list[str] | None = None, on_run=None) -> dict:
-    """Play every ruleset on the same deals (via the runner), then write the tables and the summary."""
+            jobs: int = 1, argv: list[str] | None = None, on_run=None,
+            executor=None) -> dict:
+    """Play every ruleset on the same deals (via the runner), then write the tables and the summary.
+
+    ``executor`` (e.g. ``cluster.connect(...)``) is handed to ``runner.run`` for every run.
+    """
     out = Path(out)
     specs = []
     for v in variants:
@@ -280,7 +284,7 @@ def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | 
         if on_run:
             on_run(i, v)
         if not resume or runner.read_manifest(run_dir).get("status") != "complete":
-            runner.run(s, run_dir, jobs=jobs, resume=resume, argv=argv)
+            runner.run(s, run_dir, jobs=jobs, executor=executor, resume=resume, argv=argv)
         chunks.append(read_chunks(run_dir, s))
     tables = analyse(variants, specs, chunks)
     write_tables(out, tables)

@@ -150,8 +150,12 @@ def analyse(labels: list[str], pairs: list[tuple[int, int]], aggs_by_pair: list[
 
 
 def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, seed: int | None = None,
-               jobs: int = 1, argv: list[str] | None = None, on_run=None) -> dict:
-    """Play every pair on the same duplicate deals (via the runner), then write the tables and summary."""
+               jobs: int = 1, argv: list[str] | None = None, on_run=None,
+               executor=None) -> dict:
+    """Play every pair on the same duplicate deals (via the runner), then write the tables and summary.
+
+    ``executor`` (e.g. ``cluster.connect(...)``) is handed to ``runner.run`` for every run.
+    """
     import json
 
     if len(strategies) < 2:
@@ -195,7 +199,7 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
         if on_run:
             on_run(k, s)
         if not resume or runner.read_manifest(run_dir).get("status") != "complete":
-            runner.run(s, run_dir, jobs=jobs, resume=resume, argv=argv)
+            runner.run(s, run_dir, jobs=jobs, executor=executor, resume=resume, argv=argv)
         aggs_by_pair.append(read_chunks(run_dir, s))
     tables = analyse(list(strategies), pairs, aggs_by_pair)
     write_tables(out, tables)
