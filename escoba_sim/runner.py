@@ -288,10 +288,8 @@ def play_chunk(spec: RunSpec, k: int, hands_dir: str | None = None) -> dict[str,
     pos_x = np.zeros((count, E * Q), np.int64)  # cluster, entrant * Q + position
     pos_y = np.zeros((count, E * Q), np.int64)
     z = np.zeros(count, np.int64)
-    points = np.zeros((E, K), np.int64)
-    wdl = np.zeros((E, 3), np.int64)
     pos_points = np.zeros((E, Q, K), np.int64)
-    pos_wdl = np.zeros((E, Q * 3), np.int64)
+    pos_wdl = np.zeros((E, Q, 3), np.int64)
     game_wins = np.zeros(E, np.int64)
     hists: list[np.ndarray] = [np.zeros(0, np.int64) for _ in range(E)]
     game_hist = np.zeros(0, np.int64)
@@ -301,39 +299,53 @@ def play_chunk(spec: RunSpec, k: int, hands_dir: str | None = None) -> dict[str,
         lineup = spec.lineup(r)
         b = (play_games if games_mode else play_hands)(rules, lineup, spec.seed, first, count)
         h = b.hands
-        n = len(h["game"])
-        n_hands += n
-        side_of_e = np.array([(e - r) % E for e in range(E)])
-        # side columns reordered so column e is entrant e; (n, K, E) as int64
-        side = np.stack([h[c] for c in SIDE_COLUMNS], axis=1)[:, :, side_of_e].astype(np.int64)
-        tot = side[:, TOTAL, :]
-        dealer_side = h["dealer"].astype(np.int64) % 2 if rules.teams else h["dealer"].astype(np.int64)
-        pos = (side_of_e[None, :] - dealer_side[:, None]) % Q  # (n, E)
-        top = tot.max(axis=1, keepdims=True)
-        is_top = tot == top
-        n_top = is_top.sum(axis=1, keepdims=True)
-        code = np.where(is_top, np.where(n_top == 1, 0, 1), 2)  # 0 win, 1 draw, 2 loss
+        n_hands += len(h["game"])
+        side_of_e = [(e - r) % E for e in range(E)]
+        tot = h["total"][:, side_of_e].astype(np.int64)  # (n, E): column e is entrant e
+        dealer_side = (h["dealer"] % 2 if rules.teams else h["dealer"]).astype(np.int64)
+        code = _outcomes(tot)  # 0 win, 1 draw, 2 loss
         lucky += int(np.count_nonzero(h["lucky_deal"]))
-        points += side.sum(axis=0).T
-        if games_mode:
-            cl = (h["game"] - first).astype(np.int64)
-            x += np.bincount(cl, minlength=count)
+        # A side's position depends only on the dealer's side, so every per-position sum is a
+        # sum over (dealer side, side) cells: one bincount per column over the flattened (n, S)
+        # array (float weights are exact: the sums stay far below 2**53).
+        cell = (dealer_side[:, None] * Q + np.arange(Q)[None, :]).ravel()
+        for kk, c in enumerate(SIDE_COLUMNS):
+            sums = np.bincount(cell, weights=h[c].ravel(), minlength=Q * Q).reshape(Q, Q)  # [dealer side, side]
             for e in range(E):
-                # float weights are exact: per-cluster sums stay far below 2**53
-                y[:, e] += np.bincount(cl, weights=tot[:, e], minlength=count).astype(np.int64)
+                j = side_of_e[e]
+                for d in range(Q):
+                    pos_points[e, (j - d) % Q, kk] += int(sums[d, j])
+        if games_mode:
+            # hands come game by game in game order and every game has a hand, so the
+            # per-cluster sums are segment sums (exact integers, no scatter)
+            starts = np.zeros(count, np.int64)
+            np.cumsum(b.games["hands"][:-1], out=starts[1:])
+            seg = np.zeros((len(tot), E + 2 * E * Q), np.int64)  # tot | hands by (e, q) | points by (e, q)
+            seg[:, :E] = tot
+            x += b.games["hands"]
         else:
-            cl = np.arange(count, dtype=np.int64)  # one hand per deal and rotation
-            x += 1
+            x += 1  # one hand per deal and rotation; hand i is deal first + i
             y += tot
         for e in range(E):
-            idx = cl * (E * Q) + e * Q + pos[:, e]
-            pos_x += np.bincount(idx, minlength=count * E * Q).reshape(count, E * Q)
-            pos_y += np.bincount(idx, weights=tot[:, e], minlength=count * E * Q).astype(np.int64).reshape(count, E * Q)
-            wdl[e] += np.bincount(code[:, e], minlength=3)
-            pos_wdl[e] += np.bincount(pos[:, e] * 3 + code[:, e], minlength=Q * 3)
-            for q in range(Q):
-                pos_points[e, q] += side[pos[:, e] == q, :, e].sum(axis=0)
+            q = (side_of_e[e] - dealer_side) % Q
+            if games_mode:
+                hand_rows = np.arange(len(tot))
+                seg[hand_rows, E + e * Q + q] = 1
+                seg[hand_rows, E + E * Q + e * Q + q] = tot[:, e]
+            else:
+                for qq in range(Q):
+                    at = q == qq
+                    pos_x[:, e * Q + qq] += at
+                    pos_y[:, e * Q + qq] += at * tot[:, e]
+            pw = np.bincount(dealer_side * 3 + code[:, e], minlength=Q * 3).reshape(Q, 3)
+            for d in range(Q):
+                pos_wdl[e, (side_of_e[e] - d) % Q] += pw[d]
             hists[e] = _add(hists[e], np.bincount(tot[:, e]))
+        if games_mode:
+            sums = np.add.reduceat(seg, starts, axis=0)
+            y += sums[:, :E]
+            pos_x += sums[:, E:E + E * Q]
+            pos_y += sums[:, E + E * Q:]
         if E == 2:
             if games_mode:
                 g = b.games
@@ -353,7 +365,8 @@ def play_chunk(spec: RunSpec, k: int, hands_dir: str | None = None) -> dict[str,
     agg = {
         "clusters": np.array([count]), "games": np.array([n_games]), "hands": np.array([n_hands]),
         "lucky_hands": np.array([lucky]), "x2": np.array([int((x * x).sum())]), "xy": (x[:, None] * y).sum(axis=0),
-        "y2": y.T @ y, "points": points, "wdl": wdl, "pos_points": pos_points, "pos_wdl": pos_wdl.reshape(E, Q, 3),
+        "y2": y.T @ y, "points": pos_points.sum(axis=1), "wdl": pos_wdl.sum(axis=1), "pos_points": pos_points,
+        "pos_wdl": pos_wdl,
         "pos_x1": pos_x.sum(axis=0).reshape(E, Q), "pos_x2": (pos_x * pos_x).sum(axis=0).reshape(E, Q),
         "pos_y2": (pos_y * pos_y).sum(axis=0).reshape(E, Q), "pos_xy": (pos_x * pos_y).sum(axis=0).reshape(E, Q),
         "game_wins": game_wins, "game_hands_hist": game_hist, "points_hist": _stack(hists),
@@ -361,6 +374,18 @@ def play_chunk(spec: RunSpec, k: int, hands_dir: str | None = None) -> dict[str,
     if E == 2:
         agg["score_hist"] = np.bincount(z, minlength=2 * R + 1)
     return {k2: np.asarray(v, dtype=np.int64) for k2, v in agg.items()}
+
+
+def _outcomes(tot: np.ndarray) -> np.ndarray:
+    """Per hand and entrant: 0 won (strictly the top total), 1 drew (shared top), 2 lost."""
+    if tot.shape[1] == 2:  # the common case, without the general path's temporaries
+        a, b = tot[:, 0], tot[:, 1]
+        tie = (a == b).astype(np.int64)
+        return np.stack([2 * (a < b) + tie, 2 * (b < a) + tie], axis=1)
+    top = tot.max(axis=1, keepdims=True)
+    is_top = tot == top
+    n_top = is_top.sum(axis=1, keepdims=True)
+    return np.where(is_top, np.where(n_top == 1, 0, 1), 2)
 
 
 def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
