@@ -7,6 +7,7 @@ progress goes to stderr so that ``--json`` output on stdout stays parseable.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import sys
@@ -71,6 +72,15 @@ class StrategyType(click.ParamType):
 
 
 COUNT, RULES, STRATEGY = CountType(), RulesType(), StrategyType()
+
+
+def scheduler_option(f):
+    """``--scheduler``: the one definition shared by run, resume, compare and tournament."""
+    return click.option(
+        "--scheduler", metavar="tcp://HOST:PORT|local",
+        help="Play the chunks on a Dask cluster: its scheduler's address, or `local` for an embedded one "
+             "(needs the dask extra). Results are the same; --jobs then sets chunks in flight (2 per job, "
+             "default: the cluster's threads) or, with `local`, the worker processes.")(f)
 
 
 def emit_json(data) -> None:
@@ -335,6 +345,29 @@ def rules_show(ruleset, as_json):
 
 # --- strategy-vs-strategy batches: run, resume (runner.py does the work) ---
 
+@contextlib.contextmanager
+def _executor(scheduler: str | None, jobs: int | None, quiet: bool = False):
+    """Yield (executor, jobs): None and the local job count, or a Dask executor (cluster.py) closed afterwards."""
+    import os
+
+    if scheduler is None:
+        yield None, jobs or os.cpu_count() or 1
+        return
+    from click.core import ParameterSource
+
+    from .cluster import ClusterError, connect
+
+    given = click.get_current_context().get_parameter_source("jobs") is ParameterSource.COMMANDLINE
+    try:
+        executor = connect(scheduler, jobs if given else None)
+    except ClusterError as e:
+        fail(str(e))
+    with executor:
+        if not quiet:
+            click.echo(f"Dask scheduler {executor.client.scheduler.address}: {executor.jobs} worker threads", err=True)
+        yield executor, (jobs if given else executor.jobs)
+
+
 def _run_and_report(start, *, as_json: bool, quiet: bool, spec) -> None:
     """Run with a progress bar on stderr; report on stdout; Ctrl-C keeps finished chunks (exit 130)."""
     from .runner import ProgressBar, RunError, RunInterrupted, print_report
@@ -392,8 +425,9 @@ def _players_named(text: str | None) -> bool:
 @click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT false-negative rate.")
 @click.option("--chunk", "chunk", type=COUNT, help="Deals per chunk (default: from -n, at most 50,000 hands / 12,500 games).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@scheduler_option
 def run(strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairing, out, as_json, save_hands, sprt,
-        alpha, beta, chunk, quiet):
+        alpha, beta, chunk, quiet, scheduler):
     """Play strategies against each other and report win rates, points and Elo with intervals.
 
     \b
@@ -403,13 +437,12 @@ def run(strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairing,
       escoba-sim run -s greedy --vs maxoros --vs random -r tradicional
       escoba-sim run -s greedy --vs random --teams -r 'cardgames(players=4)'
       escoba-sim run -s greedy --vs maxoros -n 1e7 --sprt elo0=0,elo1=20 --out runs/g-m
+      escoba-sim run -s greedy --vs maxoros -n 1e9 --out runs/big --scheduler tcp://10.0.0.5:8786
 
     Duplicate pairing plays each deal once per rotation of the seats, so -n
     maps to ceil(n / rotations) deals. The same --seed gives the same result
     for any --jobs, and `escoba-sim resume DIR` finishes an interrupted --out run.
     """
-    import os
-
     from .rules import RulesError, parse_rules
     from .runner import RunError, Sprt, make_spec, run as run_chunks
 
@@ -431,10 +464,10 @@ def run(strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairing,
     if spec.played != count:
         click.echo(f"note: -n {count:,} rounded up to {spec.played:,} ({spec.deals:,} deals x {spec.rotations} rotations)",
                    err=True)
-    jobs = jobs or os.cpu_count() or 1
     argv = ["run", *sys.argv[2:]] if len(sys.argv) > 1 and sys.argv[1] == "run" else []
-    _run_and_report(lambda bar: run_chunks(spec, out, jobs=jobs, on_chunk=bar, argv=argv),
-                    as_json=as_json, quiet=quiet, spec=spec)
+    with _executor(scheduler, jobs, quiet) as (executor, jobs):
+        _run_and_report(lambda bar: run_chunks(spec, out, jobs=jobs, executor=executor, on_chunk=bar, argv=argv),
+                        as_json=as_json, quiet=quiet, spec=spec)
 
 
 @main.command()
@@ -442,14 +475,15 @@ def run(strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairing,
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: all cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON on stdout.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def resume(directory, jobs, as_json, quiet):
+@scheduler_option
+def resume(directory, jobs, as_json, quiet, scheduler):
     """Finish a run kept with `run --out DIRECTORY`; the result equals an uninterrupted run's.
 
     \b
     Example:
       escoba-sim resume runs/g-m
+      escoba-sim resume runs/big --scheduler tcp://10.0.0.5:8786
     """
-    import os
     from pathlib import Path
 
     from .runner import RunError, RunSpec, read_manifest, run as run_chunks
@@ -460,9 +494,10 @@ def resume(directory, jobs, as_json, quiet):
         fail(str(e))
     except (KeyError, TypeError, ValueError) as e:
         fail(f"{directory}: the manifest does not describe a run ({e})")
-    jobs = jobs or os.cpu_count() or 1
-    _run_and_report(lambda bar: run_chunks(spec, directory, jobs=jobs, on_chunk=bar, resume=True),
-                    as_json=as_json, quiet=quiet, spec=spec)
+    with _executor(scheduler, jobs, quiet) as (executor, jobs):
+        _run_and_report(lambda bar: run_chunks(spec, directory, jobs=jobs, executor=executor, on_chunk=bar,
+                                               resume=True),
+                        as_json=as_json, quiet=quiet, spec=spec)
 
 
 # --- rule comparisons, tournaments and reports (compare.py, tournament.py, report.py do the work) ---
@@ -481,7 +516,8 @@ def resume(directory, jobs, as_json, quiet):
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
 @click.option("--out", "-o", type=click.Path(file_okay=False), required=True, help="Output folder (resumable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON on stdout.")
-def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, out, as_json):
+@scheduler_option
+def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, out, as_json, scheduler):
     """Compare rulesets on the same deals: estimates per ruleset and paired differences vs the first.
 
     \b
@@ -495,8 +531,10 @@ def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, o
     vary = list(vary) + (list(DESIGN_EFFECTS) if design_effects else [])
     try:
         variants = build_variants(list(rules_list), vary)
-        summary = run_compare(variants, strategy, vs, count, out, seed=seed, jobs=jobs, argv=sys.argv[1:],
-                              on_run=lambda i, v: click.echo(f"[{i + 1}/{len(variants)}] {v.label}", err=True))
+        with _executor(scheduler, jobs) as (executor, jobs):
+            summary = run_compare(variants, strategy, vs, count, out, seed=seed, jobs=jobs, argv=sys.argv[1:],
+                                  on_run=lambda i, v: click.echo(f"[{i + 1}/{len(variants)}] {v.label}", err=True),
+                                  executor=executor)
     except CompareError as e:
         fail(str(e))
     if as_json:
@@ -523,7 +561,8 @@ def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, o
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
 @click.option("--out", "-o", type=click.Path(file_okay=False), required=True, help="Output folder (resumable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON on stdout.")
-def tournament(strategies, count, ruleset, seed, jobs, out, as_json):
+@scheduler_option
+def tournament(strategies, count, ruleset, seed, jobs, out, as_json, scheduler):
     """Every pair of strategies on the same duplicate deals: crosstable and Bradley-Terry ratings.
 
     \b
@@ -533,9 +572,11 @@ def tournament(strategies, count, ruleset, seed, jobs, out, as_json):
     from .tournament import TournamentError, tournament as run_tournament
 
     try:
-        summary = run_tournament(list(strategies), count, out, rules=ruleset, seed=seed, jobs=jobs,
-                                 argv=sys.argv[1:],
-                                 on_run=lambda k, s: click.echo(f"pair {k + 1}: {' vs '.join(s.strategies)}", err=True))
+        with _executor(scheduler, jobs) as (executor, jobs):
+            summary = run_tournament(list(strategies), count, out, rules=ruleset, seed=seed, jobs=jobs,
+                                     argv=sys.argv[1:], executor=executor,
+                                     on_run=lambda k, s: click.echo(f"pair {k + 1}: {' vs '.join(s.strategies)}",
+                                                                    err=True))
     except TournamentError as e:
         fail(str(e))
     if as_json:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 
 MISSING_DASK = '--scheduler needs the dask extra: pip install "escoba-sim[dask]"'
-CONNECT_TIMEOUT = "20s"
+CONNECT_TIMEOUT = "10s"
 
 
 class ClusterError(RuntimeError):
