@@ -90,6 +90,8 @@ static inline int esc_suit_sum(uint32_t sub) {
     return s;
 }
 
+static inline void esc_select_impl(void);
+
 /* returns 0 on success, -1 if the table sizes disagree with ESC_N_SUBS */
 static int esc_init_tables(void) {
     if (esc_tables_ready) return 0;
@@ -121,6 +123,7 @@ static int esc_init_tables(void) {
         esc_rev10[x] = r;
     }
     if (n != ESC_N_SUBS || ne != ESC_N_SUBS) return -1;
+    esc_select_impl();
     esc_tables_ready = 1;
     return 0;
 }
@@ -157,42 +160,55 @@ static inline uint32_t esc_needs_of(uint64_t cards) { return (uint32_t)esc_rev10
 
 #define ESC_SLOT_MAX 8
 
+/* the 2^cnt subset sums and masks of the `cnt` (<= 4) lowest cards of *mk,
+ * index bit i = the i-th of those cards, so indices ascend as masks do; the
+ * doubling steps have constant trip counts so the compiler unrolls them */
+typedef struct { uint8_t s[16]; uint64_t m[16]; } esc_half;
+
+#define ESC_HALF_STEP(H, N, V, B) do {                                                        \
+    for (int _j = 0; _j < (N); _j++) { (H)->s[(N) + _j] = (uint8_t)((H)->s[_j] + (V)); (H)->m[(N) + _j] = (H)->m[_j] | (B); } \
+} while (0)
+
+static inline uint32_t esc_build_half(uint64_t *mk, int cnt, esc_half *H) {
+    uint32_t reach = 1;
+    H->s[0] = 0; H->m[0] = 0;
+    for (int i = 0; i < cnt; i++) {
+        const int c = __builtin_ctzll(*mk);
+        *mk &= *mk - 1;
+        const uint8_t v = esc_val[c];
+        const uint64_t b = 1ULL << c;
+        switch (i) {
+        case 0: ESC_HALF_STEP(H, 1, v, b); break;
+        case 1: ESC_HALF_STEP(H, 2, v, b); break;
+        case 2: ESC_HALF_STEP(H, 4, v, b); break;
+        default: ESC_HALF_STEP(H, 8, v, b); break;
+        }
+        reach = esc_add_to_reach(reach, v);
+    }
+    return reach;
+}
+
 /* Run BODY for every subset SUB of the table MASK (<= ESC_SLOT_MAX cards) whose
- * sum SUM is in NEEDS, in ascending mask order. The low half of the slots
- * (lowest card ids) and the high half each get their 2^h subset sums and
- * masks, built by doubling; joining high-outer, low-inner keeps mask order,
- * and a high subset is skipped unless some low subset completes a need.
- * BODY may `goto` out. */
+ * sum SUM is in NEEDS, in ascending mask order: meet in the middle. The low
+ * half of the cards (lowest ids) and the high half each get their subset sums
+ * and masks; joining high-outer, low-inner keeps mask order, and a high
+ * subset is skipped unless some low subset completes a need. BODY may `goto` out. */
 #define ESC_FOR_OPTIONS_SLOTS(MASK, NEEDS, SUB, SUM, BODY) do {                              \
     uint64_t _mk = (MASK);                                                                    \
     const uint32_t _nd = (NEEDS);                                                             \
     const int _k = __builtin_popcountll(_mk), _a = _k >> 1;                                   \
     if (_k > ESC_SLOT_MAX) break; /* callers check; this also bounds the arrays for the compiler */ \
-    uint8_t _ls[16], _hs[16];                                                                 \
-    uint64_t _lm[16], _hm[16];                                                                \
-    uint32_t _lr = 1;                                                                         \
-    _ls[0] = 0; _lm[0] = 0; _hs[0] = 0; _hm[0] = 0;                                           \
-    for (int _i = 0; _i < _a; _i++) {                                                         \
-        const int _c = __builtin_ctzll(_mk); _mk &= _mk - 1;                                  \
-        const uint8_t _v = esc_val[_c]; const uint64_t _bt = 1ULL << _c;                      \
-        const int _n = 1 << _i;                                                               \
-        for (int _j = 0; _j < _n; _j++) { _ls[(_n + _j) & 15] = (uint8_t)(_ls[_j] + _v); _lm[(_n + _j) & 15] = _lm[_j] | _bt; } \
-        _lr = esc_add_to_reach(_lr, _v);                                                      \
-    }                                                                                         \
-    for (int _i = 0; _i < _k - _a; _i++) {                                                    \
-        const int _c = __builtin_ctzll(_mk); _mk &= _mk - 1;                                  \
-        const uint8_t _v = esc_val[_c]; const uint64_t _bt = 1ULL << _c;                      \
-        const int _n = 1 << _i;                                                               \
-        for (int _j = 0; _j < _n; _j++) { _hs[(_n + _j) & 15] = (uint8_t)(_hs[_j] + _v); _hm[(_n + _j) & 15] = _hm[_j] | _bt; } \
-    }                                                                                         \
+    esc_half _lo, _hi;                                                                        \
+    const uint32_t _lr = esc_build_half(&_mk, _a, &_lo);                                      \
+    esc_build_half(&_mk, _k - _a, &_hi);                                                      \
     const int _nh = 1 << (_k - _a), _nl = 1 << _a;                                            \
     for (int _h = 0; _h < _nh; _h++) {                                                        \
-        const int _s = _hs[_h];                                                               \
+        const int _s = _hi.s[_h];                                                             \
         if (_s > 15 || !((_lr << _s) & _nd)) continue;                                        \
         for (int _l = 0; _l < _nl; _l++) {                                                    \
-            const int SUM = _s + _ls[_l];                                                     \
+            const int SUM = _s + _lo.s[_l];                                                   \
             if (SUM < 16 && ((_nd >> SUM) & 1)) {                                             \
-                const uint64_t SUB = _hm[_h] | _lm[_l];                                       \
+                const uint64_t SUB = _hi.m[_h] | _lo.m[_l];                                   \
                 BODY                                                                          \
             }                                                                                 \
         }                                                                                     \
@@ -584,7 +600,12 @@ static inline void esc_score(const esc_hand *h, int leftovers, esc_hand_result *
 }
 
 /* play one hand from the seeded streams (docs/engine.md, One hand) */
-static inline void esc_play_hand(const esc_rules *R, const int *strategies, uint64_t seed,
+#if defined(__GNUC__)
+#define ESC_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ESC_ALWAYS_INLINE inline
+#endif
+static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const int *strategies, uint64_t seed,
                                  uint64_t game, uint64_t hand_index, int dealer, esc_hand_result *res) {
     esc_hand h;
     /* both streams share mix64(mix64(seed) ^ game) */
@@ -636,6 +657,46 @@ static inline void esc_play_hand(const esc_rules *R, const int *strategies, uint
     const int leftovers = __builtin_popcountll(h.table);
     if (h.last_capturer >= 0) h.piles[esc_side(R, h.last_capturer)] |= h.table;
     esc_score(&h, leftovers, res);
+}
+
+/* The same hand compiled twice: for baseline x86-64 and with the POPCNT
+ * instruction (the strategy keys and table sizes are popcounts; without it
+ * each is a libgcc call). The choice is made once at run time from the CPU,
+ * so the build stays portable (no -march flags). */
+typedef void (*esc_play_hand_fn)(const esc_rules *, const int *, uint64_t, uint64_t, uint64_t, int, esc_hand_result *);
+
+static void esc_play_hand_base(const esc_rules *R, const int *strategies, uint64_t seed, uint64_t game,
+                               uint64_t hand_index, int dealer, esc_hand_result *res) {
+    esc_play_hand_body(R, strategies, seed, game, hand_index, dealer, res);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define ESC_POPCNT_DISPATCH 1
+__attribute__((target("popcnt")))
+static void esc_play_hand_popcnt(const esc_rules *R, const int *strategies, uint64_t seed, uint64_t game,
+                                 uint64_t hand_index, int dealer, esc_hand_result *res) {
+    esc_play_hand_body(R, strategies, seed, game, hand_index, dealer, res);
+}
+#endif
+
+static esc_play_hand_fn esc_play_hand_impl = esc_play_hand_base;
+
+/* pick the hand implementation for this CPU; called by esc_init_tables */
+static inline void esc_select_impl(void) {
+#ifdef ESC_POPCNT_DISPATCH
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("popcnt")) esc_play_hand_impl = esc_play_hand_popcnt;
+#endif
+}
+
+/* which implementation runs: "popcnt" or "baseline" (reported by benchmarks) */
+static inline const char *esc_impl_name(void) {
+    return esc_play_hand_impl == esc_play_hand_base ? "baseline" : "popcnt";
+}
+
+static inline void esc_play_hand(const esc_rules *R, const int *strategies, uint64_t seed, uint64_t game,
+                                 uint64_t hand_index, int dealer, esc_hand_result *res) {
+    esc_play_hand_impl(R, strategies, seed, game, hand_index, dealer, res);
 }
 
 /* one game: hands until a unique top total reaches the target. Appends each

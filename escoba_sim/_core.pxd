@@ -25,6 +25,7 @@ cdef extern from "escoba_core.h" nogil:
         uint16_t reach
     ctypedef int (*esc_push_fn)(void *ctx, const esc_hand_result *res) noexcept nogil
     int esc_init_tables()
+    const char *esc_impl_name()
     void esc_tbl_init(esc_tbl *t, uint64_t mask)
     int64_t esc_count_options(const esc_tbl *t, int card)
     uint64_t esc_kth_option(const esc_tbl *t, int card, int64_t k)

@@ -24,6 +24,9 @@ from .strategies import STRATEGIES
 if esc_init_tables() != 0:
     raise ImportError("escoba_sim._core: capture lookup tables have an unexpected size")
 
+# which compiled hand loop runs on this CPU: "popcnt" or "baseline" (see csrc/escoba_core.h)
+IMPL = esc_impl_name().decode()
+
 # strategy codes follow the order of STRATEGIES (ESC_RANDOM, ESC_GREEDY, ESC_MAXOROS in C)
 _C_STRATEGIES = ("random", "greedy", "maxoros")
 assert tuple(STRATEGIES) == _C_STRATEGIES, "C strategy codes are out of step with strategies.STRATEGIES"
