@@ -89,7 +89,7 @@ def connect(scheduler: str | None, workers: int | None = None) -> cf.Executor | 
 
         n = workers or os.cpu_count() or 1
         cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                           dashboard_address=None, host="127.0.0.1")
+                                           dashboard_address=":0", host="127.0.0.1")  # any free port
         try:
             client = distributed.Client(cluster)
         except BaseException:
