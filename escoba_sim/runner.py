@@ -283,10 +283,14 @@ def play_chunk(spec: RunSpec, k: int, hands_dir: str | None = None) -> dict[str,
     Q, K = E, len(SIDE_COLUMNS)
     rules = spec.rules
     games_mode = spec.mode == "games"
+    # per-cluster arrays are laid out (what, cluster) so every reduction runs along contiguous rows
     x = np.zeros(count, np.int64)
-    y = np.zeros((count, E), np.int64)
-    pos_x = np.zeros((count, E * Q), np.int64)  # cluster, entrant * Q + position
-    pos_y = np.zeros((count, E * Q), np.int64)
+    y = np.zeros((E, count), np.int64)
+    if games_mode:
+        pos_x = np.zeros((E * Q, count), np.int64)  # row e * Q + q: hands of entrant e in position q
+        pos_y = np.zeros((E * Q, count), np.int64)  # the same hands' total points
+    hand_x1 = np.zeros((E, Q), np.int64)  # --hands: hands of e in position q (= sum x and sum x^2)
+    hand_y2 = np.zeros((E, Q), np.int64)  # --hands: sum of those hands' squared totals
     z = np.zeros(count, np.int64)
     pos_points = np.zeros((E, Q, K), np.int64)
     pos_wdl = np.zeros((E, Q, 3), np.int64)
@@ -299,60 +303,82 @@ def play_chunk(spec: RunSpec, k: int, hands_dir: str | None = None) -> dict[str,
         lineup = spec.lineup(r)
         b = (play_games if games_mode else play_hands)(rules, lineup, spec.seed, first, count)
         h = b.hands
-        n_hands += len(h["game"])
+        n = len(h["game"])
+        n_hands += n
         side_of_e = [(e - r) % E for e in range(E)]
-        tot = h["total"][:, side_of_e].astype(np.int64)  # (n, E): column e is entrant e
+        tot_sides = h["total"]
+        tot = [tot_sides[:, j].astype(np.int64) for j in side_of_e]  # tot[e]: entrant e's points per hand
         dealer_side = (h["dealer"] % 2 if rules.teams else h["dealer"]).astype(np.int64)
-        code = _outcomes(tot)  # 0 win, 1 draw, 2 loss
+        code = _outcomes(tot)  # code[e]: 0 win, 1 draw, 2 loss
         lucky += int(np.count_nonzero(h["lucky_deal"]))
-        # A side's position depends only on the dealer's side, so every per-position sum is a
-        # sum over (dealer side, side) cells: one bincount per column over the flattened (n, S)
-        # array (float weights are exact: the sums stay far below 2**53).
-        cell = (dealer_side[:, None] * Q + np.arange(Q)[None, :]).ravel()
+        # A side's position depends only on the dealer's side, so per-position sums are sums
+        # over (dealer side, side) cells. In --hands mode the dealer side of hand i is
+        # (first + i) % Q (docs/engine.md), so the cells are strided views: checked, not assumed.
+        strided = (not games_mode and n >= Q and np.array_equal(dealer_side[:Q], (first + np.arange(Q)) % Q)
+                   and np.array_equal(dealer_side[Q:], dealer_side[:-Q]))
+        cell = None if strided else (dealer_side[:, None] * Q + np.arange(Q)[None, :]).ravel()
+
+        def cell_sums(flat: np.ndarray) -> np.ndarray:
+            """Sums of an (n, Q) side column, flattened (hand i, side j at i * Q + j), as [dealer side, side]."""
+            if strided:  # hands with dealer side d are i = (d - first) % Q, then every Q-th
+                return np.array([[int(flat[((d - first) % Q) * Q + j::Q * Q].sum(dtype=np.int64)) for j in range(Q)]
+                                 for d in range(Q)], dtype=np.int64)
+            # float weights are exact: the sums stay far below 2**53
+            return np.bincount(cell, weights=flat, minlength=Q * Q).reshape(Q, Q).astype(np.int64)
+
         for kk, c in enumerate(SIDE_COLUMNS):
-            sums = np.bincount(cell, weights=h[c].ravel(), minlength=Q * Q).reshape(Q, Q)  # [dealer side, side]
+            sums = cell_sums(h[c].ravel())
             for e in range(E):
                 j = side_of_e[e]
                 for d in range(Q):
-                    pos_points[e, (j - d) % Q, kk] += int(sums[d, j])
+                    pos_points[e, (j - d) % Q, kk] += sums[d, j]
+        if not games_mode:
+            # With --hands, rotations put an entrant on distinct sides, hence in distinct
+            # positions: each (entrant, position) gets at most one hand per cluster, so its
+            # per-cluster sums are that hand's values and the cluster sums are per-hand sums.
+            sq = cell_sums((tot_sides.astype(np.int64) ** 2).ravel())
+            n_d = np.bincount(dealer_side, minlength=Q)
+            for e in range(E):
+                j = side_of_e[e]
+                for d in range(Q):
+                    qq = (j - d) % Q
+                    hand_x1[e, qq] += n_d[d]
+                    hand_y2[e, qq] += sq[d, j]
         if games_mode:
             # hands come game by game in game order and every game has a hand, so the
             # per-cluster sums are segment sums (exact integers, no scatter)
             starts = np.zeros(count, np.int64)
             np.cumsum(b.games["hands"][:-1], out=starts[1:])
-            seg = np.zeros((len(tot), E + 2 * E * Q), np.int64)  # tot | hands by (e, q) | points by (e, q)
-            seg[:, :E] = tot
             x += b.games["hands"]
+            seg = np.zeros((E + 2 * E * Q, n), np.int64)  # tot | hands by (e, q) | points by (e, q)
         else:
             x += 1  # one hand per deal and rotation; hand i is deal first + i
-            y += tot
         for e in range(E):
-            q = (side_of_e[e] - dealer_side) % Q
             if games_mode:
-                hand_rows = np.arange(len(tot))
-                seg[hand_rows, E + e * Q + q] = 1
-                seg[hand_rows, E + E * Q + e * Q + q] = tot[:, e]
-            else:
+                q = (side_of_e[e] - dealer_side) % Q
+                seg[e] = tot[e]
                 for qq in range(Q):
                     at = q == qq
-                    pos_x[:, e * Q + qq] += at
-                    pos_y[:, e * Q + qq] += at * tot[:, e]
-            pw = np.bincount(dealer_side * 3 + code[:, e], minlength=Q * 3).reshape(Q, 3)
+                    seg[E + e * Q + qq] = at
+                    seg[E + E * Q + e * Q + qq] = at * tot[e]
+            else:
+                y[e] += tot[e]
+            pw = np.bincount(dealer_side * 3 + code[e], minlength=Q * 3).reshape(Q, 3)
             for d in range(Q):
                 pos_wdl[e, (side_of_e[e] - d) % Q] += pw[d]
-            hists[e] = _add(hists[e], np.bincount(tot[:, e]))
+            hists[e] = _add(hists[e], np.bincount(tot[e]))
         if games_mode:
-            sums = np.add.reduceat(seg, starts, axis=0)
-            y += sums[:, :E]
-            pos_x += sums[:, E:E + E * Q]
-            pos_y += sums[:, E + E * Q:]
+            sums = np.add.reduceat(seg, starts, axis=1)
+            y += sums[:E]
+            pos_x += sums[E:E + E * Q]
+            pos_y += sums[E + E * Q:]
         if E == 2:
             if games_mode:
                 g = b.games
                 won = (g["winner"].astype(np.int64) + r) % E == 0
                 z += 2 * np.bincount(g["game"] - first, weights=won, minlength=count).astype(np.int64)
             else:
-                z += 2 - code[:, 0]
+                z += 2 - code[0]
         if games_mode:
             g = b.games
             n_games += len(g["game"])
@@ -362,13 +388,15 @@ def play_chunk(spec: RunSpec, k: int, hands_dir: str | None = None) -> dict[str,
             rows.append(_hand_rows(h, r))
     if hands_dir is not None:
         _write_hands(rows, Path(hands_dir) / chunk_name(k))
+    rowdot = lambda a, b: np.einsum("ij,ij->i", a, b)  # noqa: E731  (row-wise sums of products, int64)
     agg = {
         "clusters": np.array([count]), "games": np.array([n_games]), "hands": np.array([n_hands]),
-        "lucky_hands": np.array([lucky]), "x2": np.array([int((x * x).sum())]), "xy": (x[:, None] * y).sum(axis=0),
-        "y2": y.T @ y, "points": pos_points.sum(axis=1), "wdl": pos_wdl.sum(axis=1), "pos_points": pos_points,
-        "pos_wdl": pos_wdl,
-        "pos_x1": pos_x.sum(axis=0).reshape(E, Q), "pos_x2": (pos_x * pos_x).sum(axis=0).reshape(E, Q),
-        "pos_y2": (pos_y * pos_y).sum(axis=0).reshape(E, Q), "pos_xy": (pos_x * pos_y).sum(axis=0).reshape(E, Q),
+        "lucky_hands": np.array([lucky]), "x2": np.array([int(x @ x)]), "xy": y @ x, "y2": y @ y.T,
+        "points": pos_points.sum(axis=1), "wdl": pos_wdl.sum(axis=1), "pos_points": pos_points, "pos_wdl": pos_wdl,
+        "pos_x1": pos_x.sum(axis=1).reshape(E, Q) if games_mode else hand_x1,
+        "pos_x2": rowdot(pos_x, pos_x).reshape(E, Q) if games_mode else hand_x1,
+        "pos_y2": rowdot(pos_y, pos_y).reshape(E, Q) if games_mode else hand_y2,
+        "pos_xy": rowdot(pos_x, pos_y).reshape(E, Q) if games_mode else pos_points[:, :, TOTAL].copy(),
         "game_wins": game_wins, "game_hands_hist": game_hist, "points_hist": _stack(hists),
     }
     if E == 2:
@@ -376,16 +404,15 @@ def play_chunk(spec: RunSpec, k: int, hands_dir: str | None = None) -> dict[str,
     return {k2: np.asarray(v, dtype=np.int64) for k2, v in agg.items()}
 
 
-def _outcomes(tot: np.ndarray) -> np.ndarray:
-    """Per hand and entrant: 0 won (strictly the top total), 1 drew (shared top), 2 lost."""
-    if tot.shape[1] == 2:  # the common case, without the general path's temporaries
-        a, b = tot[:, 0], tot[:, 1]
+def _outcomes(tot: list[np.ndarray]) -> list[np.ndarray]:
+    """Per entrant, per hand: 0 won (strictly the top total), 1 drew (shared top), 2 lost."""
+    if len(tot) == 2:  # the common case, without the general path's temporaries
+        a, b = tot
         tie = (a == b).astype(np.int64)
-        return np.stack([2 * (a < b) + tie, 2 * (b < a) + tie], axis=1)
-    top = tot.max(axis=1, keepdims=True)
-    is_top = tot == top
-    n_top = is_top.sum(axis=1, keepdims=True)
-    return np.where(is_top, np.where(n_top == 1, 0, 1), 2)
+        return [2 * (a < b) + tie, 2 * (b < a) + tie]
+    top = np.maximum.reduce(tot)
+    n_top = sum((t == top).astype(np.int64) for t in tot)
+    return [np.where(t == top, np.where(n_top == 1, 0, 1), 2) for t in tot]
 
 
 def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
