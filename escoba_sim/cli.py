@@ -355,7 +355,7 @@ def _executor(scheduler: str | None, jobs: int | None, quiet: bool = False):
         return
     from click.core import ParameterSource
 
-    from .cluster import ClusterError, connect
+    from .cluster import ClusterError, connect, explain
 
     given = click.get_current_context().get_parameter_source("jobs") is ParameterSource.COMMANDLINE
     try:
@@ -365,7 +365,13 @@ def _executor(scheduler: str | None, jobs: int | None, quiet: bool = False):
     with executor:
         if not quiet:
             click.echo(f"Dask scheduler {executor.client.scheduler.address}: {executor.jobs} worker threads", err=True)
-        yield executor, (jobs if given else executor.jobs)
+        try:
+            yield executor, (jobs if given else executor.jobs)
+        except Exception as e:
+            message = explain(e)
+            if message is None:
+                raise
+            fail(message)
 
 
 def _run_and_report(start, *, as_json: bool, quiet: bool, spec) -> None:

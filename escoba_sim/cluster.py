@@ -101,3 +101,16 @@ def connect(scheduler: str | None, workers: int | None = None) -> cf.Executor | 
     except (OSError, TimeoutError, ValueError) as e:
         raise ClusterError(f"--scheduler: cannot reach a Dask scheduler at {scheduler} ({e})") from None
     return ClusterExecutor(client)
+
+
+def explain(exc: BaseException) -> str | None:
+    """A one-line message for a failure that comes from the cluster rather than the run, else None."""
+    name = type(exc).__name__
+    if name == "KilledWorker":
+        return ("a chunk's Dask workers died too many times (distributed.scheduler.allowed-failures); finished "
+                "chunks are kept with --out: continue with escoba-sim resume DIR --scheduler ...")
+    if isinstance(exc, ModuleNotFoundError) and (exc.name or "").split(".")[0] == "escoba_sim":
+        return "the Dask workers cannot import escoba_sim: install escoba-sim in the workers' environment"
+    if name in ("CommClosedError", "FutureCancelledError"):
+        return f"the connection to the Dask scheduler was lost ({exc}); resume the --out folder when it is back"
+    return None

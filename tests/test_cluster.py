@@ -264,3 +264,14 @@ def test_dask_is_not_imported_without_scheduler(tmp_path):
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path,
                        env=dict(os.environ, PYTHONPATH=str(REPO)))
     assert p.returncode == 0, p.stdout + p.stderr
+
+
+def test_cluster_failures_are_explained_in_one_line():
+    from distributed.scheduler import KilledWorker
+
+    from escoba_sim.cluster import explain
+
+    assert "resume" in explain(KilledWorker("play_chunk-1", "tcp://127.0.0.1:1", 3))
+    assert "install escoba-sim" in explain(ModuleNotFoundError("No module named 'escoba_sim'", name="escoba_sim"))
+    assert explain(ModuleNotFoundError("No module named 'foo'", name="foo")) is None
+    assert explain(ValueError("a bug")) is None
