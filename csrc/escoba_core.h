@@ -202,16 +202,25 @@ static inline uint32_t esc_build_half(uint64_t *mk, int cnt, esc_half *H) {
     const uint32_t _lr = esc_build_half(&_mk, _a, &_lo);                                      \
     esc_build_half(&_mk, _k - _a, &_hi);                                                      \
     const int _nh = 1 << (_k - _a), _nl = 1 << _a;                                            \
+    /* matches are gathered without branching on each sum (those branches are \
+     * data-dependent and mispredict), then BODY runs over the gathered list */ \
+    uint64_t _subs[1 << ESC_SLOT_MAX];                                                        \
+    uint8_t _sums[1 << ESC_SLOT_MAX];                                                         \
+    int _m = 0;                                                                               \
     for (int _h = 0; _h < _nh; _h++) {                                                        \
         const int _s = _hi.s[_h];                                                             \
         if (_s > 15 || !((_lr << _s) & _nd)) continue;                                        \
         for (int _l = 0; _l < _nl; _l++) {                                                    \
-            const int SUM = _s + _lo.s[_l];                                                   \
-            if (SUM < 16 && ((_nd >> SUM) & 1)) {                                             \
-                const uint64_t SUB = _hi.m[_h] | _lo.m[_l];                                   \
-                BODY                                                                          \
-            }                                                                                 \
+            const int _t = _s + _lo.s[_l];                                                    \
+            _subs[_m] = _hi.m[_h] | _lo.m[_l];                                                \
+            _sums[_m] = (uint8_t)_t;                                                          \
+            _m += (_t < 16) & (int)(_nd >> (_t & 15));                                        \
         }                                                                                     \
+    }                                                                                         \
+    for (int _i = 0; _i < _m; _i++) {                                                         \
+        const uint64_t SUB = _subs[_i];                                                       \
+        const int SUM = _sums[_i];                                                            \
+        BODY                                                                                  \
     }                                                                                         \
 } while (0)
 
@@ -538,8 +547,9 @@ static inline esc_move esc_key_move(int strategy, const esc_tbl *t, uint64_t han
         mv.take = best & ~(1ULL << mv.card);
         return mv;
     }
-    uint64_t pool = hand;
-    if (strategy == ESC_MAXOROS && (hand & ~ESC_OROS_MASK)) pool = hand & ~ESC_OROS_MASK;
+    /* maxoros keeps its oros unless it holds nothing else (bitwise, not &&: no branch to mispredict) */
+    const uint64_t plain = hand & ~ESC_OROS_MASK;
+    const uint64_t pool = ((strategy == ESC_MAXOROS) & (plain != 0)) ? plain : hand;
     mv.card = esc_lowest_value_card(pool);
     return mv;
 }
