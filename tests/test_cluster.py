@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -275,3 +276,33 @@ def test_cluster_failures_are_explained_in_one_line():
     assert "install escoba-sim" in explain(ModuleNotFoundError("No module named 'escoba_sim'", name="escoba_sim"))
     assert explain(ModuleNotFoundError("No module named 'foo'", name="foo")) is None
     assert explain(ValueError("a bug")) is None
+
+
+@pytest.mark.skipif(shutil.which("escoba-sim") is None, reason="the console script is not installed")
+def test_ctrl_c_on_cluster_then_resume(dask_cluster, tmp_path):
+    """Ctrl-C keeps the finished chunks as in a local run (exit 130); resume on the cluster gives the same result."""
+    out = tmp_path / "o"
+    args = ["escoba-sim", "run", "-s", "greedy", "--vs", "random", "--hands", "-n", "20000", "--seed", "7",
+            "--chunk", "50", "-q", "--out", str(out), "--scheduler", dask_cluster.address]
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline and len(list((out / "chunks").glob("chunk-*.parquet"))) < 2:
+            time.sleep(0.02)
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == 130, err
+    assert f"escoba-sim resume {out}" in err
+    assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
+    saved = len(list((out / "chunks").glob("chunk-*.parquet")))
+    assert 2 <= saved < 200
+    r = subprocess.run(["escoba-sim", "resume", str(out), "--json", "--scheduler", dask_cluster.address],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    spec = make_spec("greedy", ["random"], None, 20000, hands=True, seed=7, chunk_size=50)
+    assert strip(json.loads(r.stdout)) == strip(run(spec).summary)
+    assert json.loads(r.stdout)["performance"]["hands_computed"] == 20000 - saved * 100
