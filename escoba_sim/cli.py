@@ -376,8 +376,17 @@ def _executor(scheduler: str | None, jobs: int | None, quiet: bool = False):
 
 def _run_and_report(start, *, as_json: bool, quiet: bool, spec) -> None:
     """Run with a progress bar on stderr; report on stdout; Ctrl-C keeps finished chunks (exit 130)."""
+    import signal
+
     from .runner import ProgressBar, RunError, RunInterrupted, print_report
 
+    def terminated(signum, frame):  # `kill` saves like Ctrl-C: the manifest says how to resume
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, terminated)
+    except ValueError:  # not the main thread: leave signals alone
+        previous = None
     try:
         with ProgressBar(spec, enabled=not quiet and sys.stderr.isatty()) as bar:
             result = start(bar)
@@ -388,6 +397,9 @@ def _run_and_report(start, *, as_json: bool, quiet: bool, spec) -> None:
         sys.exit(130)
     except RunError as e:
         fail(str(e))
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     if as_json:
         emit_json(result.summary)
     else:

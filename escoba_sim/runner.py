@@ -738,6 +738,9 @@ def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor
                 raise RunError(f"{out} holds a different run")
         else:
             manifest = prepare_out(out, spec, argv)
+        for d in ("chunks", "hands"):  # temporaries of a killed process are never part of a run
+            for tmp in (out / d).glob(".chunk-*.tmp") if (out / d).is_dir() else ():
+                tmp.unlink(missing_ok=True)
         for k, p in sorted(finished_chunks(out, spec).items()):
             try:
                 loaded[k] = read_chunk(p)
@@ -784,7 +787,12 @@ def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor
                 _run_pool(executor, spec, todo, hands_dir, max(2, 2 * jobs), state, finished)
     except KeyboardInterrupt:
         if own is not None:
+            # workers ignore SIGINT; stop them now rather than wait for their chunks (which
+            # are lost anyway): files are only ever renamed into place, so nothing is half-written
+            for proc in list(getattr(own, "_processes", {}).values()):
+                proc.terminate()
             own.shutdown(wait=False, cancel_futures=True)
+            own = None
         if out is not None:
             manifest.update(status="interrupted", ended=_now())
             _write_json(manifest_path(out), manifest)
@@ -798,10 +806,9 @@ def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor
         status = "stopped-by-sprt"
         used = state.stopped + 1
         if out is not None:  # chunks past the decision were played in parallel but are not part of the run
-            for k in list(finished_chunks(out, spec)):
-                if k > state.stopped:
-                    for d in ("chunks", "hands"):
-                        (out / d / chunk_name(k)).unlink(missing_ok=True)
+            for k in range(state.stopped + 1, spec.n_chunks):
+                for d in ("chunks", "hands"):
+                    (out / d / chunk_name(k)).unlink(missing_ok=True)
     elif len(state.done) == spec.n_chunks:
         status, used = "complete", spec.n_chunks
     else:
