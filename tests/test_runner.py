@@ -32,6 +32,7 @@ def oracle(spec):
     ycl = defaultdict(int)  # (deal, e) -> total points
     xcl = defaultdict(int)  # deal -> hands
     pos_hands = defaultdict(int)
+    pos_x, pos_y = defaultdict(int), defaultdict(int)  # (deal, e, position)
     wdl = defaultdict(int)  # (e, outcome)
     score = defaultdict(int)  # deal -> half-points of entrant 0
     wins = defaultdict(int)
@@ -54,7 +55,10 @@ def oracle(spec):
                     pts[e, c] += int(h[c][i, side])
                 ycl[d, e] += totals[e]
                 dealer_side = int(h["dealer"][i]) % 2 if spec.rules.teams else int(h["dealer"][i])
-                pos_hands[e, (side - dealer_side) % E] += 1
+                q = (side - dealer_side) % E
+                pos_hands[e, q] += 1
+                pos_y[d, e, q] += totals[e]
+                pos_x[d, e, q] += 1
                 outcome = "loss" if totals[e] < top else "win" if totals.count(top) == 1 else "draw"
                 wdl[e, outcome] += 1
                 if not games_mode and e == 0:
@@ -65,7 +69,7 @@ def oracle(spec):
                 wins[e] += 1
                 if e == 0:
                     score[int(b.games["game"][j])] += 2
-    return dict(pts=pts, ycl=ycl, xcl=xcl, pos_hands=pos_hands, wdl=wdl, score=score, wins=wins, lucky=lucky,
+    return dict(pts=pts, ycl=ycl, xcl=xcl, pos_hands=pos_hands, pos_x=pos_x, pos_y=pos_y, wdl=wdl, score=score, wins=wins, lucky=lucky,
                 n_hands=n_hands)
 
 
@@ -96,6 +100,10 @@ def test_summary_matches_naive_oracle(kw):
             assert ent["categories"][c] == pytest.approx(o["pts"][e, c] / o["n_hands"])
         assert ent["hands"]["counts"] == [o["wdl"][e, k] for k in ("win", "draw", "loss")]
         assert [p["hands"] for p in ent["by_position"]] == [o["pos_hands"][e, q] for q in range(E)]
+        for q, p in enumerate(ent["by_position"]):  # every deal group is a cluster, also where e never sat at q
+            m, se = naive_ratio([o["pos_y"][d, e, q] for d in deals], [o["pos_x"][d, e, q] for d in deals])
+            assert p["points_per_hand"]["mean"] == pytest.approx(m, rel=1e-12)
+            assert p["points_per_hand"]["se"] == pytest.approx(se, rel=1e-9)
         if spec.mode == "games":
             assert ent["games"]["won"] == o["wins"][e]
     for d in s["differences"]:
