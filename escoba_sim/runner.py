@@ -758,6 +758,8 @@ def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor
         keep = set(only_chunks)
         todo = [k for k in todo if k in keep]
 
+    if out is not None:
+        import polars  # noqa: F401  (start-up cost, like the process's own: kept out of hands/s)
     state = _Fold(spec, loaded)
     t0 = time.perf_counter()
     computed_hands = 0
