@@ -250,8 +250,9 @@ def make_spec(strategy: str, vs: Iterable[str], rules: Ruleset | str | None = No
         r = r.replace(teams=True)
     elif r.players != len(entrants):
         if players_fixed:
+            hint = " (add --teams for two teams)" if len(entrants) == 2 and r.players in (4, 6) else ""
             raise RunError(f"the rules are for {r.players} players but {len(entrants)} strategies were given "
-                           f"(--strategy plus {len(entrants) - 1} --vs)")
+                           f"(--strategy plus {len(entrants) - 1} --vs){hint}")
         r = parse_rules(r.replace(players=len(entrants)))  # validates the player count
     if pairing not in PAIRINGS:
         raise RunError(f"--pairing: `{pairing}` is not one of {', '.join(PAIRINGS)}")
