@@ -688,7 +688,7 @@ def finished_chunks(out: Path, spec: RunSpec) -> dict[int, Path]:
 class Progress:
     """What a progress callback is told after each finished chunk."""
 
-    chunk: int
+    chunk: int  # -1 for the first report of a resumed run (the saved chunks)
     chunks_done: int
     chunks_total: int
     units_done: int  # games (or hands) done, this session and loaded
@@ -764,17 +764,20 @@ def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor
     state = _Fold(spec, loaded)
     t0 = time.perf_counter()
     computed_hands = 0
-    units_per_chunk = lambda k: spec.chunk_range(k)[1] * spec.rotations  # noqa: E731
+    units_done = sum(spec.chunk_range(k)[1] for k in state.done) * spec.rotations  # a running count: O(1) per chunk
+    if on_chunk is not None and state.done:  # a resumed run's bar starts where the saved chunks left it
+        on_chunk(Progress(-1, len(state.done), spec.n_chunks, units_done, spec.played, 0, 0.0))
 
     def finished(k: int, agg: dict[str, np.ndarray]) -> None:
-        nonlocal computed_hands
+        nonlocal computed_hands, units_done
         if out is not None:
             write_chunk(out, spec, k, agg)
         computed_hands += int(agg["hands"][0])
+        units_done += spec.chunk_range(k)[1] * spec.rotations
         state.add(k, agg)
         if on_chunk is not None:
-            on_chunk(Progress(k, len(state.done), spec.n_chunks, sum(units_per_chunk(j) for j in state.done),
-                              spec.played, computed_hands, time.perf_counter() - t0))
+            on_chunk(Progress(k, len(state.done), spec.n_chunks, units_done, spec.played, computed_hands,
+                              time.perf_counter() - t0))
 
     own = None
     try:

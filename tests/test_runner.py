@@ -192,7 +192,11 @@ def test_partial_session_out_of_order_then_resume(tmp_path):
     spec = make_spec("random", ["maxoros"], None, 30, hands=True, seed=17, chunk_size=3)
     part = run(spec, tmp_path / "o", only_chunks=[4, 1, 2])
     assert part.summary["status"] == "incomplete" and part.summary["chunks"]["used"] == 0
-    assert strip(resume(tmp_path / "o").summary) == strip(run(spec).summary)
+    seen = []
+    assert strip(resume(tmp_path / "o", on_chunk=seen.append).summary) == strip(run(spec).summary)
+    assert (seen[0].chunk, seen[0].chunks_done, seen[0].units_done) == (-1, 3, 3 * 3 * 2)  # the saved chunks
+    assert seen[-1].units_done == 30 and seen[-1].chunks_done == spec.n_chunks
+    assert sorted(p.chunk for p in seen[1:]) == [0, 3]
 
 
 def test_sprt_stops_reproducibly(tmp_path):
