@@ -803,6 +803,12 @@ def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor
             manifest.update(status="interrupted", ended=_now())
             _write_json(manifest_path(out), manifest)
         raise RunInterrupted(out, len(state.done), spec.n_chunks) from None
+    except BaseException:
+        # a chunk that failed (or a lost worker): the finished chunks stay, and resume retries the rest
+        if out is not None:
+            manifest.update(status="interrupted", ended=_now())
+            _write_json(manifest_path(out), manifest)
+        raise
     finally:
         if own is not None:
             own.shutdown(wait=True, cancel_futures=True)

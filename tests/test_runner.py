@@ -270,3 +270,21 @@ def test_chunk_size_does_not_depend_on_jobs_and_is_bounded():
     assert runner.default_chunk(10**8, "hands") == runner.MAX_CHUNK["hands"]
     assert runner.default_chunk(10**8, "games") == runner.MAX_CHUNK["games"]
     assert runner.default_chunk(160_000, "hands") == 10_000
+
+
+def test_failing_chunk_keeps_finished_chunks(tmp_path, monkeypatch):
+    spec = make_spec("greedy", ["maxoros"], None, 20, hands=True, seed=3, chunk_size=2)
+    real = runner.play_chunk
+
+    def flaky(s, k, hands_dir=None):
+        if k == 3:
+            raise RuntimeError("worker lost")
+        return real(s, k, hands_dir)
+
+    monkeypatch.setattr(runner, "play_chunk", flaky)
+    with pytest.raises(RuntimeError, match="worker lost"):
+        run(spec, tmp_path / "o")
+    assert json.loads((tmp_path / "o" / "manifest.json").read_text())["status"] == "interrupted"
+    assert len(list((tmp_path / "o" / "chunks").iterdir())) == 3
+    monkeypatch.setattr(runner, "play_chunk", real)
+    assert strip(resume(tmp_path / "o").summary) == strip(run(spec).summary)
