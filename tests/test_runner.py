@@ -288,3 +288,14 @@ def test_failing_chunk_keeps_finished_chunks(tmp_path, monkeypatch):
     assert len(list((tmp_path / "o" / "chunks").iterdir())) == 3
     monkeypatch.setattr(runner, "play_chunk", real)
     assert strip(resume(tmp_path / "o").summary) == strip(run(spec).summary)
+
+
+def test_any_executor_gives_the_same_summary():
+    """The executor seam (issue 7 plugs Dask in here): any concurrent.futures-style executor, used as given."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    spec = make_spec("random", ["greedy"], None, 30, hands=True, seed=8, chunk_size=2)
+    with ThreadPoolExecutor(3) as ex:
+        got = run(spec, executor=ex).summary
+        assert not ex._shutdown  # the caller's executor is not shut down
+    assert strip(got) == strip(run(spec).summary)
