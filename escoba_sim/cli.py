@@ -441,7 +441,7 @@ def _players_named(text: str | None) -> bool:
 @click.option("--sprt", help="Stop early by a GSPRT on paired results, e.g. elo0=0,elo1=20 (decided at chunk boundaries).")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT false-positive rate.")
 @click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT false-negative rate.")
-@click.option("--chunk", "chunk", type=COUNT, help="Deals per chunk (default: n / 16 deals, between 250 and 50,000 with --hands or 12,500 for games).")
+@click.option("--chunk", "chunk", type=COUNT, help="Deals per chunk (default: a 16th of the deals, between 250 and 50,000 with --hands or 12,500 for games).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @scheduler_option
 def run(strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairing, out, as_json, save_hands, sprt,
