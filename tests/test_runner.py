@@ -299,3 +299,21 @@ def test_any_executor_gives_the_same_summary():
         got = run(spec, executor=ex).summary
         assert not ex._shutdown  # the caller's executor is not shut down
     assert strip(got) == strip(run(spec).summary)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("hands", [True, False])
+def test_cluster_standard_errors_are_calibrated(hands):
+    """Across seeds, the spread of the estimates matches the reported standard errors."""
+    diffs, ses, scores, score_ses = [], [], [], []
+    for seed in range(60):
+        spec = make_spec("greedy", ["maxoros"], None, 400 if hands else 120, hands=hands, seed=seed)
+        s = run(spec).summary
+        d = s["differences"][0]["points_per_hand"]
+        diffs.append(d["mean"])
+        ses.append(d["se"])
+        scores.append(s["elo"]["score"])
+        score_ses.append(s["elo"]["se"])
+    for est, se in ((diffs, ses), (scores, score_ses)):
+        ratio = np.std(est, ddof=1) / np.sqrt(np.mean(np.square(se)))
+        assert 0.7 < ratio < 1.35, ratio
