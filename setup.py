@@ -15,8 +15,9 @@ if os.environ.get("ESCOBA_SIM_PURE_PYTHON") != "1" and os.path.exists("escoba_si
         cythonize = None
     if cythonize is not None:
         ext_modules = cythonize(
+            # depends: a changed C header rebuilds the extension, and the headers ship in the sdist
             [Extension("escoba_sim._core", ["escoba_sim/_core.pyx"], include_dirs=["csrc"],
-                       extra_compile_args=["-O3"])],
+                       depends=["csrc/escoba_core.h", "csrc/escoba_rng.h"], extra_compile_args=["-O3"])],
             compiler_directives={"language_level": 3, "boundscheck": False, "wraparound": False,
                                  "cdivision": True, "initializedcheck": False},
         )
