@@ -5,19 +5,22 @@ columns named here (the one home of result column names). They run on the
 compiled core when it is built and loaded, otherwise on the reference engine;
 both give identical arrays for the same inputs (docs/engine.md).
 ``ESCOBA_SIM_PURE_PYTHON=1`` forces the reference engine; ``ESCOBA_SIM_REQUIRE_CORE=1``
-makes a missing core an error instead of a silent fallback.
+makes a missing core an error instead of a silent fallback. Strategies are spec
+strings (strategies.parse_strategy); a batch with a user plugin (or a built-in
+the core lacks) is played by the reference engine, with a speed warning on stderr.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import engine
 from .rules import Ruleset
-from .strategies import check_strategy, make_strategy
+from .strategies import StrategySpec, parse_strategy
 
 # per hand: one value
 HAND_COLUMNS = {"game": np.int64, "hand": np.int32, "dealer": np.int8, "lucky_deal": np.int8,
@@ -91,15 +94,15 @@ def empty_games(n: int, n_sides: int) -> dict[str, np.ndarray]:
     return cols
 
 
-def _check(rules: Ruleset, strategies: list[str], seed: int, first: int, count: int) -> None:
+def _check(rules: Ruleset, strategies: list, seed: int, first: int, count: int) -> list[StrategySpec]:
     if len(strategies) != rules.players:
         raise ValueError(f"{rules.players} players need {rules.players} strategies, got {len(strategies)}")
-    for s in strategies:
-        check_strategy(s)
+    specs = [parse_strategy(s) for s in strategies]
     if not 0 <= seed < 2**64:
         raise ValueError("seed must be in [0, 2**64)")
     if first < 0 or count < 0:
         raise ValueError("first and count must be non-negative")
+    return specs
 
 
 def _fill_hand(cols: dict[str, np.ndarray], i: int, game: int, hand: int, res: engine.HandResult) -> None:
@@ -109,9 +112,9 @@ def _fill_hand(cols: dict[str, np.ndarray], i: int, game: int, hand: int, res: e
         cols[k][i] = getattr(res, k)
 
 
-def py_play_hands(rules: Ruleset, strategies: list[str], seed: int, first: int, count: int) -> Batch:
+def py_play_hands(rules: Ruleset, strategies: list, seed: int, first: int, count: int) -> Batch:
     """The reference engine behind ``play_hands``."""
-    players = [make_strategy(s) for s in strategies]
+    players = [parse_strategy(s).make() for s in strategies]
     cols = empty_hands(count, rules.n_sides)
     for i in range(count):
         st = engine.play_hand(rules, players, seed, first + i, 0)
@@ -119,9 +122,9 @@ def py_play_hands(rules: Ruleset, strategies: list[str], seed: int, first: int, 
     return Batch(cols)
 
 
-def py_play_games(rules: Ruleset, strategies: list[str], seed: int, first: int, count: int) -> Batch:
+def py_play_games(rules: Ruleset, strategies: list, seed: int, first: int, count: int) -> Batch:
     """The reference engine behind ``play_games``."""
-    players = [make_strategy(s) for s in strategies]
+    players = [parse_strategy(s).make() for s in strategies]
     games = empty_games(count, rules.n_sides)
     results: list[tuple[int, int, engine.HandResult]] = []
     for i in range(count):
@@ -135,28 +138,50 @@ def py_play_games(rules: Ruleset, strategies: list[str], seed: int, first: int, 
     return Batch(cols, games)
 
 
-def play_hands(rules: Ruleset, strategies: list[str], seed: int, first: int = 0, count: int = 1,
+def play_hands(rules: Ruleset, strategies: list, seed: int, first: int = 0, count: int = 1,
                engine_name: str | None = None) -> Batch:
     """Hands ``first .. first+count-1`` of a run (game i, hand 0, dealer i % players)."""
-    _check(rules, strategies, seed, first, count)
-    if _pick(engine_name) == "cython":
-        return _core.play_hands(rules, strategies, seed, first, count)
-    return py_play_hands(rules, strategies, seed, first, count)
+    specs = _check(rules, strategies, seed, first, count)
+    if _pick(engine_name, specs) == "cython":
+        return _core.play_hands(rules, [s.canonical for s in specs], seed, first, count)
+    return py_play_hands(rules, specs, seed, first, count)
 
 
-def play_games(rules: Ruleset, strategies: list[str], seed: int, first: int = 0, count: int = 1,
+def play_games(rules: Ruleset, strategies: list, seed: int, first: int = 0, count: int = 1,
                engine_name: str | None = None) -> Batch:
     """Games ``first .. first+count-1`` of a run, each to the ruleset's target."""
-    _check(rules, strategies, seed, first, count)
-    if _pick(engine_name) == "cython":
-        return _core.play_games(rules, strategies, seed, first, count)
-    return py_play_games(rules, strategies, seed, first, count)
+    specs = _check(rules, strategies, seed, first, count)
+    if _pick(engine_name, specs) == "cython":
+        return _core.play_games(rules, [s.canonical for s in specs], seed, first, count)
+    return py_play_games(rules, specs, seed, first, count)
 
 
-def _pick(engine_name: str | None) -> str:
+_warned: set[str] = set()  # specs already warned about in this process (one warning each, not one per chunk)
+
+
+def _core_supports(spec: StrategySpec) -> bool:
+    return spec.core_code is not None and spec.core_code in getattr(_core, "CODES", (0, 1, 2))
+
+
+def engine_for(strategies: list, engine_name: str | None = None) -> str:
+    """The engine a batch of these strategies runs on: a plugin forces the reference engine."""
+    return _pick(engine_name, [parse_strategy(s) for s in strategies], warn=False)
+
+
+def _pick(engine_name: str | None, specs: list[StrategySpec] = (), warn: bool = True) -> str:
     name = engine_name or ENGINE
     if name not in ("cython", "python"):
         raise ValueError(f"unknown engine `{name}` (cython or python)")
     if name == "cython" and _core is None:
         raise CoreUnavailable("the compiled core is not built; reinstall with a C compiler (pip install -e .)")
+    slow = [s for s in specs if not _core_supports(s)] if name == "cython" else []
+    if slow:
+        if engine_name == "cython":
+            raise CoreUnavailable(f"the compiled core cannot play `{slow[0]}`")
+        for s in slow:
+            if warn and s.canonical not in _warned:
+                _warned.add(s.canonical)
+                print(f"escoba-sim: warning: `{s}` is played by the pure-Python reference engine, "
+                      f"hundreds of times slower than the compiled core", file=sys.stderr)
+        return "python"
     return name

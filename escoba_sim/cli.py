@@ -58,7 +58,7 @@ class RulesType(click.ParamType):
 
 
 class StrategyType(click.ParamType):
-    """A built-in strategy name."""
+    """A strategy spec (greedy, heuristic:oros=2, heuristic:w.toml, file.py:Class); converts to its canonical string."""
 
     name = "strategy"
 

@@ -88,7 +88,7 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__, stats
-from .batch import ENGINE, POINT_COLUMNS, SIDE_COLUMNS, play_games, play_hands
+from .batch import POINT_COLUMNS, SIDE_COLUMNS, engine_for, play_games, play_hands
 from .rules import Ruleset, parse_rules
 from .strategies import check_strategy
 
@@ -593,7 +593,7 @@ def summarize(spec: RunSpec, agg: dict[str, np.ndarray], chunks_used: int, statu
 
     hist = agg["game_hands_hist"]
     summary = {
-        "tool": "escoba-sim", "version": __version__, "engine": ENGINE,
+        "tool": "escoba-sim", "version": __version__, "engine": engine_for(spec.strategies),
         "rules": spec.rules.canonical(), "rules_digest": spec.rules.digest(),
         "players": spec.rules.players, "teams": spec.rules.teams,
         "seed": spec.seed, "mode": spec.mode, "pairing": spec.pairing, "rotations": spec.rotations,
@@ -661,7 +661,7 @@ def prepare_out(out: Path, spec: RunSpec, argv: list[str] | None = None) -> dict
         probe.unlink()
     except OSError as e:
         raise RunError(f"--out {out}: cannot write there ({e.strerror or e})") from None
-    manifest = {"format": FORMAT, "tool": "escoba-sim", "version": __version__, "engine": ENGINE,
+    manifest = {"format": FORMAT, "tool": "escoba-sim", "version": __version__, "engine": engine_for(spec.strategies),
                 "rules": spec.rules.canonical(), "rules_digest": spec.rules.digest(),
                 "rules_fields": spec.rules.as_dict(), "seed": spec.seed, "spec": spec.to_json(),
                 "chunk_size": spec.chunk_size, "n_chunks": spec.n_chunks, "argv": argv or [],

@@ -26,10 +26,11 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__, runner, stats
-from .batch import ENGINE, POINT_COLUMNS, SIDE_COLUMNS
+from .batch import POINT_COLUMNS, SIDE_COLUMNS, engine_for
 from .compare import _interval, _json_rows, chunk_size_for, read_chunks, write_tables
 from .rng import SplitMix64
 from .rules import parse_rules
+from .strategies import StrategyError, check_strategy
 
 KIND = "tournament"
 BOOTSTRAP = 200
@@ -160,6 +161,10 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
 
     if len(strategies) < 2:
         raise TournamentError("a tournament needs two or more strategies")
+    try:  # canonical spec strings: the labels, and `heuristic` equals `heuristic:oros=1`
+        strategies = [check_strategy(x) for x in strategies]
+    except StrategyError as e:
+        raise TournamentError(str(e)) from None
     if len(set(strategies)) != len(strategies):
         raise TournamentError("each strategy may enter a tournament once")
     r = parse_rules(rules)
@@ -176,7 +181,8 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
             raise TournamentError(str(e)) from None
         seed = s.seed
         specs.append(s)
-    manifest = {"kind": KIND, "tool": "escoba-sim", "version": __version__, "engine": ENGINE, "seed": seed,
+    manifest = {"kind": KIND, "tool": "escoba-sim", "version": __version__, "engine": engine_for(list(strategies)),
+                "seed": seed,
                 "rules": r.canonical(), "rules_digest": r.digest(), "rules_fields": r.as_dict(),
                 "strategies": list(strategies), "n": n, "chunk_size": specs[0].chunk_size,
                 "pairs": [{"a": strategies[i], "b": strategies[j], "run": f"runs/{k:02d}"}
@@ -203,7 +209,8 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
         aggs_by_pair.append(read_chunks(run_dir, s))
     tables = analyse(list(strategies), pairs, aggs_by_pair)
     write_tables(out, tables)
-    summary = {"kind": KIND, "version": __version__, "engine": ENGINE, "seed": seed, "rules": r.canonical(),
+    summary = {"kind": KIND, "version": __version__, "engine": engine_for(list(strategies)), "seed": seed,
+               "rules": r.canonical(),
                "rules_digest": r.digest(), "strategies": list(strategies), "n_per_pair": n,
                "games_per_pair": specs[0].played, "chunks": specs[0].n_chunks,
                "ratings": _json_rows(tables["ratings"]), "pairs": _json_rows(tables["pairs"]),
