@@ -397,6 +397,10 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
     StrategyDef("endgame", "heuristic until the stock is empty, then solves the hand exactly (2 players)",
                 EndgameStrategy, {**_WEIGHTS, "max_cards": Param(8, "solve only with at most this many cards in hand",
                                                                integer=True, lo=0, hi=12)}),
+    # randomised search: no reference version (reference=None makes the pure-Python engine refuse it clearly)
+    StrategyDef("ismcts", "information-set Monte Carlo tree search over determinized deals, greedy rollouts",
+                None, {"iters": Param(1000, "search iterations per move", integer=True, lo=1, hi=1_000_000),
+                       "c": Param(4.0, "UCB1 exploration constant, in points of hand margin", lo=0, hi=1000)}),
 ]}
 
 
