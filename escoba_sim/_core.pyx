@@ -27,9 +27,13 @@ if esc_init_tables() != 0:
 # which compiled hand loop runs on this CPU: "popcnt" or "baseline" (see csrc/escoba_core.h)
 IMPL = esc_impl_name().decode()
 
-# strategy codes follow the order of STRATEGIES (ESC_RANDOM, ESC_GREEDY, ESC_MAXOROS in C)
+# strategy codes (ESC_RANDOM, ESC_GREEDY, ESC_MAXOROS in C) are the index of the name here and
+# the `code` of the built-in in strategies.py; CODES tells batch which codes this build plays
 _C_STRATEGIES = ("random", "greedy", "maxoros")
-assert tuple(STRATEGIES) == _C_STRATEGIES, "C strategy codes are out of step with strategies.STRATEGIES"
+CODES = tuple(range(len(_C_STRATEGIES)))
+if tuple(STRATEGIES)[:len(_C_STRATEGIES)] != _C_STRATEGIES:
+    # an ImportError, so batch falls back to the reference engine (or fails loudly when the core is required)
+    raise ImportError("escoba_sim._core: C strategy codes are out of step with strategies.STRATEGIES")
 
 
 cdef esc_rules _c_rules(rules: Ruleset) except *:
