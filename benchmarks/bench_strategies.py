@@ -1,0 +1,100 @@
+"""Cost per move of the strategies in the compiled core, one core.
+
+Each row plays whole hands of `STRATEGY vs greedy` under a ruleset (default
+ludoteka) on the compiled core for about --seconds, subtracts what the same
+hands cost as `greedy vs greedy` (the opponent and the engine), and divides by
+the moves the measured strategy made: every play of its seat, forced ones (a
+single legal move, which the search strategies make without searching)
+included. With two players under ludoteka a seat makes 18 plays per hand.
+Rows are the cheap built-ins and the search strategies at several budgets;
+add a strategy by adding its spec to ROWS.
+
+    python benchmarks/bench_strategies.py --seconds 5
+    python benchmarks/bench_strategies.py --rows ismcts --json ismcts.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import time
+
+# (group, spec): group selects rows with --rows
+ROWS = [
+    ("builtin", "greedy"),
+    ("builtin", "maxoros"),
+    ("builtin", "random"),
+    ("ismcts", "ismcts:iters=100"),
+    ("ismcts", "ismcts:iters=300"),
+    ("ismcts", "ismcts"),  # the default budget
+    ("ismcts", "ismcts:iters=3000"),
+]
+
+
+def plays_per_seat(rules) -> float:
+    """Plays a seat makes in one hand: every card it is dealt (the table cards are never played)."""
+    return (40 - rules.table_size) / rules.players
+
+
+def _time_hands(rules, strategies, seconds: float, min_hands: int = 20) -> tuple[int, float]:
+    from escoba_sim import _core
+
+    _core.play_hands(rules, strategies, 1, 0, 2)  # warm up
+    n, hands, t0 = 0, max(2, min_hands // 4), time.perf_counter()
+    while True:
+        _core.play_hands(rules, strategies, 1, n, hands)
+        n += hands
+        dt = time.perf_counter() - t0
+        if dt >= seconds and n >= min_hands:
+            return n, dt
+        hands = min(hands * 2, max(hands, int(n * (seconds - dt) / max(dt, 1e-9)) + 1))
+
+
+def measure(spec: str, rules_text: str = "ludoteka", seconds: float = 3.0) -> dict:
+    """Microseconds per move of `spec` (seat 0 and seat 1 in turn) against greedy."""
+    from escoba_sim.rules import parse_rules
+
+    rules = parse_rules(rules_text)
+    # both seats in turn, so the mano's extra search (if any) is averaged out
+    n_a, t_a = _time_hands(rules, [spec, "greedy"], seconds / 2)
+    n_b, t_b = _time_hands(rules, ["greedy", spec], seconds / 2)
+    n_g, t_g = _time_hands(rules, ["greedy", "greedy"], min(seconds / 2, 1.0), min_hands=10_000)
+    per_hand = (t_a + t_b) / (n_a + n_b) - t_g / n_g
+    moves = plays_per_seat(rules)
+    return {"spec": spec, "rules": rules_text, "hands": n_a + n_b, "seconds": round(t_a + t_b, 3),
+            "us_per_hand": per_hand * 1e6, "plays_per_hand": moves, "us_per_move": per_hand * 1e6 / moves,
+            "hands_per_s": (n_a + n_b) / (t_a + t_b)}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rules", default="ludoteka")
+    ap.add_argument("--seconds", type=float, default=3.0, help="time per row")
+    ap.add_argument("--rows", default=None, help="only these groups (comma-separated): " +
+                    ", ".join(sorted({g for g, _ in ROWS})))
+    ap.add_argument("--json", metavar="FILE", help="write the measurements here")
+    args = ap.parse_args(argv)
+
+    from escoba_sim import __version__, _core, batch
+
+    if batch.ENGINE != "cython":
+        raise SystemExit("bench_strategies measures the compiled core, which is not built")
+    groups = set(args.rows.split(",")) if args.rows else None
+    out = {"version": __version__, "engine": batch.ENGINE, "impl": _core.IMPL, "python": platform.python_version(),
+           "machine": platform.machine(), "rules": args.rules, "rows": []}
+    print(f"{'strategy':<24} {'us/move':>10} {'us/hand':>11} {'hands/s':>10}")  # us: microseconds
+    for group, spec in ROWS:
+        if groups and group not in groups:
+            continue
+        r = measure(spec, args.rules, args.seconds)
+        out["rows"].append(r)
+        print(f"{spec:<24} {r['us_per_move']:>10.3f} {r['us_per_hand']:>11.2f} {r['hands_per_s']:>10,.0f}", flush=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
