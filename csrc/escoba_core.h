@@ -188,39 +188,87 @@ static inline uint32_t esc_build_half(uint64_t *mk, int cnt, esc_half *H) {
     return reach;
 }
 
+/* Bytewise helpers for the low quarter below: 16 subset sums packed in two
+ * words, one byte per subset, compared against a need all at once. */
+#define ESC_ONES 0x0101010101010101ULL
+#define ESC_HIGHS 0x8080808080808080ULL
+
+/* bit i (i < 8) set when byte i of x equals n (exact for every byte value) */
+static inline uint32_t esc_bytes_eq(uint64_t x, uint32_t n) {
+    const uint64_t z = x ^ (ESC_ONES * n);
+    const uint64_t hi = ~(((z & ~ESC_HIGHS) + ~ESC_HIGHS) | z) & ESC_HIGHS;
+    return (uint32_t)(((hi >> 7) * 0x0102040810204080ULL) >> 56);
+}
+
+/* The low part: the (up to) 4 lowest cards of a table, their 16 subset sums
+ * packed bytewise (index bit i = the i-th card; a missing card counts 16 so
+ * its subsets never match a need <= 14) and the card bits to rebuild masks. */
+typedef struct { uint64_t w0, w1; uint64_t b[4]; } esc_quad;
+
+static inline uint32_t esc_build_quad(uint64_t *mk, int cnt, esc_quad *q) {
+    uint32_t v[4] = {16, 16, 16, 16}, reach = 1;
+    q->b[0] = q->b[1] = q->b[2] = q->b[3] = 0;
+    for (int i = 0; i < cnt; i++) {
+        const int c = __builtin_ctzll(*mk);
+        *mk &= *mk - 1;
+        v[i] = esc_val[c];
+        q->b[i] = 1ULL << c;
+        reach = esc_add_to_reach(reach, (int)v[i]);
+    }
+    uint64_t w = (uint64_t)v[0] << 8;                 /* subsets of card 0 */
+    w |= (w + v[1] * 0x0101ULL) << 16;                /* ... of cards 0-1 */
+    w |= (w + v[2] * 0x01010101ULL) << 32;            /* ... of cards 0-2 */
+    q->w0 = w;
+    q->w1 = w + v[3] * ESC_ONES;                      /* the same with card 3 */
+    return reach;
+}
+
+static inline uint64_t esc_quad_mask(const esc_quad *q, uint32_t l) {
+    return (q->b[0] & -(uint64_t)(l & 1)) | (q->b[1] & -(uint64_t)((l >> 1) & 1))
+         | (q->b[2] & -(uint64_t)((l >> 2) & 1)) | (q->b[3] & -(uint64_t)((l >> 3) & 1));
+}
+
+static inline int esc_quad_sum(const esc_quad *q, uint32_t l) {
+    return (int)(((l < 8 ? q->w0 : q->w1) >> (8 * (l & 7))) & 0xFF);
+}
+
+/* the 16-bit set of low subsets whose sum is in `needs` (bits 0..15) */
+static inline uint32_t esc_quad_match(const esc_quad *q, uint32_t needs) {
+    uint32_t m = 0;
+    while (needs) {
+        const uint32_t n = (uint32_t)__builtin_ctz(needs);
+        needs &= needs - 1;
+        m |= esc_bytes_eq(q->w0, n) | (esc_bytes_eq(q->w1, n) << 8);
+    }
+    return m;
+}
+
 /* Run BODY for every subset SUB of the table MASK (<= ESC_SLOT_MAX cards) whose
- * sum SUM is in NEEDS, in ascending mask order: meet in the middle. The low
- * half of the cards (lowest ids) and the high half each get their subset sums
- * and masks; joining high-outer, low-inner keeps mask order, and a high
- * subset is skipped unless some low subset completes a need. BODY may `goto` out. */
+ * sum SUM is in NEEDS, in ascending mask order. The 4 lowest cards are the
+ * low part (16 subset sums compared bytewise against each need, no branch per
+ * subset); the cards above (at most 4) are walked as a small array of subset
+ * sums, outermost, so the options come out in mask order. BODY may `goto` out. */
 #define ESC_FOR_OPTIONS_SLOTS(MASK, NEEDS, SUB, SUM, BODY) do {                              \
     uint64_t _mk = (MASK);                                                                    \
     const uint32_t _nd = (NEEDS);                                                             \
-    const int _k = __builtin_popcountll(_mk), _a = _k >> 1;                                   \
+    const int _k = __builtin_popcountll(_mk), _a = _k < 4 ? _k : 4;                           \
     if (_k > ESC_SLOT_MAX) break; /* callers check; this also bounds the arrays for the compiler */ \
-    esc_half _lo, _hi;                                                                        \
-    const uint32_t _lr = esc_build_half(&_mk, _a, &_lo);                                      \
+    esc_quad _lo;                                                                             \
+    esc_half _hi;                                                                             \
+    const uint32_t _lr = esc_build_quad(&_mk, _a, &_lo);                                      \
     esc_build_half(&_mk, _k - _a, &_hi);                                                      \
-    const int _nh = 1 << (_k - _a), _nl = 1 << _a;                                            \
-    /* matches are gathered without branching on each sum (those branches are \
-     * data-dependent and mispredict), then BODY runs over the gathered list */ \
-    uint64_t _subs[1 << ESC_SLOT_MAX];                                                        \
-    uint8_t _sums[1 << ESC_SLOT_MAX];                                                         \
-    int _m = 0;                                                                               \
+    const int _nh = 1 << (_k - _a);                                                           \
     for (int _h = 0; _h < _nh; _h++) {                                                        \
         const int _s = _hi.s[_h];                                                             \
         if (_s > 15 || !((_lr << _s) & _nd)) continue;                                        \
-        for (int _l = 0; _l < _nl; _l++) {                                                    \
-            const int _t = _s + _lo.s[_l];                                                    \
-            _subs[_m] = _hi.m[_h] | _lo.m[_l];                                                \
-            _sums[_m] = (uint8_t)_t;                                                          \
-            _m += (_t < 16) & (int)(_nd >> (_t & 15));                                        \
+        uint32_t _mt = esc_quad_match(&_lo, (_nd >> _s) & 0xFFFFu);                           \
+        while (_mt) {                                                                         \
+            const uint32_t _l = (uint32_t)__builtin_ctz(_mt);                                 \
+            _mt &= _mt - 1;                                                                   \
+            const uint64_t SUB = _hi.m[_h] | esc_quad_mask(&_lo, _l);                         \
+            const int SUM = _s + esc_quad_sum(&_lo, _l);                                      \
+            BODY                                                                              \
         }                                                                                     \
-    }                                                                                         \
-    for (int _i = 0; _i < _m; _i++) {                                                         \
-        const uint64_t SUB = _subs[_i];                                                       \
-        const int SUM = _sums[_i];                                                            \
-        BODY                                                                                  \
     }                                                                                         \
 } while (0)
 
