@@ -64,7 +64,33 @@ def main():
         for k, v in s["hands_per_game"].items():
             lines.append(f"| {k} | {v[0]:.3f} | [{v[1]:.3f}, {v[2]:.3f}] |")
         lines += ["", _img("game_length", "hands_per_game")]
+    s = _load("search_strength")
+    if s:
+        lines += _search_section(s)
     (HERE / "README.md").write_text("\n".join(lines) + "\n")
+
+
+def _search_section(s) -> list[str]:
+    """ismcts (search_strength.py): its pairs and the ratings of the tournament it played."""
+    lines = ["## The search strategy ismcts against the others (ludoteka)", "",
+             f"Command: `{s['command']}` (script: `{s['script']}`; engine {s['engine']}, version {s['version']}). "
+             f"`{s['ismcts']}` is ismcts at its default budget (docs/ismcts.md); {s['games_per_pair']} games per "
+             "pair on duplicate deals (each deal played with the seats swapped). Game score = wins / games and "
+             "points per hand = ismcts minus the opponent, both with 95% intervals over chunks (clusters of "
+             "deals).", "",
+             "| ismcts vs | games | ismcts game score | 95% interval | points per hand (ismcts - opp.) | 95% interval |",
+             "|---|---|---|---|---|---|"]
+    for p in s["ismcts_pairs"]:
+        sc, pdiff = p["score"], p["points_diff"]
+        lines.append(f"| {p['vs']} | {p['games']} | {sc[0]:.3f} | [{sc[1]:.3f}, {sc[2]:.3f}] | "
+                     f"{pdiff[0]:+.3f} | [{pdiff[1]:+.3f}, {pdiff[2]:+.3f}] |")
+    lines += ["", "Bradley-Terry ratings of the same tournament (Elo scale, mean 0, 95% chunk bootstrap):", "",
+              "| strategy | rating | 95% interval |", "|---|---|---|"]
+    for k, v in sorted(s["ratings"].items(), key=lambda kv: -kv[1][0]):
+        lines.append(f"| {k} | {v[0]:+.1f} | [{v[1]:+.1f}, {v[2]:+.1f}] |")
+    lines += ["", "Cost per move: benchmarks/README.md (bench_strategies.py).", "",
+              _img("search_strength", "crosstable"), _img("search_strength", "ratings")]
+    return lines
 
 
 if __name__ == "__main__":

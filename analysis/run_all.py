@@ -8,11 +8,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import game_length  # noqa: E402
 import make_readme  # noqa: E402
 import rule_fields  # noqa: E402
+import search_strength  # noqa: E402  (its own count, ESCOBA_ISMCTS_N: ismcts is ~1 ms per move)
 import seat_advantage  # noqa: E402
 import strategies_by_preset  # noqa: E402
 
 if __name__ == "__main__":
-    for study in (strategies_by_preset, rule_fields, seat_advantage, game_length):
+    for study in (strategies_by_preset, rule_fields, seat_advantage, game_length, search_strength):
         print(f"== {study.__name__}", flush=True)
         study.main()
     make_readme.main()
