@@ -205,16 +205,26 @@ static inline uint32_t esc_bytes_eq(uint64_t x, uint32_t n) {
  * its subsets never match a need <= 14) and the card bits to rebuild masks. */
 typedef struct { uint64_t w0, w1; uint64_t b[4]; } esc_quad;
 
-static inline uint32_t esc_build_quad(uint64_t *mk, int cnt, esc_quad *q) {
-    uint32_t v[4] = {16, 16, 16, 16}, reach = 1;
-    q->b[0] = q->b[1] = q->b[2] = q->b[3] = 0;
-    for (int i = 0; i < cnt; i++) {
-        const int c = __builtin_ctzll(*mk);
-        *mk &= *mk - 1;
-        v[i] = esc_val[c];
-        q->b[i] = 1ULL << c;
-        reach = esc_add_to_reach(reach, (int)v[i]);
+/* value of each bit of a 64-bit card mask; bits 40-63 (no card) count 16, so
+ * "no card" adds nothing a need (<= 14) could match */
+static const uint8_t esc_val64[64] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+                                      1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+                                      16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+                                      16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16};
+
+/* Takes the (up to) 4 lowest cards off *mk. Always four steps, no branch:
+ * past the last card, ctz of (mask | bit 63) is 63, whose value is 16 and
+ * whose bit (mask & -mask) is 0. */
+static inline uint32_t esc_build_quad(uint64_t *mk, esc_quad *q) {
+    uint32_t v[4], reach = 1;
+    uint64_t m = *mk;
+    for (int i = 0; i < 4; i++) {
+        v[i] = esc_val64[__builtin_ctzll(m | (1ULL << 63))];
+        q->b[i] = m & (~m + 1);
+        m &= m - 1;
+        reach = (reach | (reach << v[i])) & 0xFFFFu;
     }
+    *mk = m;
     uint64_t w = (uint64_t)v[0] << 8;                 /* subsets of card 0 */
     w |= (w + v[1] * 0x0101ULL) << 16;                /* ... of cards 0-1 */
     w |= (w + v[2] * 0x01010101ULL) << 32;            /* ... of cards 0-2 */
@@ -255,7 +265,7 @@ static inline uint32_t esc_quad_match(const esc_quad *q, uint32_t needs) {
     if (_k > ESC_SLOT_MAX) break; /* callers check; this also bounds the arrays for the compiler */ \
     esc_quad _lo;                                                                             \
     esc_half _hi;                                                                             \
-    const uint32_t _lr = esc_build_quad(&_mk, _a, &_lo);                                      \
+    const uint32_t _lr = esc_build_quad(&_mk, &_lo);                                      \
     esc_build_half(&_mk, _k - _a, &_hi);                                                      \
     const int _nh = 1 << (_k - _a);                                                           \
     for (int _h = 0; _h < _nh; _h++) {                                                        \
@@ -580,7 +590,12 @@ static inline esc_move esc_random_move(const esc_hand *h, const esc_tbl *t, uint
     uint64_t legal = (mode == ESC_CAPTURE_ANY && cap) ? cap : hand;
     int n = __builtin_popcountll(legal);
     int k = n > 1 ? (int)esc_below(rng, (uint32_t)n) : 0;
-    while (k--) legal &= legal - 1;
+    if (n <= 3) { /* the usual hand: drop k lowest cards with selects, not a k-trip loop */
+        legal = k >= 1 ? legal & (legal - 1) : legal;
+        legal = k >= 2 ? legal & (legal - 1) : legal;
+    } else {
+        while (k--) legal &= legal - 1;
+    }
     esc_move mv = { __builtin_ctzll(legal), 0 };
     if ((cap >> mv.card) & 1) /* its captures in mask order, then the lay if laying is legal */
         mv.take = esc_draw_option(t, mv.card, mode == ESC_CAPTURE_OPTIONAL, 0, rng);
