@@ -12,10 +12,11 @@
  *   once via a value mask;
  * - options are enumerated only when a strategy needs them, in ascending
  *   40-bit mask order (the order docs/engine.md fixes for `random`):
- *   * small tables (<= ESC_SLOT_MAX cards, nearly every turn): the cards in
- *     ascending id are slots; the subset sums of the low and the high half of
- *     the slots are built incrementally (at most 16 each) and the halves are
- *     joined high-outer, low-inner (meet in the middle);
+ *   * small tables (<= ESC_SLOT_MAX cards, nearly every turn): the 16 subset
+ *     sums of the 4 lowest cards are packed one per byte in two words and
+ *     compared with each need bytewise (no branch per subset); the cards
+ *     above them (at most 4) are walked outermost as a small array of subset
+ *     sums, so options still come out in mask order;
  *   * any larger table (up to 40 cards, exact): precomputed per-suit lookup
  *     tables indexed by the suit's 10-bit value mask (its submasks with sum
  *     <= 14, ascending, and those with each exact sum), walked highest suit
@@ -67,6 +68,14 @@ static const uint8_t esc_val[40] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5
                                     1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
 
 static inline int esc_value(int card) { return esc_val[card]; }
+
+/* value of each bit of a 64-bit card mask; bits 40-63 (no card) count 16, so
+ * "no card" adds nothing a need (<= 14) could match */
+static const uint8_t esc_val64[64] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+                                      1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+                                      16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+                                      16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16};
+
 
 /* a 10-bit set of values (bit v-1) <-> the 40-bit mask of all cards with those values */
 #define ESC_SPREAD(v10) ((uint64_t)(v10) * 0x40100401ULL)
@@ -134,6 +143,11 @@ static inline uint16_t esc_add_to_reach(uint32_t reach, int v) { return (uint16_
 
 static inline uint16_t esc_reach_of(uint64_t mask) {
     uint32_t R = 1;
+    /* the first four cards without a data-dependent loop exit (a missing card adds 16: nothing) */
+    for (int i = 0; i < 4; i++) {
+        R = esc_add_to_reach(R, esc_val64[__builtin_ctzll(mask | (1ULL << 63))]);
+        mask &= mask - 1;
+    }
     while (mask) {
         R = esc_add_to_reach(R, esc_val[__builtin_ctzll(mask)]);
         mask &= mask - 1;
@@ -204,13 +218,6 @@ static inline uint32_t esc_bytes_eq(uint64_t x, uint32_t n) {
  * packed bytewise (index bit i = the i-th card; a missing card counts 16 so
  * its subsets never match a need <= 14) and the card bits to rebuild masks. */
 typedef struct { uint64_t w0, w1; uint64_t b[4]; } esc_quad;
-
-/* value of each bit of a 64-bit card mask; bits 40-63 (no card) count 16, so
- * "no card" adds nothing a need (<= 14) could match */
-static const uint8_t esc_val64[64] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-                                      1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-                                      16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
-                                      16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16};
 
 /* Takes the (up to) 4 lowest cards off *mk. Always four steps, no branch:
  * past the last card, ctz of (mask | bit 63) is 63, whose value is 16 and
