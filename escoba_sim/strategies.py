@@ -160,7 +160,7 @@ class HeuristicStrategy:
 
     name = "heuristic"
 
-    def __init__(self, cards=1.0, oros=1.0, sevens=1.5, siete=3.0, escoba=4.0, risk=4.0, keep=0.5, **_):
+    def __init__(self, cards=1.0, oros=1.0, sevens=1.5, siete=3.0, escoba=4.0, risk=20.0, keep=0.5, **_):
         self.w = (float(cards), float(oros), float(sevens), float(siete), float(escoba), float(risk), float(keep))
 
     def capture_score(self, taken: int, escoba: int, risk: float) -> float:
@@ -368,7 +368,7 @@ _WEIGHTS = {
     "sevens": Param(1.5, "per seven taken"),
     "siete": Param(3.0, "for taking the 7 of oros"),
     "escoba": Param(4.0, "for an escoba"),
-    "risk": Param(4.0, "times the chance an unseen card clears the table left"),
+    "risk": Param(20.0, "times the chance an unseen card clears the table left"),
     "keep": Param(0.5, "times the oros/sevens/siete weights of a card laid"),
 }
 

@@ -15,7 +15,7 @@ from escoba_sim.rules import PRESETS
 from escoba_sim.strategies import BUILTINS, StrategyError, StrategySpec, check_strategy, parse_strategy
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "lowcard.py"
-HEURISTIC_DEFAULT = "heuristic:cards=1,oros=1,sevens=1.5,siete=3,escoba=4,risk=4,keep=0.5"
+HEURISTIC_DEFAULT = "heuristic:cards=1,oros=1,sevens=1.5,siete=3,escoba=4,risk=20,keep=0.5"
 
 
 def invoke(*args):
