@@ -14,7 +14,8 @@ def test_measure_reports_hands_per_second():
 
 def test_bench_cli_json(cli):
     out = cli("bench", "--seconds", "0.05", "--json")
-    data = json.loads(out.output)
+    text = out.output
+    data = json.loads(text[text.index("{"):])  # without the core a one-line notice goes to stderr first
     assert data["engine"] == batch.ENGINE and data["rules"] == "ludoteka"
     assert [row["pairing"] for row in data["rows"]] == ["-".join(p) for p in PAIRINGS]
     for row in data["rows"]:
