@@ -64,10 +64,48 @@ def main():
         for k, v in s["hands_per_game"].items():
             lines.append(f"| {k} | {v[0]:.3f} | [{v[1]:.3f}, {v[2]:.3f}] |")
         lines += ["", _img("game_length", "hands_per_game")]
+    s = _load("strategy_strength")
+    if s:
+        lines += _strength_section(s)
     s = _load("search_strength")
     if s:
         lines += _search_section(s)
     (HERE / "README.md").write_text("\n".join(lines) + "\n")
+
+
+def _strength_section(s) -> list[str]:
+    """Every strategy under ludoteka (strategy_strength.py): ratings, pairs against greedy, behaviour."""
+    lines = ["## Every strategy under ludoteka: strength and what each does", "",
+             f"Command: `{s['command']}` (script: `{s['script']}`; engine {s['engine']}, version {s['version']}). "
+             f"{s['games_per_pair']} games per pair on duplicate deals. Labels are short names; the full specs "
+             "(every weight) are in results/strategy_strength.json. Ratings: Bradley-Terry on the Elo scale "
+             "(mean 0) with a 95% chunk bootstrap; pairs: game score (wins / games) and points per hand of the "
+             "row minus greedy, 95% intervals over chunks.", "",
+             "| strategy | rating | 95% interval | game score vs greedy | 95% interval | points per hand vs greedy | 95% interval |",
+             "|---|---|---|---|---|---|---|"]
+    vs_greedy = {p["a"]: p for p in s["pairs"] if p["b"] == "greedy"}
+    for k, v in sorted(s["ratings"].items(), key=lambda kv: -kv[1][0]):
+        p = vs_greedy.get(k)
+        pair = (f"{p['score'][0]:.3f} | [{p['score'][1]:.3f}, {p['score'][2]:.3f}] | {p['points_diff'][0]:+.3f} | "
+                f"[{p['points_diff'][1]:+.3f}, {p['points_diff'][2]:+.3f}]") if p else "- | - | - | -"
+        lines.append(f"| {k} | {v[0]:+.1f} | [{v[1]:+.1f}, {v[2]:+.1f}] | {pair} |")
+    eg = next((p for p in s["pairs"] if p["a"] == "endgame" and p["b"] == "heuristic"), None)
+    if eg:
+        d = eg["points_diff"]
+        lines += ["", f"endgame against heuristic (the same weights until the stock is empty, so the gap is what "
+                  f"solving the last cards exactly is worth): {d[0]:+.3f} points per hand [{d[1]:+.3f}, {d[2]:+.3f}]."]
+    lines += ["", f"What each does, against greedy on the same {s['behaviour_deals']:,} deals (both seats), per "
+              "hand, with 95% intervals over deals. greedy's own row is the baseline (against itself every "
+              "quantity is half the deal's):", "",
+              "| strategy | oros taken | sevens taken | 7 of oros | escobas made | escobas conceded |",
+              "|---|---|---|---|---|---|"]
+    for k, b in s["behaviour_vs_greedy"].items():
+        cell = lambda q: f"{b[q][0]:.3f} [{b[q][1]:.3f}, {b[q][2]:.3f}]"  # noqa: E731
+        lines.append(f"| {k} | {cell('oros_taken')} | {cell('sevens_taken')} | {cell('siete_oros')} | "
+                     f"{cell('escobas')} | {cell('escobas_conceded')} |")
+    lines += ["", "Cost per move of each strategy: benchmarks/README.md (bench_strategies.py).", "",
+              _img("strategy_strength", "crosstable"), _img("strategy_strength", "ratings")]
+    return lines
 
 
 def _search_section(s) -> list[str]:

@@ -25,6 +25,10 @@ ROWS = [
     ("builtin", "greedy"),
     ("builtin", "maxoros"),
     ("builtin", "random"),
+    ("builtin", "sevens"),
+    ("builtin", "defensive"),
+    ("builtin", "heuristic"),
+    ("builtin", "endgame"),  # its exact search runs only on the last deal (each seat's last 3 moves)
     ("ismcts", "ismcts:iters=100"),
     ("ismcts", "ismcts:iters=300"),
     ("ismcts", "ismcts"),  # the default budget
