@@ -311,6 +311,37 @@ def rules_list(as_json):
         click.echo(f"{name:<13}{PRESET_SOURCES[name]}" + ("  [default]" if name == DEFAULT_PRESET else ""))
 
 
+@main.command("strategies")
+@click.option("--json", "as_json", is_flag=True, help="Print every built-in with its parameters as JSON.")
+def strategies_cmd(as_json):
+    """List the built-in strategies, their parameters and defaults, and which engine plays them.
+
+    A strategy spec is NAME, NAME:key=value,... , NAME:weights.toml or
+    path/to/file.py:ClassName (docs/strategies.md).
+
+    \b
+    Example:
+      escoba-sim strategies
+      escoba-sim run -s heuristic:oros=2,risk=10 --vs greedy -n 1e5
+    """
+    from .batch import engine_for
+    from .strategies import BUILTINS, parse_strategy
+
+    def engine(name):
+        e = engine_for([parse_strategy(name)])
+        return "-" if e == "python" and BUILTINS[name].reference is None else e  # core-only, core not built
+
+    if as_json:
+        emit_json({n: {"help": d.help, "engine": engine(n), "canonical": parse_strategy(n).canonical,
+                       "params": {k: {"default": p.default, "help": p.help} for k, p in d.params.items()}}
+                   for n, d in BUILTINS.items()})
+        return
+    for n, d in BUILTINS.items():
+        click.echo(f"{n:<11}{d.help}  [{engine(n)}]")
+        for k, p in d.params.items():
+            click.echo(f"{'':<13}{k}={p.default:g}  {p.help}")
+
+
 @rules_cmd.command("show")
 @click.argument("ruleset", type=RULES)
 @click.option("--json", "as_json", is_flag=True, help="Print the fields, canonical string and digest as JSON.")

@@ -110,3 +110,14 @@ def test_plugin_through_escoba_sim_run(tmp_path, monkeypatch):
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["engine"] == "python"
     assert manifest["spec"]["strategies"][0] == f"{EXAMPLE}:LowCard"
+
+
+def test_strategies_command_lists_every_builtin():
+    r = invoke("strategies", "--json")
+    assert r.exit_code == 0
+    data = json.loads(r.stdout)
+    assert list(data) == list(BUILTINS)
+    assert data["heuristic"]["canonical"] == HEURISTIC_DEFAULT
+    assert data["heuristic"]["params"]["risk"]["default"] == 20.0
+    text = invoke("strategies").output
+    assert "endgame" in text and "max_cards=8" in text
