@@ -625,8 +625,12 @@ static inline esc_move esc_key_move(int strategy, const esc_tbl *t, uint64_t han
 }
 
 static inline esc_move esc_choose_move(int strategy, const esc_hand *h, const esc_tbl *t, uint64_t hand, uint64_t cap, esc_rng *rng) {
+    /* a new strategy adds its code above ESC_N_STRATEGIES, a case here and one in esc_choose_blow;
+     * _core.pyx only passes codes it lists in _C_STRATEGIES */
     switch (strategy) {
     case ESC_RANDOM: return esc_random_move(h, t, hand, cap, rng);
+    case ESC_GREEDY:
+    case ESC_MAXOROS:
     default: return esc_key_move(strategy, t, hand, cap);
     }
 }
