@@ -171,7 +171,7 @@ def chart_list(kind: str, tables: dict) -> list[Chart]:
         out.append(_ax_chart("hands_per_game", "Hands per game", charts.prep_distribution(tables["hands_hist"]),
                              charts.plot_distribution, xlabel="hands in a game"))
     if "convergence" in tables and tables["convergence"].height:
-        out.append(_ax_chart("convergence", "Convergence of the first player's win rate with n",
+        out.append(_ax_chart("convergence", "Convergence of the first player's win rate with n (95% interval, chunks as clusters)",
                              charts.prep_convergence(tables["convergence"]), charts.plot_convergence,
                              ylabel="win rate"))
     return out
