@@ -35,6 +35,9 @@ Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 SVG_HASHSALT = "escoba-sim"
 CATEGORY_COLORS = {"escobas": "#4e79a7", "siete_oros": "#f28e2b", "sevens": "#e15759", "oros": "#edc948",
                    "cards": "#59a14f", "bonus": "#b07aa1"}
+# how a point category reads in a legend or a terminal table
+CATEGORY_TEXT = {"escobas": "escobas", "siete_oros": "siete de oros", "sevens": "sevens (majority)",
+                 "oros": "oros (majority)", "cards": "cards (majority)", "bonus": "bonuses", "total": "total"}
 
 
 # --- data preparation -----------------------------------------------------------------------
@@ -164,7 +167,7 @@ def plot_intervals(ax, df, *, xlabel: str = "", reference: float | None = None, 
     return ax
 
 
-def plot_win_rates(ax, df):
+def plot_win_rates(ax, df, *, xlabel: str = "game win rate (95% interval)"):
     """Win rate per label as bars with 95 % interval whiskers; a dashed line at 0.5."""
     labels = df["label"].to_list()
     est = df["estimate"].to_list()
@@ -176,39 +179,61 @@ def plot_win_rates(ax, df):
     ax.axvline(0.5, color="#888888", lw=1, ls="--")
     ax.set_yticks(ys, labels)
     ax.set_xlim(0, 1)
-    ax.set_xlabel("game win rate (95% interval)")
+    ax.set_xlabel(xlabel)
     return ax
 
 
 def plot_points_by_category(ax, df):
-    """Stacked bars of expected points per hand, one bar per label, one segment per category."""
+    """Stacked bars of expected points per hand, one bar per label, one segment per category.
+
+    The legend sits right of the axes (top segment first, as stacked), so it never
+    covers the bar labels; long or many labels are rotated and anchored at their end.
+    """
     labels = df["label"].unique(maintain_order=True).to_list()
     pos = {l: i for i, l in enumerate(labels)}
     for cat in df["category"].unique(maintain_order=True).to_list():
         part = df.filter(df["category"] == cat)
         ax.bar([pos[l] for l in part["label"].to_list()], part["points"].to_list(), bottom=part["bottom"].to_list(),
-               label=cat, color=CATEGORY_COLORS.get(cat), width=0.6)
-    ax.set_xticks(range(len(labels)), labels, rotation=20, ha="right")
+               label=CATEGORY_TEXT.get(cat, cat), color=CATEGORY_COLORS.get(cat), width=0.6)
+    if len(labels) > 4 or max((len(l) for l in labels), default=0) > 14:
+        ax.set_xticks(range(len(labels)), labels, rotation=35, ha="right", rotation_mode="anchor")
+    else:
+        ax.set_xticks(range(len(labels)), labels)
+    ax.set_xlim(-0.6, len(labels) - 0.4)
     ax.set_ylabel("points per hand")
-    ax.legend(fontsize="small", ncols=3, loc="upper center", bbox_to_anchor=(0.5, -0.25))
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
+    handles, names = ax.get_legend_handles_labels()
+    ax.legend(handles[::-1], names[::-1], fontsize="small", title="category", title_fontsize="small",
+              loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
     return ax
 
 
-def plot_effects(ax, df, *, xlabel: str = "paired difference vs the first ruleset (95% interval)"):
-    """Forest plot of paired differences; intervals that exclude 0 are drawn darker."""
+def plot_effects(ax, df, *, xlabel: str = "paired difference vs the first ruleset (95% interval)",
+                 label_col: str = "row"):
+    """Forest plot of paired differences with a zero line; intervals that exclude 0 are drawn darker.
+
+    Give it one metric's rows (``label_col="label"``, the metric in the axes title) so
+    every quantity gets its own x scale and unit: a report draws one such axes per metric.
+    """
     colors = ["#1f3b73" if x else "#9db4d6" for x in df["excludes_zero"].to_list()]
-    plot_intervals(ax, df, xlabel=xlabel, reference=0.0, label_col="row", colors=colors)
+    from matplotlib.ticker import MaxNLocator
+
+    plot_intervals(ax, df, xlabel=xlabel, reference=0.0, label_col=label_col, colors=colors)
+    ax.set_ylim(-0.6, df.height - 0.4)
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=5))  # small panels: few ticks, so long decimals never collide
     return ax
 
 
-def plot_distribution(ax, df, *, xlabel: str = "value"):
-    """One step line per label: the share of observations at each value."""
+def plot_distribution(ax, df, *, xlabel: str = "value", ylabel: str = "share"):
+    """One step line per label: the share of observations at each value (a legend only for two labels or more)."""
     for label in df["label"].unique(maintain_order=True).to_list():
         part = df.filter(df["label"] == label)
         ax.plot(part["value"].to_list(), part["share"].to_list(), drawstyle="steps-mid", marker=".", label=label)
     ax.set_xlabel(xlabel)
-    ax.set_ylabel("share")
-    ax.legend(fontsize="small")
+    ax.set_ylabel(ylabel)
+    if df["label"].n_unique() > 1:
+        ax.legend(fontsize="small")
     ax.grid(alpha=0.3)
     return ax
 
@@ -234,7 +259,7 @@ def plot_crosstable(ax, df, *, value_label: str = "score"):
     return ax
 
 
-def plot_convergence(ax, df, *, ylabel: str = "estimate"):
+def plot_convergence(ax, df, *, ylabel: str = "estimate", xlabel: str = "n (log scale)"):
     """The running estimate against n, one line per label, with its 95 % band."""
     for label in df["label"].unique(maintain_order=True).to_list():
         part = df.filter(df["label"] == label)
@@ -245,7 +270,7 @@ def plot_convergence(ax, df, *, ylabel: str = "estimate"):
             ax.fill_between(band["n"].to_list(), band["lo"].to_list(), band["hi"].to_list(),
                             color=line.get_color(), alpha=0.2)
     ax.set_xscale("log")
-    ax.set_xlabel("n (log scale)")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.legend(fontsize="small")
     ax.grid(alpha=0.3)

@@ -589,16 +589,10 @@ def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, o
     if as_json:
         emit_json(summary)
         return
-    click.echo(f"seed {summary['seed']}, {summary['games_per_ruleset']} games per ruleset, "
-               f"{summary['chunks']} chunks; {summary['interval']}")
-    keep = ("win_rate", "hands_per_game", "seat_advantage", "escobas", "lucky_escobas", f"total:{strategy}")
-    for kind in ("estimates", "effects"):
-        click.echo(f"\n{kind}:")
-        for r in summary[kind]:
-            if r["metric"] in keep:
-                lo = "–" if r["lo"] is None else f"{r['lo']:+.4f}"
-                hi = "–" if r["hi"] is None else f"{r['hi']:+.4f}"
-                click.echo(f"  {r['label']:<28} {r['metric']:<18} {r['estimate']:+.4f}  [{lo}, {hi}]")
+    from .compare import format_summary
+
+    for line in format_summary(summary):
+        click.echo(line)
     click.echo(f"\nall quantities: {out}/summary.json; charts: escoba-sim report {out}")
 
 

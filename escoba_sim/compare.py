@@ -120,6 +120,97 @@ def chunk_size_for(n: int, rotations: int = 2, mode: str = "games") -> int:
     return max(1, min(runner.MAX_CHUNK[mode], deals // MIN_CHUNKS or 1))
 
 
+# --- what each quantity is, in words and units (terminal output and chart titles) ----------
+
+# metric -> (what it is, unit); ``{first}`` is the first player's label
+METRIC_TEXT = {
+    "win_rate": ("game win rate of {first}", "share of games"),
+    "hands_per_game": ("hands per game", "hands"),
+    "seat_advantage": ("seat advantage: mano minus dealer", "points per hand"),
+    "escobas": ("escobas per hand (all sides)", "escobas per hand"),
+    "lucky_escobas": ("lucky-deal escobas per hand (all sides)", "escobas per hand"),
+    "tie_sevens": ("sevens majority tied", "share of hands"),
+    "tie_oros": ("oros majority tied", "share of hands"),
+    "tie_cards": ("cards majority tied", "share of hands"),
+}
+# the groups the terminal output prints, in order; category points are their own table
+GAME_METRICS = ("win_rate", "hands_per_game", "seat_advantage")
+ESCOBA_METRICS = ("escobas", "lucky_escobas")
+TIE_METRICS = ("tie_sevens", "tie_oros", "tie_cards")
+# shorter row names where the group title already says what and in which unit
+ROW_TEXT = {"hands_per_game": "hands per game", "seat_advantage": "seat advantage, mano minus dealer (points/hand)", "escobas": "all escobas",
+            "lucky_escobas": "lucky-deal escobas", "tie_sevens": "sevens", "tie_oros": "oros", "tie_cards": "cards"}
+
+
+def describe_metric(metric: str, labels: list[str] | None = None) -> tuple[str, str]:
+    """``(what, unit)`` for a metric name, e.g. ``("oros (majority) points per hand of greedy", "points per hand")``."""
+    from .charts import CATEGORY_TEXT
+
+    cat, _, who = metric.partition(":")
+    if who:
+        return f"{CATEGORY_TEXT.get(cat, cat)} points per hand of {who}", "points per hand"
+    what, unit = METRIC_TEXT.get(metric, (metric, ""))
+    return what.format(first=labels[0] if labels else "the first player"), unit
+
+
+def _cell(r: dict | None, signed: bool) -> str:
+    if r is None:
+        return "–"
+    f = "{:+.4f}" if signed else "{:.4f}"
+    lo = "–" if r["lo"] is None else f.format(r["lo"])
+    hi = "–" if r["hi"] is None else f.format(r["hi"])
+    return f"{f.format(r['estimate'])} [{lo}, {hi}]"
+
+
+def format_summary(summary: dict) -> list[str]:
+    """The terminal report of a comparison: per ruleset, quantities grouped and named with their units.
+
+    Estimates per ruleset first, then each variant's paired difference against the
+    reference; within each: games, points per hand by category (one column per
+    player), escobas per hand of all sides, and how often each majority ties.
+    """
+    from .charts import CATEGORY_TEXT
+
+    labels = summary["labels"]
+    ref = summary["rulesets"][0]["label"]
+    lines = [f"seed {summary['seed']}, {summary['games_per_ruleset']} games per ruleset, "
+             f"{summary['chunks']} chunks; {summary['interval']}",
+             f"players: {labels[0]} (--strategy) vs {' vs '.join(labels[1:])} (--vs); reference ruleset: {ref}"]
+    for kind, signed in (("estimates", False), ("effects", True)):
+        rows: dict[str, dict[str, dict]] = {}
+        for r in summary[kind]:
+            rows.setdefault(r["label"], {})[r["metric"]] = r
+        lines.append("")
+        lines.append("== estimates per ruleset (95% interval) ==" if kind == "estimates" else
+                     f"== paired differences vs {ref} (same deals; 95% interval) ==")
+        for rs in summary["rulesets"]:
+            got = rows.get(rs["label"])
+            if not got:
+                continue
+            lines.append("")
+            lines.append(rs["label"] if kind == "estimates" else f"{rs['label']} minus {ref}")
+            w = 48
+            for title, names in (("games", GAME_METRICS), ("escobas per hand (all sides)", ESCOBA_METRICS),
+                                 ("how often each majority ties (share of hands)", TIE_METRICS)):
+                present = [m for m in names if m in got]
+                if not present:
+                    continue
+                lines.append(f"  {title}")
+                for m in present:
+                    what, unit = describe_metric(m, labels)
+                    text = ROW_TEXT.get(m) or f"{what} ({unit})"
+                    lines.append(f"    {text:<{w}} {_cell(got[m], signed)}")
+                if title == "games":  # the category table comes right after the games block
+                    cats = [c for c in (*POINT_COLUMNS, "total") if any(f"{c}:{p}" in got for p in labels)]
+                    if cats:
+                        lines.append(f"  {'points per hand by category':<{w + 3}}" +
+                                     "".join(f"{p:<28}" for p in labels).rstrip())
+                        for c in cats:
+                            lines.append(f"    {CATEGORY_TEXT.get(c, c):<{w}} " +
+                                         "".join(f"{_cell(got.get(f'{c}:{p}'), signed):<28}" for p in labels).rstrip())
+    return lines
+
+
 # --- the quantities, as ratios of chunk aggregates -------------------------------------------
 
 def _k(col: str) -> int:

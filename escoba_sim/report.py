@@ -128,52 +128,100 @@ def _ax_chart(name, title, frame, plot, width=6.4, height=4.0, **kw) -> Chart:
     return Chart(name, title, draw, width, height)
 
 
-def chart_list(kind: str, tables: dict) -> list[Chart]:
-    """Every chart a folder's tables support, in page order."""
+def effect_metrics(effects) -> list[str]:
+    """The metrics of the effects chart, in panel order: games, each player's points, escobas, ties."""
+    present = effects["metric"].unique(maintain_order=True).to_list()
+    totals = [m for m in present if m.startswith("total:")]
+    order = ["win_rate", *totals, "hands_per_game", "seat_advantage", "escobas", "lucky_escobas",
+             "tie_sevens", "tie_oros", "tie_cards"]
+    return [m for m in order if m in present]
+
+
+def _effects_chart(effects, labels: list[str] | None) -> Chart:
+    """Small multiples: one axes per metric (own x scale, unit and zero line), variants as rows."""
+    from .compare import describe_metric
+
+    metrics = effect_metrics(effects)
+    df = charts.prep_effects(effects, metrics)
+    n_var = df["label"].n_unique()
+    ncols = 2 if len(metrics) > 2 else 1
+    nrows = -(-len(metrics) // ncols)
+    panel_h = 0.95 + 0.32 * n_var
+
+    def draw(fig):
+        import polars as pl
+
+        axes = fig.subplots(nrows, ncols, squeeze=False)
+        for ax, m in zip(axes.flat, metrics):
+            what, unit = describe_metric(m, labels)
+            charts.plot_effects(ax, df.filter(pl.col("metric") == m), xlabel=f"difference in {unit}",
+                                label_col="label")
+            ax.set_title(what, fontsize="small")
+        for ax in list(axes.flat)[len(metrics):]:  # an odd count leaves one empty slot: no empty panel
+            fig.delaxes(ax)
+    return Chart("effects", "Variant effects: paired difference vs the first ruleset on the same deals "
+                            "(95% interval; dark = excludes 0)", draw, width=11.0, height=0.6 + nrows * panel_h)
+
+
+def chart_list(kind: str, tables: dict, manifest: dict | None = None) -> list[Chart]:
+    """Every chart a folder's tables support, in page order (``manifest`` names the players in titles)."""
     import polars as pl
 
+    manifest = manifest or {}
+    players = manifest.get("strategies") or []
+    if kind == "run":
+        players = (manifest.get("spec") or {}).get("strategies") or players
+    first = players[0] if players else "the first player"
     out: list[Chart] = []
     est = tables.get("estimates")
     if est is not None:
         wr = charts.prep_win_rates(est)
         if wr.height:
-            out.append(_ax_chart("win_rates", "Game win rate (95% interval)", wr, charts.plot_win_rates,
-                                 height=1.5 + 0.4 * wr.height))
+            title = {"compare": f"Game win rate of {first} against {', '.join(players[1:]) or 'its opponent'}, "
+                                "per ruleset (95% interval)",
+                     "tournament": "Game win rate against all opponents (95% Wilson interval)"}.get(
+                         kind, "Game win rate per player (95% interval)")
+            out.append(_ax_chart("win_rates", title, wr, charts.plot_win_rates,
+                                 height=1.5 + 0.4 * wr.height, xlabel="share of games won (dashed: 0.5)"))
     if kind == "tournament" and "ratings" in tables:
         r = charts.prep_metric(tables["ratings"], "rating")
         out.append(_ax_chart("ratings", "Bradley-Terry rating, Elo scale (95% bootstrap interval)", r,
-                             charts.plot_intervals, height=1.5 + 0.4 * r.height, xlabel="rating", reference=0.0))
+                             charts.plot_intervals, height=1.5 + 0.4 * r.height,
+                             xlabel="rating (Elo points, mean 0)", reference=0.0))
     if kind == "tournament" and "crosstable" in tables:
         ct = charts.prep_crosstable(tables["crosstable"].with_columns(pl.col("value") - 0.5))
         out.append(_ax_chart("crosstable", "Crosstable: row's game score minus 0.5 against the column", ct,
                              charts.plot_crosstable, width=6.0, height=5.0, value_label="score - 0.5"))
     if "categories" in tables and tables["categories"].height:
         c = charts.prep_points_by_category(tables["categories"])
+        n_bars = c["label"].n_unique()
+        longest = max(len(x) for x in c["label"].unique().to_list())
         out.append(_ax_chart("points_by_category", "Expected points per hand by category", c,
-                             charts.plot_points_by_category, width=max(6.4, 0.9 * c["label"].n_unique() + 2)))
+                             charts.plot_points_by_category, width=max(6.4, 3.2 + 0.75 * n_bars),
+                             height=4.0 + (0.07 * longest if n_bars > 4 or longest > 14 else 0.0)))
     if kind == "compare" and "effects" in tables and tables["effects"].height:
-        metrics = ["win_rate", "hands_per_game", "seat_advantage", "escobas", "lucky_escobas",
-                   "tie_sevens", "tie_oros", "tie_cards"]
-        e = charts.prep_effects(tables["effects"], metrics)
-        out.append(_ax_chart("effects", "Variant effects: paired difference vs the first ruleset", e,
-                             charts.plot_effects, width=7.5, height=1.5 + 0.3 * e.height))
+        out.append(_effects_chart(tables["effects"], players or None))
     if est is not None:
         sa = charts.prep_metric(est, "seat_advantage")
         if sa.height:
-            out.append(_ax_chart("seat_advantage", "Seat advantage: mano minus dealer, points per hand", sa,
-                                 charts.plot_intervals, height=1.5 + 0.4 * sa.height, xlabel="points per hand",
-                                 reference=0.0))
+            title = ("Seat advantage: mano's minus dealer's points per hand, both players together"
+                     if kind == "compare" else "Seat advantage: points per hand as mano minus as dealer")
+            out.append(_ax_chart("seat_advantage", title, sa, charts.plot_intervals, height=1.5 + 0.4 * sa.height,
+                                 xlabel="points per hand (dashed: no advantage)", reference=0.0))
     if "points_hist" in tables and tables["points_hist"].height:
         out.append(_ax_chart("points_distribution", "Distribution of points per hand",
                              charts.prep_distribution(tables["points_hist"]), charts.plot_distribution,
-                             xlabel="points in a hand"))
+                             xlabel="points in a hand", ylabel="share of hands"))
     if "hands_hist" in tables and tables["hands_hist"].height:
-        out.append(_ax_chart("hands_per_game", "Hands per game", charts.prep_distribution(tables["hands_hist"]),
-                             charts.plot_distribution, xlabel="hands in a game"))
+        hh = charts.prep_distribution(tables["hands_hist"])
+        title = "Hands per game" + (" (all pairs together)" if kind == "tournament" else "")
+        out.append(_ax_chart("hands_per_game", title, hh, charts.plot_distribution, xlabel="hands in a game",
+                             ylabel="share of games"))
     if "convergence" in tables and tables["convergence"].height:
-        out.append(_ax_chart("convergence", "Convergence of the first player's win rate with n (95% interval, chunks as clusters)",
+        who = "the first-named strategy's win rate in each pair" if kind == "tournament" else f"{first}'s win rate"
+        out.append(_ax_chart("convergence", f"Convergence of {who}\n(95% interval, chunks as clusters)",
                              charts.prep_convergence(tables["convergence"]), charts.plot_convergence,
-                             ylabel="win rate"))
+                             ylabel="share of games won", xlabel="games played (log scale)"))
     return out
 
 
@@ -225,7 +273,7 @@ def write_report(d: str | Path, out: str | Path | None = None) -> Path:
     out = Path(out) if out is not None else d / "report"
     out.mkdir(parents=True, exist_ok=True)
     figures = []
-    for c in chart_list(kind, tables):
+    for c in chart_list(kind, tables, manifest):
         fig = charts.new_figure(c.width, c.height)
         c.draw(fig)
         fig.suptitle(c.title, fontsize="medium")

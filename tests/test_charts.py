@@ -134,3 +134,36 @@ def test_plot_win_rates_accepts_a_missing_interval():
     df = pl.DataFrame({"label": ["a"], "estimate": [0.5], "lo": [None], "hi": [None]},
                       schema={"label": pl.String, "estimate": pl.Float64, "lo": pl.Float64, "hi": pl.Float64})
     assert len(charts.plot_win_rates(_ax(), df).patches) == 1
+
+
+def _category_frame(n_bars):
+    labels = [f"lucky_deal=off, ties=none / strategy{i}" if n_bars > 2 else f"s{i}" for i in range(n_bars)]
+    return pl.DataFrame({"label": [l for l in labels for _ in range(3)],
+                         "category": ["escobas", "oros", "cards"] * n_bars, "points": [1.0, 0.5, 0.25] * n_bars})
+
+
+@pytest.mark.parametrize("n_bars", [2, 16])
+def test_points_by_category_legend_overlaps_no_tick_label(n_bars):
+    fig = charts.new_figure(max(6.4, 3.2 + 0.75 * n_bars), 5.5)
+    ax = charts.plot_points_by_category(fig.add_subplot(), charts.prep_points_by_category(_category_frame(n_bars)))
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    r = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(r)  # constrained layout places the legend and the labels
+    legend = ax.get_legend().get_window_extent(r)
+    ticks = [t.get_window_extent(r) for t in ax.get_xticklabels() if t.get_text()]
+    assert len(ticks) == n_bars
+    assert not any(legend.overlaps(t) for t in ticks)
+    assert not legend.overlaps(ax.get_window_extent(r))  # the legend sits outside the bars
+    if n_bars == 2:  # upright labels must not run into each other (rotated ones have overlapping boxes)
+        assert all(not a.overlaps(b) for a, b in zip(ticks, ticks[1:]))
+    fig_box = fig.bbox
+    assert legend.x1 <= fig_box.x1 and all(t.y0 >= fig_box.y0 for t in ticks)  # nothing cut off
+
+
+def test_plot_effects_per_metric_panel_has_zero_line_and_variant_rows(est):
+    df = charts.prep_effects(est, ["total"])
+    ax = charts.plot_effects(_ax(), df, xlabel="difference in points per hand", label_col="label")
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["a", "b"]
+    assert any(tuple(l.get_xdata()) == (0.0, 0.0) for l in ax.get_lines())  # the zero line
+    assert ax.get_xlabel() == "difference in points per hand"

@@ -1,6 +1,7 @@
 """compare: variants, common random numbers, paired differences that are exact where they must be."""
 
 import json
+import re
 
 import polars as pl
 import pytest
@@ -81,3 +82,26 @@ def test_compare_cli(cli, tmp_path):
     s = json.loads(r.stdout)  # progress lines go to stderr
     assert [x["label"] for x in s["rulesets"]] == ["ludoteka", "cardgames"]
     assert any(e["metric"] == "win_rate" for e in s["effects"])
+
+
+def test_terminal_summary_names_rows_and_prints_categories_and_ties(cmp_dir):
+    s = json.loads((cmp_dir / "summary.json").read_text())
+    text = "\n".join(compare.format_summary(s))
+    assert "escobas per hand (all sides)" in text
+    assert "how often each majority ties (share of hands)" in text
+    assert "points per hand by category" in text
+    assert "ties=none minus ludoteka" in text and "lucky_deal=off minus ludoteka" in text
+    lines = text.splitlines()
+    # one category row per point category with a cell per player, for each ruleset and each difference
+    assert sum(1 for l in lines if l.strip().startswith("siete de oros")) == 5
+    assert sum(1 for l in lines if l.strip().startswith("oros (majority)")) == 5
+    tie_rows = [l for l in lines if re.match(r"\s+(sevens|oros|cards)\s+[+-]?\d", l)]
+    assert len(tie_rows) == 5 * 3
+    # the raw metric names are not what the user reads
+    assert "tie_oros" not in text and "total:greedy" not in text
+
+
+def test_compare_cli_prints_grouped_summary(cli, tmp_path):
+    r = cli("compare", "--vary", "ties=shared,none", "-n", "100", "--seed", "3", "--out", tmp_path / "c")
+    assert "points per hand by category" in r.stdout
+    assert "how often each majority ties" in r.stdout

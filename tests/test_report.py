@@ -60,3 +60,45 @@ def test_report_rejects_a_folder_without_manifest(tmp_path):
 def test_report_cli(cli, folders):
     r = cli("report", folders / "tournament")
     assert r.output.strip().endswith("index.html")
+
+
+def test_effects_chart_draws_one_panel_per_metric(folders):
+    from escoba_sim import charts, compare as cmp
+
+    kind, manifest, tables = report.read_folder(folders / "compare")
+    chart = next(c for c in report.chart_list(kind, tables, manifest) if c.name == "effects")
+    fig = charts.new_figure(chart.width, chart.height)
+    chart.draw(fig)
+    metrics = report.effect_metrics(tables["effects"])
+    assert {"win_rate", "hands_per_game", "escobas", "tie_oros", "total:greedy"} <= set(metrics)
+    assert len(fig.axes) == len(metrics)  # one axes each: own x scale and unit, no empty panel
+    titles = [ax.get_title() for ax in fig.axes]
+    assert titles == [cmp.describe_metric(m, ["greedy", "maxoros"])[0] for m in metrics]
+    for ax in fig.axes:
+        assert [t.get_text() for t in ax.get_yticklabels()] == ["lucky_deal=off"]  # variants as rows
+        assert ax.get_xlabel().startswith("difference in ")
+    scales = {ax.get_xlim() for ax in fig.axes}
+    assert len(scales) > 1  # not one shared x axis
+
+
+@pytest.mark.parametrize("kind", sorted(EXPECTED))
+def test_charts_name_their_axes_and_fit_their_titles(folders, kind):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from escoba_sim import charts
+
+    kind, manifest, tables = report.read_folder(folders / kind)
+    for c in report.chart_list(kind, tables, manifest):
+        fig = charts.new_figure(c.width, c.height)
+        c.draw(fig)
+        fig.suptitle(c.title, fontsize="medium")
+        r = FigureCanvasAgg(fig).get_renderer()
+        fig.draw(r)
+        box = fig._suptitle.get_window_extent(r)
+        assert box.x0 >= 0 and box.x1 <= fig.bbox.x1, f"{c.name}: title cut off"
+        for ax in fig.axes:
+            if ax.get_label() == "<colorbar>":
+                continue
+            assert ax.get_xlabel() or c.name == "points_by_category", c.name
+            if c.name in ("points_distribution", "hands_per_game", "convergence", "points_by_category"):
+                assert ax.get_ylabel() not in ("", "share", "estimate"), c.name
