@@ -13,7 +13,9 @@ int main(int argc, char **argv) {
     if (esc_init_tables() != 0) return 1;
     esc_rules R = {2, 0, 2, 3, 4, ESC_LUCKY_ESCOBAS, ESC_CAPTURE_CARD, 0, ESC_DEAL_ROUNDS,
                    ESC_SEVENS_MAJORITY, ESC_TIES_SHARED, 0, 0, 15};
-    int strat[6] = {atoi(argv[1]), atoi(argv[2]), 0, 0, 0, 0};
+    esc_player strat[6] = {{0}};  /* codes only: strategies with parameters need them set */
+    strat[0].id = atoi(argv[1]);
+    strat[1].id = atoi(argv[2]);
     long n = atol(argv[3]), acc = 0;
     esc_hand_result res;
     struct timespec a, b;

@@ -21,8 +21,10 @@
  *     tables indexed by the suit's 10-bit value mask (its submasks with sum
  *     <= 14, ascending, and those with each exact sum), walked highest suit
  *     outermost with prefix sum sets pruning every dead branch.
- * - the strategies are separate decision functions selected by a small int
- *   (ESC_RANDOM, ESC_GREEDY, ESC_MAXOROS) so more can be added.
+ * - a seat's strategy is an esc_player: a small int code (ESC_RANDOM ...) and
+ *   a few double parameters; esc_decide_move / esc_decide_blow in
+ *   escoba_strategies.h (included at the end) switch on the code, one case per
+ *   strategy, so more can be added.
  * Everything is static inline with the prefix esc_; the lookup tables are
  * built once by esc_init_tables() before any hand is played.
  */
@@ -44,8 +46,14 @@ enum { ESC_CAPTURE_CARD = 0, ESC_CAPTURE_ANY = 1, ESC_CAPTURE_OPTIONAL = 2 };
 enum { ESC_DEAL_ROUNDS = 0, ESC_DEAL_DRAW = 1 };
 enum { ESC_SEVENS_MAJORITY = 0, ESC_SEVENS_ALL = 1 };
 enum { ESC_TIES_SHARED = 0, ESC_TIES_NONE = 1 };
-/* strategy codes: the index of the name in escoba_sim.strategies.STRATEGIES */
-enum { ESC_RANDOM = 0, ESC_GREEDY = 1, ESC_MAXOROS = 2, ESC_N_STRATEGIES = 3 };
+/* strategy codes: StrategyDef.code in escoba_sim.strategies.BUILTINS; a new
+ * strategy takes the next code and one case in esc_decide_move/esc_decide_blow
+ * (escoba_strategies.h) */
+enum { ESC_RANDOM = 0, ESC_GREEDY = 1, ESC_MAXOROS = 2, ESC_SEVENS = 3, ESC_DEFENSIVE = 4, ESC_HEURISTIC = 5,
+       ESC_ENDGAME = 6, ESC_N_STRATEGIES = 7 };
+/* a seat's strategy: its code and parameters (doubles, in the order of StrategyDef.params) */
+#define ESC_MAX_PARAMS 12
+typedef struct { int id; double p[ESC_MAX_PARAMS]; } esc_player;
 
 typedef struct {
     int players, teams, n_sides, hand_size, table_size;
@@ -466,8 +474,16 @@ static inline uint32_t esc_maxoros_key(uint64_t taken, int escoba) {
          | ((uint32_t)__builtin_popcountll(taken) << 4) | (uint32_t)escoba;
 }
 
+static inline uint32_t esc_sevens_key(uint64_t taken, int escoba) {
+    return ((uint32_t)(taken >> ESC_SIETE_OROS & 1) << 24)
+         | ((uint32_t)__builtin_popcountll(taken & ESC_SEVENS_MASK) << 20)
+         | ((uint32_t)__builtin_popcountll(taken) << 12) | ((uint32_t)escoba << 8)
+         | (uint32_t)__builtin_popcountll(taken & ESC_OROS_MASK);
+}
+
 static inline uint32_t esc_key(int strategy, uint64_t taken, int escoba) {
-    return strategy == ESC_MAXOROS ? esc_maxoros_key(taken, escoba) : esc_greedy_key(taken, escoba);
+    return strategy == ESC_MAXOROS ? esc_maxoros_key(taken, escoba)
+         : strategy == ESC_SEVENS ? esc_sevens_key(taken, escoba) : esc_greedy_key(taken, escoba);
 }
 
 static inline void esc_consider(int strategy, uint64_t cap, uint64_t table, int escoba_counts, uint64_t sub, int sum,
@@ -617,22 +633,12 @@ static inline esc_move esc_key_move(int strategy, const esc_tbl *t, uint64_t han
         mv.take = best & ~(1ULL << mv.card);
         return mv;
     }
-    /* maxoros keeps its oros unless it holds nothing else (bitwise, not &&: no branch to mispredict) */
-    const uint64_t plain = hand & ~ESC_OROS_MASK;
-    const uint64_t pool = ((strategy == ESC_MAXOROS) & (plain != 0)) ? plain : hand;
+    /* maxoros keeps its oros, sevens its sevens, unless it holds nothing else */
+    const uint64_t keep = strategy == ESC_MAXOROS ? ESC_OROS_MASK : (strategy == ESC_SEVENS ? ESC_SEVENS_MASK : 0);
+    const uint64_t plain = hand & ~keep;
+    const uint64_t pool = (plain != 0) ? plain : hand;
     mv.card = esc_lowest_value_card(pool);
     return mv;
-}
-
-static inline esc_move esc_choose_move(int strategy, const esc_hand *h, const esc_tbl *t, uint64_t hand, uint64_t cap, esc_rng *rng) {
-    /* a new strategy adds its code above ESC_N_STRATEGIES, a case here and one in esc_choose_blow;
-     * _core.pyx only passes codes it lists in _C_STRATEGIES */
-    switch (strategy) {
-    case ESC_RANDOM: return esc_random_move(h, t, hand, cap, rng);
-    case ESC_GREEDY:
-    case ESC_MAXOROS:
-    default: return esc_key_move(strategy, t, hand, cap);
-    }
 }
 
 /* a blow of the laid card `card` (t: the table without it): the table cards taken with it, 0 = no blow */
@@ -640,6 +646,12 @@ static inline uint64_t esc_choose_blow(int strategy, const esc_tbl *t, int card,
     if (strategy == ESC_RANDOM) return esc_draw_option(t, card, 1, 1, rng); /* [no blow] + options */
     return esc_best_capture(t, strategy, 1ULL << card, 0) & ~(1ULL << card);
 }
+
+/* the decision of a seat's strategy (escoba_strategies.h, included at the end) */
+static inline esc_move esc_decide_move(const esc_player *pl, const esc_hand *h, int seat, const esc_tbl *t,
+                                       uint64_t hand, uint64_t cap, esc_rng *rng);
+static inline uint64_t esc_decide_blow(const esc_player *pl, const esc_hand *h, int seat, const esc_tbl *t, int card,
+                                       esc_rng *rng);
 
 /* ---------- scoring ---------- */
 
@@ -689,7 +701,7 @@ static inline void esc_score(const esc_hand *h, int leftovers, esc_hand_result *
 #else
 #define ESC_ALWAYS_INLINE inline
 #endif
-static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const int *strategies, uint64_t seed,
+static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_player *players, uint64_t seed,
                                  uint64_t game, uint64_t hand_index, int dealer, esc_hand_result *res) {
     esc_hand h;
     /* both streams share mix64(mix64(seed) ^ game) */
@@ -702,13 +714,13 @@ static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const int *
     int seat = esc_next_seat(&h, dealer);
     esc_tbl t;
     while (seat >= 0) {
-        const int strategy = strategies[seat];
+        const esc_player *pl = &players[seat];
         const int side = esc_side(R, seat);
         if (h.pending >= 0) {
             /* the laid card's options are those it had before it was laid: nothing else moved since */
             const uint64_t pbit = 1ULL << h.pending;
             esc_tbl_init(&t, h.table & ~pbit);
-            uint64_t take = esc_choose_blow(strategy, &t, h.pending, &rng);
+            uint64_t take = esc_decide_blow(pl, &h, seat, &t, h.pending, &rng);
             if (take) {
                 h.table &= ~(take | pbit);
                 h.reach = esc_reach_of(h.table);
@@ -721,7 +733,7 @@ static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const int *
         t.mask = h.table;
         t.reach = h.reach;
         const uint64_t cap = esc_capturing_cards(h.reach, hand);
-        esc_move mv = esc_choose_move(strategy, &h, &t, hand, cap, &rng);
+        esc_move mv = esc_decide_move(pl, &h, seat, &t, hand, cap, &rng);
         const uint64_t cbit = 1ULL << mv.card;
         h.hands[seat] = hand & ~cbit;
         if (mv.take) {
@@ -747,19 +759,19 @@ static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const int *
  * instruction (the strategy keys and table sizes are popcounts; without it
  * each is a libgcc call). The choice is made once at run time from the CPU,
  * so the build stays portable (no -march flags). */
-typedef void (*esc_play_hand_fn)(const esc_rules *, const int *, uint64_t, uint64_t, uint64_t, int, esc_hand_result *);
+typedef void (*esc_play_hand_fn)(const esc_rules *, const esc_player *, uint64_t, uint64_t, uint64_t, int, esc_hand_result *);
 
-static void esc_play_hand_base(const esc_rules *R, const int *strategies, uint64_t seed, uint64_t game,
+static void esc_play_hand_base(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
                                uint64_t hand_index, int dealer, esc_hand_result *res) {
-    esc_play_hand_body(R, strategies, seed, game, hand_index, dealer, res);
+    esc_play_hand_body(R, players, seed, game, hand_index, dealer, res);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define ESC_POPCNT_DISPATCH 1
 __attribute__((target("popcnt")))
-static void esc_play_hand_popcnt(const esc_rules *R, const int *strategies, uint64_t seed, uint64_t game,
+static void esc_play_hand_popcnt(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
                                  uint64_t hand_index, int dealer, esc_hand_result *res) {
-    esc_play_hand_body(R, strategies, seed, game, hand_index, dealer, res);
+    esc_play_hand_body(R, players, seed, game, hand_index, dealer, res);
 }
 #endif
 
@@ -778,9 +790,9 @@ static inline const char *esc_impl_name(void) {
     return esc_play_hand_impl == esc_play_hand_base ? "baseline" : "popcnt";
 }
 
-static inline void esc_play_hand(const esc_rules *R, const int *strategies, uint64_t seed, uint64_t game,
+static inline void esc_play_hand(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
                                  uint64_t hand_index, int dealer, esc_hand_result *res) {
-    esc_play_hand_impl(R, strategies, seed, game, hand_index, dealer, res);
+    esc_play_hand_impl(R, players, seed, game, hand_index, dealer, res);
 }
 
 /* one game: hands until a unique top total reaches the target. Appends each
@@ -788,13 +800,13 @@ static inline void esc_play_hand(const esc_rules *R, const int *strategies, uint
  * hands, -1 past max_hands, -2 if push failed. scores/winner are outputs. */
 typedef int (*esc_push_fn)(void *ctx, const esc_hand_result *res);
 
-static inline int esc_play_game(const esc_rules *R, const int *strategies, uint64_t seed, uint64_t game,
+static inline int esc_play_game(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
                                 int max_hands, int32_t *scores, int *winner, esc_push_fn push, void *ctx) {
     const int first_dealer = (int)(game % (uint64_t)R->players);
     esc_hand_result res;
     for (int s = 0; s < R->n_sides; s++) scores[s] = 0;
     for (int hi = 0; hi < max_hands; hi++) {
-        esc_play_hand(R, strategies, seed, game, (uint64_t)hi, (first_dealer + hi) % R->players, &res);
+        esc_play_hand(R, players, seed, game, (uint64_t)hi, (first_dealer + hi) % R->players, &res);
         if (!push(ctx, &res)) return -2;
         int32_t top = INT32_MIN; int ntop = 0, arg = 0;
         for (int s = 0; s < R->n_sides; s++) {
@@ -806,5 +818,7 @@ static inline int esc_play_game(const esc_rules *R, const int *strategies, uint6
     }
     return -1;
 }
+
+#include "escoba_strategies.h"
 
 #endif

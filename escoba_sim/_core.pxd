@@ -13,6 +13,11 @@ cdef extern from "escoba_rng.h" nogil:
 cdef extern from "escoba_core.h" nogil:
     int ESC_MAX_SEATS
     int ESC_N_SIDE_COLS
+    int ESC_N_STRATEGIES
+    int ESC_MAX_PARAMS
+    ctypedef struct esc_player:
+        int id
+        double p[12]
     ctypedef struct esc_rules:
         int players, teams, n_sides, hand_size, table_size
         int lucky_deal, capture, soplar, deal, sevens, ties
@@ -29,7 +34,7 @@ cdef extern from "escoba_core.h" nogil:
     void esc_tbl_init(esc_tbl *t, uint64_t mask)
     int64_t esc_count_options(const esc_tbl *t, int card)
     uint64_t esc_kth_option(const esc_tbl *t, int card, int64_t k)
-    void esc_play_hand(const esc_rules *R, const int *strategies, uint64_t seed, uint64_t game,
+    void esc_play_hand(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
                        uint64_t hand_index, int dealer, esc_hand_result *res)
-    int esc_play_game(const esc_rules *R, const int *strategies, uint64_t seed, uint64_t game,
+    int esc_play_game(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
                       int max_hands, int32_t *scores, int *winner, esc_push_fn push, void *ctx)

@@ -19,7 +19,7 @@ from . import engine
 # batch imports this module while it loads: bind the module, read its names at call time
 from . import batch as _batch
 from .rules import CAPTURE, DEAL, LUCKY_DEAL, SEVENS, TIES, Ruleset
-from .strategies import STRATEGIES
+from .strategies import BUILTINS, parse_strategy
 
 if esc_init_tables() != 0:
     raise ImportError("escoba_sim._core: capture lookup tables have an unexpected size")
@@ -27,13 +27,14 @@ if esc_init_tables() != 0:
 # which compiled hand loop runs on this CPU: "popcnt" or "baseline" (see csrc/escoba_core.h)
 IMPL = esc_impl_name().decode()
 
-# strategy codes (ESC_RANDOM, ESC_GREEDY, ESC_MAXOROS in C) are the index of the name here and
-# the `code` of the built-in in strategies.py; CODES tells batch which codes this build plays
-_C_STRATEGIES = ("random", "greedy", "maxoros")
-CODES = tuple(range(len(_C_STRATEGIES)))
-if tuple(STRATEGIES)[:len(_C_STRATEGIES)] != _C_STRATEGIES:
+# the strategy codes this build of the core plays (StrategyDef.code in strategies.BUILTINS):
+# csrc/escoba_core.h numbers them ESC_RANDOM = 0 .. ESC_N_STRATEGIES - 1; _C_NAMES pins each
+# name to its C code so that a code renumbered on one side only is caught at import
+_C_NAMES = {"random": 0, "greedy": 1, "maxoros": 2, "sevens": 3, "defensive": 4, "heuristic": 5, "endgame": 6}
+CODES = tuple(range(ESC_N_STRATEGIES))
+if ESC_MAX_PARAMS != 12 or any(n not in BUILTINS or BUILTINS[n].code != c for n, c in _C_NAMES.items()):
     # an ImportError, so batch falls back to the reference engine (or fails loudly when the core is required)
-    raise ImportError("escoba_sim._core: C strategy codes are out of step with strategies.STRATEGIES")
+    raise ImportError("escoba_sim._core: C strategy codes or parameter slots are out of step with strategies.BUILTINS")
 
 
 cdef esc_rules _c_rules(rules: Ruleset) except *:
@@ -55,20 +56,28 @@ cdef esc_rules _c_rules(rules: Ruleset) except *:
     return R
 
 
-cdef _c_strategies(rules, strategies, int *out):
+cdef _c_players(rules, strategies, esc_player *out):
+    """Each seat's strategy spec as its C code and parameters (defaults filled, in definition order)."""
     if len(strategies) != rules.players:
         raise ValueError(f"{rules.players} players need {rules.players} strategies, got {len(strategies)}")
     for i, s in enumerate(strategies):
-        if s not in _C_STRATEGIES:
-            raise ValueError(f"the compiled core has no strategy `{s}`")
-        out[i] = _C_STRATEGIES.index(s)
+        spec = parse_strategy(s)
+        code = spec.core_code
+        if code is None or code not in CODES:
+            raise ValueError(f"the compiled core has no strategy `{spec}`")
+        values = spec.param_values()
+        if len(values) > ESC_MAX_PARAMS:
+            raise ValueError(f"`{spec}` has more than {ESC_MAX_PARAMS} parameters")
+        out[i].id = code
+        for k in range(ESC_MAX_PARAMS):
+            out[i].p[k] = values[k] if k < len(values) else 0.0
 
 
 def play_hands(rules, strategies, seed, first, count):
     """Hands ``first .. first+count-1`` (game i, hand 0, dealer i % players) as a Batch."""
     cdef esc_rules R = _c_rules(rules)
-    cdef int strat[6]
-    _c_strategies(rules, strategies, strat)
+    cdef esc_player strat[6]
+    _c_players(rules, strategies, strat)
     cdef uint64_t c_seed = seed
     cdef int64_t c_first = first, n = count, i
     cdef int s, k, ns = R.n_sides
@@ -155,8 +164,8 @@ cdef int _push(void *ctx, const esc_hand_result *r) noexcept nogil:
 def play_games(rules, strategies, seed, first, count):
     """Games ``first .. first+count-1``, each to the ruleset's target, as a Batch with games."""
     cdef esc_rules R = _c_rules(rules)
-    cdef int strat[6]
-    _c_strategies(rules, strategies, strat)
+    cdef esc_player strat[6]
+    _c_players(rules, strategies, strat)
     cdef uint64_t c_seed = seed
     cdef int64_t c_first = first, n = count, i, j
     cdef int s, ns = R.n_sides, nh = 0, winner = 0, max_hands = engine.MAX_HANDS_PER_GAME

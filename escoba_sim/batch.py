@@ -143,7 +143,7 @@ def play_hands(rules: Ruleset, strategies: list, seed: int, first: int = 0, coun
     """Hands ``first .. first+count-1`` of a run (game i, hand 0, dealer i % players)."""
     specs = _check(rules, strategies, seed, first, count)
     if _pick(engine_name, specs) == "cython":
-        return _core.play_hands(rules, [s.canonical for s in specs], seed, first, count)
+        return _core.play_hands(rules, specs, seed, first, count)
     return py_play_hands(rules, specs, seed, first, count)
 
 
@@ -152,7 +152,7 @@ def play_games(rules: Ruleset, strategies: list, seed: int, first: int = 0, coun
     """Games ``first .. first+count-1`` of a run, each to the ruleset's target."""
     specs = _check(rules, strategies, seed, first, count)
     if _pick(engine_name, specs) == "cython":
-        return _core.play_games(rules, [s.canonical for s in specs], seed, first, count)
+        return _core.play_games(rules, specs, seed, first, count)
     return py_play_games(rules, specs, seed, first, count)
 
 
