@@ -11,9 +11,10 @@ import rule_fields  # noqa: E402
 import search_strength  # noqa: E402  (its own count, ESCOBA_ISMCTS_N: ismcts is ~1 ms per move)
 import seat_advantage  # noqa: E402
 import strategies_by_preset  # noqa: E402
+import strategy_strength  # noqa: E402
 
 if __name__ == "__main__":
-    for study in (strategies_by_preset, rule_fields, seat_advantage, game_length, search_strength):
+    for study in (strategies_by_preset, strategy_strength, rule_fields, seat_advantage, game_length, search_strength):
         print(f"== {study.__name__}", flush=True)
         study.main()
     make_readme.main()

@@ -31,8 +31,9 @@ def short(label: str) -> str:
     return label.split(":")[0]
 
 
-def behaviour(spec: str, deals: int = BEHAVIOUR_DEALS) -> dict:
+def behaviour(spec: str, deals: int | None = None) -> dict:
     """Per-hand means against greedy over `deals` deals (both seats), with 95% intervals over deals."""
+    deals = deals or BEHAVIOUR_DEALS
     rules = PRESETS["ludoteka"]
     sums: dict[str, list[float]] = {}
     for first in range(0, deals, CHUNK):
