@@ -121,3 +121,21 @@ def test_strategies_command_lists_every_builtin():
     assert data["heuristic"]["params"]["risk"]["default"] == 20.0
     text = invoke("strategies").output
     assert "endgame" in text and "max_cards=8" in text
+
+
+def test_entry_point_plugin(monkeypatch):
+    from escoba_sim import strategies
+
+    class EP:
+        name = "lowbot"
+
+        def load(self):
+            return strategies._plugin_class(f"{EXAMPLE}:LowCard")
+
+    monkeypatch.setattr(strategies, "_entry_point", lambda name: EP() if name == "lowbot" else None)
+    spec = parse_strategy("lowbot")
+    assert spec.plugin == "entry-point:lowbot" and spec.canonical == "lowbot"
+    assert batch.engine_for(["lowbot", "greedy"]) == "python"
+    assert batch.play_hands(PRESETS["ludoteka"], ["lowbot", "greedy"], 1, 0, 5).n_hands == 5
+    parse_strategy.cache_clear()  # the fake entry point must not outlive this test
+    strategies._plugin_class.cache_clear()
