@@ -222,7 +222,7 @@ class EndgameStrategy(HeuristicStrategy):
 
     name = "endgame"
 
-    def __init__(self, max_cards=8, **weights):
+    def __init__(self, max_cards=6, **weights):
         super().__init__(**weights)
         self.max_cards = int(max_cards)
 
@@ -396,12 +396,12 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
     StrategyDef("heuristic", "weighted cards, oros, sevens, 7 of oros, escoba minus risk; weights settable",
                 HeuristicStrategy, dict(_WEIGHTS), code=5),
     StrategyDef("endgame", "heuristic until the stock is empty, then solves the hand exactly (2 players)",
-                EndgameStrategy, {**_WEIGHTS, "max_cards": Param(8, "solve only with at most this many cards in hand",
+                EndgameStrategy, {**_WEIGHTS, "max_cards": Param(6, "solve only with at most this many cards in hand",
                                                                integer=True, lo=0, hi=12)}, code=6),
     # randomised search: no reference version (reference=None makes the pure-Python engine refuse it clearly)
     StrategyDef("ismcts", "information-set Monte Carlo tree search over determinized deals, greedy rollouts",
                 None, {"iters": Param(1000, "search iterations per move", integer=True, lo=1, hi=1_000_000),
-                       "c": Param(4.0, "UCB1 exploration constant, in points of hand margin", lo=0, hi=1000)}),
+                       "c": Param(4.0, "UCB1 exploration constant, in points of hand margin", lo=0, hi=1000)}, code=7),
 ]}
 
 

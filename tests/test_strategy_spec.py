@@ -33,7 +33,7 @@ def test_plain_names_and_defaults_filled():
     assert parse_strategy(spec.canonical) == spec and hash(parse_strategy(spec.canonical)) == hash(spec)
     assert parse_strategy("heuristic:oros=1") == parse_strategy("heuristic")
     assert isinstance(parse_strategy(spec), StrategySpec)
-    assert check_strategy("endgame:max_cards=6").endswith(",max_cards=6")
+    assert check_strategy("endgame:max_cards=4").endswith(",max_cards=4")
 
 
 @pytest.mark.parametrize("text,message", [
@@ -120,7 +120,7 @@ def test_strategies_command_lists_every_builtin():
     assert data["heuristic"]["canonical"] == HEURISTIC_DEFAULT
     assert data["heuristic"]["params"]["risk"]["default"] == 20.0
     text = invoke("strategies").output
-    assert "endgame" in text and "max_cards=8" in text
+    assert "endgame" in text and "max_cards=6" in text
 
 
 def test_entry_point_plugin(monkeypatch):
