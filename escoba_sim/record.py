@@ -351,7 +351,15 @@ def side_label(rules: Ruleset, side: int, strategies: list[str] | None = None) -
     seats = [s for s in range(rules.players) if rules.side_of(s) == side]
     if rules.teams:
         return "team " + "+".join(str(s) for s in seats)
-    return f"seat {side}" + (f" {strategies[side]}" if strategies and side < len(strategies) else "")
+    if not strategies or side >= len(strategies):
+        return f"seat {side}"
+    try:  # the record keeps canonical specs (every weight); a person reads the short form
+        from .strategies import parse_strategy
+
+        name = parse_strategy(strategies[side]).short
+    except ValueError:
+        name = strategies[side]
+    return f"seat {side} {name}"
 
 
 def format_score(rules: Ruleset, score: list[dict[str, Any]], strategies: list[str] | None = None) -> str:

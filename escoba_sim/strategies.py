@@ -440,6 +440,15 @@ class StrategySpec:
         return self.name + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in self.params)
 
     @property
+    def short(self) -> str:
+        """A label for people: the name and only the parameters that differ from their defaults."""
+        d = self.builtin
+        if d is None or not self.params:
+            return self.canonical
+        changed = [f"{k}={_fmt(v)}" for k, v in self.params if v != d.params[k].default]
+        return self.name + (":" + ",".join(changed) if changed else "")
+
+    @property
     def builtin(self) -> StrategyDef | None:
         return None if self.plugin is not None else BUILTINS[self.name]
 

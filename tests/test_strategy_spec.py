@@ -33,6 +33,8 @@ def test_plain_names_and_defaults_filled():
     assert parse_strategy(spec.canonical) == spec and hash(parse_strategy(spec.canonical)) == hash(spec)
     assert parse_strategy("heuristic:oros=1") == parse_strategy("heuristic")
     assert isinstance(parse_strategy(spec), StrategySpec)
+    # the short form for people keeps only what differs from the defaults
+    assert spec.short == "heuristic:oros=2,risk=1.5" and parse_strategy("endgame").short == "endgame"
     assert check_strategy("endgame:max_cards=4").endswith(",max_cards=4")
 
 
