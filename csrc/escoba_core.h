@@ -50,7 +50,7 @@ enum { ESC_TIES_SHARED = 0, ESC_TIES_NONE = 1 };
  * strategy takes the next code and one case in esc_decide_move/esc_decide_blow
  * (escoba_strategies.h) */
 enum { ESC_RANDOM = 0, ESC_GREEDY = 1, ESC_MAXOROS = 2, ESC_SEVENS = 3, ESC_DEFENSIVE = 4, ESC_HEURISTIC = 5,
-       ESC_ENDGAME = 6, ESC_N_STRATEGIES = 7 };
+       ESC_ENDGAME = 6, ESC_ISMCTS = 7, ESC_N_STRATEGIES = 8 };
 /* a seat's strategy: its code and parameters (doubles, in the order of StrategyDef.params) */
 #define ESC_MAX_PARAMS 12
 typedef struct { int id; double p[ESC_MAX_PARAMS]; } esc_player;

@@ -22,6 +22,7 @@
 #define ESCOBA_STRATEGIES_H
 
 #include "escoba_core.h"
+#include "escoba_ismcts.h"
 
 #define ESC_ALL_CARDS ((1ULL << 40) - 1)
 
@@ -344,6 +345,7 @@ static inline esc_move esc_decide_move(const esc_player *pl, const esc_hand *h, 
     case ESC_DEFENSIVE: return esc_defensive_move(h, seat, t, hand, cap);
     case ESC_HEURISTIC: return esc_heuristic_move(pl->p, h, seat, t, hand, cap);
     case ESC_ENDGAME: return esc_endgame_move(pl->p, h, seat, t, hand, cap);
+    case ESC_ISMCTS: return esc_ismcts_move(h, seat, (int)pl->p[0], pl->p[1], rng); /* iters, c */
     default: return esc_key_move(pl->id, t, hand, cap); /* greedy, maxoros, sevens */
     }
 }
@@ -355,6 +357,7 @@ static inline uint64_t esc_decide_blow(const esc_player *pl, const esc_hand *h, 
     case ESC_DEFENSIVE: return esc_choose_blow(ESC_GREEDY, t, card, rng);
     case ESC_HEURISTIC: return esc_heuristic_blow(pl->p, t, card);
     case ESC_ENDGAME: return esc_endgame_blow(pl->p, h, seat, t, card);
+    case ESC_ISMCTS: return esc_choose_blow(ESC_GREEDY, t, card, rng); /* blows are not searched */
     default: return esc_choose_blow(pl->id, t, card, rng); /* random, greedy, maxoros, sevens */
     }
 }

@@ -29,6 +29,20 @@ cdef extern from "escoba_core.h" nogil:
         uint64_t mask
         uint16_t reach
     ctypedef int (*esc_push_fn)(void *ctx, const esc_hand_result *res) noexcept nogil
+    ctypedef struct esc_hand:
+        const esc_rules *R
+        uint64_t hands[6]
+        uint64_t table
+        uint16_t reach
+        uint64_t piles[6]
+        int escobas[6]
+        int lucky_escobas[6]
+        uint8_t deck[40]
+        int pos, dealer, last_capturer, lucky_deal, pending
+    ctypedef struct esc_move:
+        int card
+        uint64_t take
+    uint16_t esc_reach_of(uint64_t mask)
     int esc_init_tables()
     const char *esc_impl_name()
     void esc_tbl_init(esc_tbl *t, uint64_t mask)
@@ -38,3 +52,6 @@ cdef extern from "escoba_core.h" nogil:
                        uint64_t hand_index, int dealer, esc_hand_result *res)
     int esc_play_game(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
                       int max_hands, int32_t *scores, int *winner, esc_push_fn push, void *ctx)
+
+cdef extern from "escoba_ismcts.h" nogil:
+    esc_move esc_ismcts_move(const esc_hand *h, int seat, int iters, double c, esc_rng *rng)

@@ -11,7 +11,7 @@ test hooks exposing the C RNG and capture tables to the differential tests.
 
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int16_t, int32_t, int64_t
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 import numpy as np
 
@@ -30,7 +30,8 @@ IMPL = esc_impl_name().decode()
 # the strategy codes this build of the core plays (StrategyDef.code in strategies.BUILTINS):
 # csrc/escoba_core.h numbers them ESC_RANDOM = 0 .. ESC_N_STRATEGIES - 1; _C_NAMES pins each
 # name to its C code so that a code renumbered on one side only is caught at import
-_C_NAMES = {"random": 0, "greedy": 1, "maxoros": 2, "sevens": 3, "defensive": 4, "heuristic": 5, "endgame": 6}
+_C_NAMES = {"random": 0, "greedy": 1, "maxoros": 2, "sevens": 3, "defensive": 4, "heuristic": 5, "endgame": 6,
+           "ismcts": 7}
 CODES = tuple(range(ESC_N_STRATEGIES))
 if ESC_MAX_PARAMS != 12 or any(n not in BUILTINS or BUILTINS[n].code != c for n, c in _C_NAMES.items()):
     # an ImportError, so batch falls back to the reference engine (or fails loudly when the core is required)
@@ -312,3 +313,34 @@ def reachable_sums(table):
         mask |= (<uint64_t>1) << <int>c
     esc_tbl_init(&t, mask)
     return t.reach
+
+
+def ismcts_move(rules, hands, table, piles, escobas, stock_left, dealer, last_capturer, int seat, int iters,
+                double c, state):
+    """Test hook: the move `ismcts` makes for ``seat`` (its turn, any blow settled) in a hand state.
+
+    ``hands`` per seat and ``table`` and ``piles`` (per side) are card masks, ``escobas`` per side;
+    only the *sizes* of the other hands and of the stock matter (the search deals the unseen cards
+    itself). ``state`` is the hand's PLAY stream state. Returns (card, table mask taken, the stream
+    state after the decision), so a reference-engine replay can follow the compiled search move by move.
+    """
+    cdef esc_rules R = _c_rules(rules)
+    cdef esc_hand h
+    cdef esc_rng r
+    cdef esc_move mv
+    memset(&h, 0, sizeof(h))
+    h.R = &R
+    for i, m in enumerate(hands):
+        h.hands[i] = m
+    h.table = table
+    h.reach = esc_reach_of(h.table)
+    for i, (p, e) in enumerate(zip(piles, escobas)):
+        h.piles[i] = p
+        h.escobas[i] = e
+    h.pos = 40 - stock_left
+    h.dealer = dealer
+    h.last_capturer = last_capturer
+    h.pending = -1
+    r.state = state
+    mv = esc_ismcts_move(&h, seat, iters, c, &r)
+    return mv.card, mv.take, r.state

@@ -1,0 +1,154 @@
+"""ismcts (csrc/escoba_ismcts.h): reproducible, legal, budget-sensitive, and stronger than random and greedy.
+
+ismcts has no pure-Python version (it is a randomised search). Its moves are
+checked instead by replaying hands in the reference engine with a strategy
+that asks the compiled search for each decision (``_core.ismcts_move``, a test
+hook): the reference engine rejects any illegal move, and the replayed hands
+must equal the compiled core's own, field by field. Batches are also checked
+for the hand invariants (40 cards, points adding up).
+"""
+
+import numpy as np
+import pytest
+
+from escoba_sim import batch, runner
+from escoba_sim.cards import mask_of
+from escoba_sim.engine import play_hand
+from escoba_sim.rules import parse_rules
+from escoba_sim.strategies import GreedyStrategy, StrategyError, greedy_key, make_strategy, parse_strategy
+
+pytestmark = pytest.mark.skipif(batch.ENGINE != "cython", reason="ismcts runs only on the compiled core")
+
+RULES = ["ludoteka", "tradicional", "cardgames", "robo", "ludoteka(players=3)",
+         "ludoteka(players=4,teams=true)", "robo(players=6,teams=true)"]
+
+
+def _assert_same(a, b):
+    assert a.hands.keys() == b.hands.keys()
+    for k in a.hands:
+        np.testing.assert_array_equal(a.hands[k], b.hands[k], err_msg=k)
+
+
+class CoreIsmcts:
+    """A reference-engine strategy whose every decision is the compiled search's (via the test hook)."""
+
+    name = "ismcts"
+
+    def __init__(self, iters, c=4.0):
+        self.iters, self.c = iters, c
+        self.searched = 0
+
+    def choose_move(self, st, moves, rng):
+        from escoba_sim import _core
+
+        seat = st.to_play
+        card, take, state = _core.ismcts_move(
+            st.rules, [mask_of(h) for h in st.hands], mask_of(st.table), list(st.piles), list(st.escobas),
+            len(st.stock), st.dealer, st.last_capturer, seat, self.iters, self.c, rng.state)
+        self.searched += state != rng.state
+        rng.state = state
+        found = [m for m in moves if m.card == card and mask_of(m.take) == take]
+        assert len(found) == 1, f"ismcts chose an illegal move: card {card}, take {take:#x}"
+        return found[0]
+
+    # blows follow greedy's rule (documented in csrc/escoba_ismcts.h)
+    choose_blow = GreedyStrategy.choose_blow
+    key = staticmethod(greedy_key)
+
+
+def test_the_reference_engine_refuses_ismcts_clearly():
+    r = parse_rules("ludoteka")
+    with pytest.raises(StrategyError, match="compiled core"):
+        batch.play_hands(r, ["ismcts", "greedy"], 1, 0, 1, engine_name="python")
+    with pytest.raises(StrategyError, match="compiled core"):
+        make_strategy("ismcts:iters=10")
+
+
+def test_spec_parameters():
+    assert parse_strategy("ismcts").canonical == "ismcts:iters=1000,c=4"
+    assert parse_strategy("ismcts:iters=50").canonical == "ismcts:iters=50,c=4"
+    for bad in ("ismcts:iters=0", "ismcts:iters=2.5", "ismcts:c=-1", "ismcts:depth=3"):
+        with pytest.raises(StrategyError):
+            parse_strategy(bad)
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_moves_are_legal_and_the_core_hand_equals_the_reference_replay(rules):
+    r = parse_rules(rules)
+    players = [CoreIsmcts(20) if s % 2 == 0 else GreedyStrategy() for s in range(r.players)]
+    specs = ["ismcts:iters=20" if s % 2 == 0 else "greedy" for s in range(r.players)]
+    got = batch.play_hands(r, specs, 11, 0, 4)
+    searched = 0
+    for i in range(4):
+        st = play_hand(r, players, 11, i, 0, dealer=i % r.players)
+        for k in ("dealer", "lucky_deal", "leftovers", "leftover_taker"):
+            assert got.hands[k][i] == getattr(st.result, k), (rules, i, k)
+        for k in batch.SIDE_COLUMNS:
+            assert list(got.hands[k][i]) == getattr(st.result, k), (rules, i, k)
+    searched = sum(p.searched for p in players if isinstance(p, CoreIsmcts))
+    assert searched > 0  # the search ran, not only forced moves
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_invariants_of_ismcts_hands(rules):
+    r = parse_rules(rules)
+    specs = ["ismcts:iters=30" if s % 2 else "random" for s in range(r.players)]
+    b = batch.play_hands(r, specs, 5, 0, 6).hands
+    nobody = b["leftover_taker"] < 0
+    assert np.all(b["cards_taken"].sum(axis=1) == 40 - np.where(nobody, b["leftovers"], 0))
+    points = sum(b[c].astype(int) for c in batch.POINT_COLUMNS)
+    np.testing.assert_array_equal(points, b["total"])
+
+
+def test_reproducible_from_the_seed_and_independent_of_chunking():
+    r = parse_rules("ludoteka")
+    s = ["ismcts:iters=40", "maxoros"]
+    whole = batch.play_hands(r, s, 3, 0, 10)
+    _assert_same(whole, batch.play_hands(r, s, 3, 0, 10))
+    parts = [batch.play_hands(r, s, 3, a, b - a) for a, b in ((0, 3), (3, 4), (4, 10))]
+    for k in whole.hands:
+        np.testing.assert_array_equal(whole.hands[k], np.concatenate([p.hands[k] for p in parts]), err_msg=k)
+    other_seed = batch.play_hands(r, s, 4, 0, 10)
+    assert not all(np.array_equal(whole.hands[k], other_seed.hands[k]) for k in whole.hands)
+
+
+def test_games_are_reproducible():
+    r = parse_rules("ludoteka(target=5)")
+    s = ["greedy", "ismcts:iters=25"]
+    a, b = batch.play_games(r, s, 8, 2, 3), batch.play_games(r, s, 8, 2, 3)
+    _assert_same(a, b)
+    for k in a.games:
+        np.testing.assert_array_equal(a.games[k], b.games[k])
+
+
+def test_the_budget_changes_the_play_and_iters_1_works():
+    r = parse_rules("ludoteka")
+    one = batch.play_hands(r, ["ismcts:iters=1", "greedy"], 2, 0, 20).hands
+    many = batch.play_hands(r, ["ismcts:iters=200", "greedy"], 2, 0, 20).hands
+    assert not np.array_equal(one["cards_taken"], many["cards_taken"])
+    # c changes the play too
+    greedy_c = batch.play_hands(r, ["ismcts:iters=200,c=0", "greedy"], 2, 0, 20).hands
+    assert not np.array_equal(greedy_c["cards_taken"], many["cards_taken"])
+
+
+def _duplicate_margin(rules, spec, opponent, seed, n):
+    """Per deal: spec's points minus the opponent's, averaged over both seatings (same deals)."""
+    r = parse_rules(rules)
+    a = batch.play_hands(r, [spec, opponent], seed, 0, n).hands["total"].astype(float)
+    b = batch.play_hands(r, [opponent, spec], seed, 0, n).hands["total"].astype(float)
+    return ((a[:, 0] - a[:, 1]) + (b[:, 1] - b[:, 0])) / 2
+
+
+def test_small_budget_beats_random_clearly():
+    d = _duplicate_margin("ludoteka", "ismcts:iters=30", "random", 17, 40)
+    assert d.mean() - 3 * d.std(ddof=1) / np.sqrt(len(d)) > 0.5
+
+
+@pytest.mark.slow
+def test_default_budget_beats_greedy_outside_the_95_interval():
+    spec = runner.make_spec("ismcts", ["greedy"], "ludoteka", 200, seed=20261129)
+    res = runner.run(spec, jobs=2)
+    diff = res.summary["differences"][0]["points_per_hand"]
+    assert diff["ci95"][0] > 0, diff
+    games = res.summary["entrants"][0]["games"]
+    assert games["ci95"][0] > 0.5, games
