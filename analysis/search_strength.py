@@ -2,7 +2,7 @@
 
 One `escoba-sim tournament` under ludoteka with duplicate deals: ismcts (default
 budget) against every strategy the compiled core plays, so each pair runs in
-minutes. Its own game count (ESCOBA_ISMCTS_N, default 1000 games per pair):
+minutes. Its own game count (ESCOBA_ISMCTS_N, default 500 games per pair):
 ismcts costs about a millisecond per move, so the studies' N (300k) would take
 days. Saves the ratings and every ismcts pair (game score and points per hand
 with 95% intervals) to results/search_strength.json for make_readme.py.
@@ -17,7 +17,7 @@ from escoba_sim.report import write_report
 from escoba_sim.strategies import BUILTINS, parse_strategy
 from escoba_sim.tournament import tournament
 
-N = int(float(os.environ.get("ESCOBA_ISMCTS_N", "1000")))
+N = int(float(os.environ.get("ESCOBA_ISMCTS_N", "500")))
 
 
 def entrants() -> list[str]:

@@ -192,7 +192,12 @@ def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json):
         click.echo(f"seed {seed} (drawn at random; pass --seed {seed} to see this hand again)", err=True)
     if dealer is not None and dealer >= ruleset.players:
         fail(f"--dealer: {dealer} is not a seat (0 to {ruleset.players - 1} with {ruleset.players} players)")
-    _, record = play_record(ruleset, strategies, seed, game, hand_index, dealer=dealer, deck=cards)
+    from .strategies import StrategyError
+
+    try:  # trace plays in the reference engine, which has no core-only strategy (ismcts)
+        _, record = play_record(ruleset, strategies, seed, game, hand_index, dealer=dealer, deck=cards)
+    except StrategyError as e:
+        fail(f"{e}; trace plays the hand in the reference engine")
     if as_json:
         emit_json(record)
     else:

@@ -90,7 +90,7 @@ import numpy as np
 from . import __version__, stats
 from .batch import POINT_COLUMNS, SIDE_COLUMNS, engine_for, play_games, play_hands
 from .rules import Ruleset, parse_rules
-from .strategies import check_strategy
+from .strategies import StrategyError, check_strategy, parse_strategy
 
 MODES = ("games", "hands")
 PAIRINGS = ("duplicate", "independent")
@@ -238,6 +238,13 @@ def make_spec(strategy: str, vs: Iterable[str], rules: Ruleset | str | None = No
     entrants = tuple(check_strategy(s) for s in (strategy, *vs))
     if len(entrants) < 2:
         raise RunError("give at least one opponent with --vs")
+    if engine_for(list(entrants)) == "python":
+        # a core-only strategy (ismcts) fails here, before any worker starts, with its reason
+        for s in entrants:
+            try:
+                parse_strategy(s).make()
+            except StrategyError as e:
+                raise RunError(f"{e} (the reference engine is in use)") from None
     r = parse_rules(rules)
     if players_fixed is None:
         players_fixed = r.players != 2

@@ -64,6 +64,17 @@ def test_the_reference_engine_refuses_ismcts_clearly():
         make_strategy("ismcts:iters=10")
 
 
+def test_the_cli_refuses_ismcts_on_the_reference_engine_without_a_traceback(cli, monkeypatch):
+    # trace always plays in the reference engine
+    r = cli("trace", "-s", "ismcts", "--vs", "greedy", "--seed", "1")
+    assert r.exit_code == 1 and "runs only in the compiled core" in r.output
+    # run / tournament validate before any worker starts when the reference engine is in use
+    monkeypatch.setattr(runner, "engine_for", lambda strategies, engine_name=None: "python")
+    with pytest.raises(runner.RunError, match="runs only in the compiled core"):
+        runner.make_spec("ismcts", ["greedy"], "ludoteka", 10)
+    runner.make_spec("greedy", ["maxoros"], "ludoteka", 10)  # the reference strategies still pass
+
+
 def test_spec_parameters():
     assert parse_strategy("ismcts").canonical == "ismcts:iters=1000,c=4"
     assert parse_strategy("ismcts:iters=50").canonical == "ismcts:iters=50,c=4"
