@@ -108,7 +108,8 @@ def test_plugin_through_escoba_sim_run(tmp_path, monkeypatch):
     assert r.exit_code == 0, r.output
     s = json.loads(r.stdout)
     assert s["status"] == "complete" and s["games"] == 40
-    assert "reference engine" in r.stderr and "slower" in r.stderr
+    if batch.ENGINE == "cython":  # without the core there is nothing faster to warn about
+        assert "reference engine" in r.stderr and "slower" in r.stderr
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["engine"] == "python"
     assert manifest["spec"]["strategies"][0] == f"{EXAMPLE}:LowCard"
