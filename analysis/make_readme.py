@@ -122,6 +122,13 @@ def _search_section(s) -> list[str]:
         sc, pdiff = p["score"], p["points_diff"]
         lines.append(f"| {p['vs']} | {p['games']} | {sc[0]:.3f} | [{sc[1]:.3f}, {sc[2]:.3f}] | "
                      f"{pdiff[0]:+.3f} | [{pdiff[1]:+.3f}, {pdiff[2]:+.3f}] |")
+    g = next((p for p in s["ismcts_pairs"] if p["vs"] == "greedy"), None)
+    if g:
+        clear = g["points_diff"][1] > 0 and g["score"][1] > 0.5
+        lines += ["", f"Against greedy, ismcts at its default budget wins {g['score'][0]:.1%} of the games "
+                  f"[{g['score'][1]:.1%}, {g['score'][2]:.1%}] and {g['points_diff'][0]:+.2f} points per hand "
+                  f"[{g['points_diff'][1]:+.2f}, {g['points_diff'][2]:+.2f}]: "
+                  + ("both intervals exclude an even match." if clear else "the intervals do not exclude an even match.")]
     lines += ["", "Bradley-Terry ratings of the same tournament (Elo scale, mean 0, 95% chunk bootstrap):", "",
               "| strategy | rating | 95% interval |", "|---|---|---|"]
     for k, v in sorted(s["ratings"].items(), key=lambda kv: -kv[1][0]):
