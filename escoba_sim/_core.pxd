@@ -55,3 +55,14 @@ cdef extern from "escoba_core.h" nogil:
 
 cdef extern from "escoba_ismcts.h" nogil:
     esc_move esc_ismcts_move(const esc_hand *h, int seat, int iters, double c, esc_rng *rng)
+    # the search's own copy of a turn (test hooks check it against the core's hand loop)
+    void esc_deal(esc_hand *h, const esc_rules *R, int dealer)
+    int esc_next_seat(esc_hand *h, int last)
+    uint64_t esc_capturing_cards(uint16_t reach, uint64_t hand)
+    esc_move esc_decide_move(const esc_player *pl, const esc_hand *h, int seat, const esc_tbl *t,
+                             uint64_t hand, uint64_t cap, esc_rng *rng)
+    uint64_t esc_decide_blow(const esc_player *pl, const esc_hand *h, int seat, const esc_tbl *t, int card,
+                             esc_rng *rng)
+    void esc_score(const esc_hand *h, int leftovers, esc_hand_result *res)
+    void esc_ismcts_blow(esc_hand *h, int seat)
+    int esc_ismcts_play(esc_hand *h, int seat, esc_move mv, uint64_t cap)

@@ -344,3 +344,52 @@ def ismcts_move(rules, hands, table, piles, escobas, stock_left, dealer, last_ca
     r.state = state
     mv = esc_ismcts_move(&h, seat, iters, c, &r)
     return mv.card, mv.take, r.state
+
+
+def ismcts_turns_hand(rules, strategies, seed, int game):
+    """Test hook: hand ``game`` (hand 0, dealer game % players) played through the search's own turn
+    functions (esc_ismcts_play; blows by greedy seats through esc_ismcts_blow), so a test can check
+    that the simulations inside ismcts follow the core's hand loop. Returns the per-side totals and
+    cards taken."""
+    cdef esc_rules R = _c_rules(rules)
+    cdef esc_player strat[6]
+    _c_players(rules, strategies, strat)
+    cdef esc_hand h
+    cdef esc_rng rng
+    cdef esc_tbl t
+    cdef esc_hand_result res
+    cdef esc_move mv
+    cdef uint64_t cap, pbit, take
+    cdef int seat, leftovers
+    memset(&res, 0, sizeof(res))
+    rng.state = esc_stream_state(seed, game, 0, 0)
+    esc_shuffle(&rng, h.deck)
+    esc_deal(&h, &R, game % R.players)
+    rng.state = esc_stream_state(seed, game, 0, 1)
+    seat = esc_next_seat(&h, h.dealer)
+    while seat >= 0:
+        if h.pending >= 0:
+            if strat[seat].id == 1:  # ESC_GREEDY: the search's blow
+                esc_ismcts_blow(&h, seat)
+            else:
+                pbit = (<uint64_t>1) << h.pending
+                esc_tbl_init(&t, h.table & ~pbit)
+                take = esc_decide_blow(&strat[seat], &h, seat, &t, h.pending, &rng)
+                if take:
+                    h.table &= ~(take | pbit)
+                    h.reach = esc_reach_of(h.table)
+                    h.piles[seat % 2 if R.teams else seat] |= take | pbit
+                    h.last_capturer = seat
+                h.pending = -1
+        t.mask = h.table
+        t.reach = h.reach
+        cap = esc_capturing_cards(h.reach, h.hands[seat])
+        mv = esc_decide_move(&strat[seat], &h, seat, &t, h.hands[seat], cap, &rng)
+        seat = esc_ismcts_play(&h, seat, mv, cap)
+    leftovers = 0
+    for c in range(40):
+        leftovers += (h.table >> c) & 1
+    if h.last_capturer >= 0:
+        h.piles[h.last_capturer % 2 if R.teams else h.last_capturer] |= h.table
+    esc_score(&h, leftovers, &res)
+    return [res.side[7][s] for s in range(R.n_sides)], [res.side[8][s] for s in range(R.n_sides)]

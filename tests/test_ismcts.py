@@ -100,6 +100,21 @@ def test_moves_are_legal_and_the_core_hand_equals_the_reference_replay(rules):
     assert searched > 0  # the search ran, not only forced moves
 
 
+@pytest.mark.parametrize("rules", RULES + ["tradicional(players=4,teams=true)"])
+def test_the_searchs_simulated_turns_follow_the_core(rules):
+    # ismcts simulates hands with its own turn functions (esc_ismcts_play, esc_ismcts_blow); played
+    # through them, whole hands must equal the core's hand loop (random lays capturing cards, so greedy blows)
+    from escoba_sim import _core
+
+    r = parse_rules(rules)
+    for lineup in (["random", "greedy"], ["greedy", "random"], ["maxoros", "random"]):
+        s = [lineup[i % 2] for i in range(r.players)]
+        b = batch.play_hands(r, s, 5, 0, 60).hands
+        for g in range(60):
+            tot, cards = _core.ismcts_turns_hand(r, s, 5, g)
+            assert (tot, cards) == (list(b["total"][g]), list(b["cards_taken"][g])), (rules, lineup, g)
+
+
 @pytest.mark.parametrize("rules", RULES)
 def test_invariants_of_ismcts_hands(rules):
     r = parse_rules(rules)
