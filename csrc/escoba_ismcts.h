@@ -48,12 +48,12 @@
 #include <stdlib.h>
 #include "escoba_core.h"
 
-#define ESC_ISMCTS_ITERS 1000 /* default budget: iterations per decision */
-/* default exploration constant, in points of margin: margins spread over several
- * points, so the [0,1]-reward habit c ~ 0.7 under-explores; against greedy at
- * 1000 iterations c = 0.5, 1, 2, 4, 8, 16 gave +0.52, +0.57, +1.12, +1.42,
- * +1.39, +1.44 points per hand (duplicate deals, 400 deals each, +-0.16) */
-#define ESC_ISMCTS_C 4.0
+/* The parameters arrive per seat (esc_player.p: iters, c); their defaults live
+ * in escoba_sim/strategies.py (BUILTINS["ismcts"]): iters 1000, c 4. c is in
+ * points of margin: margins spread over several points, so the [0,1]-reward
+ * habit c ~ 0.7 under-explores; against greedy at 1000 iterations c = 0.5, 1,
+ * 2, 4, 8, 16 gave +0.52, +0.57, +1.12, +1.42, +1.39, +1.44 points per hand
+ * (duplicate deals, 400 deals each, +-0.16). */
 /* legal moves kept per position: a 3-card hand on a table of <= 8 cards has
  * far fewer; only huge tables (capture=optional, many lays) can exceed it and
  * then the moves past the cap are not searched (the ones kept are all legal) */
