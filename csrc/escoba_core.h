@@ -35,6 +35,19 @@
 #include <string.h>
 #include "escoba_rng.h"
 
+/* the heavier strategies (defensive, heuristic, endgame, ismcts) stay out of
+ * line, so the hand loop of the simple ones keeps its registers and i-cache */
+#if defined(__GNUC__)
+#define ESC_COLD __attribute__((noinline))
+#else
+#define ESC_COLD
+#endif
+#if defined(__GNUC__)
+#define ESC_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ESC_ALWAYS_INLINE inline
+#endif
+
 #define ESC_MAX_SEATS 6
 #define ESC_OROS_MASK 0x3FFULL
 #define ESC_SEVENS_MASK ((1ULL << 6) | (1ULL << 16) | (1ULL << 26) | (1ULL << 36))
@@ -696,11 +709,6 @@ static inline void esc_score(const esc_hand *h, int leftovers, esc_hand_result *
 }
 
 /* play one hand from the seeded streams (docs/engine.md, One hand) */
-#if defined(__GNUC__)
-#define ESC_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ESC_ALWAYS_INLINE inline
-#endif
 static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_player *players, uint64_t seed,
                                  uint64_t game, uint64_t hand_index, int dealer, esc_hand_result *res) {
     esc_hand h;

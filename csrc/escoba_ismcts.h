@@ -178,7 +178,7 @@ static inline void esc_ismcts_determinize(esc_hand *d, const esc_hand *h, int se
 /* The move of `seat` (whose turn it is, blow already resolved) in hand `h`:
  * SO-ISMCTS with `iters` iterations and exploration `c`; `rng` is the hand's
  * PLAY stream. */
-static inline esc_move esc_ismcts_move(const esc_hand *h, int seat, int iters, double c, esc_rng *rng) {
+static ESC_COLD esc_move esc_ismcts_move(const esc_hand *h, int seat, int iters, double c, esc_rng *rng) {
     esc_move moves[ESC_ISMCTS_MAX_MOVES];
     const int n_root = esc_ismcts_legal(h, h->hands[seat], moves);
     if (n_root == 1) return moves[0];

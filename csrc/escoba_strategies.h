@@ -73,7 +73,7 @@ static inline double esc_risk(uint64_t table, uint64_t unseen) {
 
 /* ---------- defensive ---------- */
 
-static inline esc_move esc_defensive_move(const esc_hand *h, int seat, const esc_tbl *t, uint64_t hand, uint64_t cap) {
+static ESC_COLD esc_move esc_defensive_move(const esc_hand *h, int seat, const esc_tbl *t, uint64_t hand, uint64_t cap) {
     const uint64_t unseen = esc_unseen(h, seat), table = t->mask;
     esc_move mv = { -1, 0 };
     if (cap) {
@@ -115,7 +115,7 @@ static inline double esc_h_lay_score(const double *w, int card, double risk) {
                             + w[ESC_W_SIETE] * (double)(card == ESC_SIETE_OROS));
 }
 
-static inline esc_move esc_heuristic_move(const double *w, const esc_hand *h, int seat, const esc_tbl *t,
+static ESC_COLD esc_move esc_heuristic_move(const double *w, const esc_hand *h, int seat, const esc_tbl *t,
                                           uint64_t hand, uint64_t cap) {
     const uint64_t unseen = esc_unseen(h, seat), table = t->mask;
     const int mode = h->R->capture;
@@ -148,7 +148,7 @@ static inline esc_move esc_heuristic_move(const double *w, const esc_hand *h, in
 }
 
 /* a blow always, by the capture score with no escoba and no risk; ties to the lowest mask */
-static inline uint64_t esc_heuristic_blow(const double *w, const esc_tbl *t, int card) {
+static ESC_COLD uint64_t esc_heuristic_blow(const double *w, const esc_tbl *t, int card) {
     const uint64_t cbit = 1ULL << card;
     double best = 0.0;
     uint64_t best_taken = 0;
@@ -319,7 +319,7 @@ static inline void esc_eg_from_hand(esc_eg *s, const esc_hand *h) {
     s->last = h->last_capturer;
 }
 
-static inline esc_move esc_endgame_move(const double *p, const esc_hand *h, int seat, const esc_tbl *t,
+static ESC_COLD esc_move esc_endgame_move(const double *p, const esc_hand *h, int seat, const esc_tbl *t,
                                         uint64_t hand, uint64_t cap) {
     if (!esc_endgame_applies(p, h)) return esc_heuristic_move(p, h, seat, t, hand, cap);
     esc_eg s; esc_eg_from_hand(&s, h);
@@ -328,7 +328,7 @@ static inline esc_move esc_endgame_move(const double *p, const esc_hand *h, int 
     return mv;
 }
 
-static inline uint64_t esc_endgame_blow(const double *p, const esc_hand *h, int seat, const esc_tbl *t, int card) {
+static ESC_COLD uint64_t esc_endgame_blow(const double *p, const esc_hand *h, int seat, const esc_tbl *t, int card) {
     if (!esc_endgame_applies(p, h)) return esc_heuristic_blow(p, t, card);
     esc_eg s; esc_eg_from_hand(&s, h);
     uint64_t take = 0;
