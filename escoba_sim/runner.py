@@ -200,11 +200,13 @@ class RunSpec:
         return [self.strategies[(self.rules.side_of(s) + r) % self.entrants] for s in range(self.rules.players)]
 
     def labels(self) -> list[str]:
+        """Names for people: the short spec (non-default parameters only), numbered when repeated."""
+        short = [parse_strategy(s).short for s in self.strategies]
         seen: dict[str, int] = {}
-        for s in self.strategies:
+        for s in short:
             seen[s] = seen.get(s, 0) + 1
         out, count = [], {}
-        for s in self.strategies:
+        for s in short:
             count[s] = count.get(s, 0) + 1
             out.append(s if seen[s] == 1 else f"{s}#{count[s]}")
         return out

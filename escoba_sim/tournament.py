@@ -30,7 +30,7 @@ from .batch import POINT_COLUMNS, SIDE_COLUMNS, engine_for
 from .compare import _interval, _json_rows, chunk_size_for, read_chunks, write_tables
 from .rng import SplitMix64
 from .rules import parse_rules
-from .strategies import StrategyError, check_strategy
+from .strategies import StrategyError, check_strategy, parse_strategy
 
 KIND = "tournament"
 BOOTSTRAP = 200
@@ -207,7 +207,7 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
         if not resume or runner.read_manifest(run_dir).get("status") != "complete":
             runner.run(s, run_dir, jobs=jobs, executor=executor, resume=resume, argv=argv)
         aggs_by_pair.append(read_chunks(run_dir, s))
-    tables = analyse(list(strategies), pairs, aggs_by_pair)
+    tables = analyse([parse_strategy(x).short for x in strategies], pairs, aggs_by_pair)
     write_tables(out, tables)
     summary = {"kind": KIND, "version": __version__, "engine": engine_for(list(strategies)), "seed": seed,
                "rules": r.canonical(),
