@@ -317,3 +317,9 @@ def test_cluster_standard_errors_are_calibrated(hands):
     for est, se in ((diffs, ses), (scores, score_ses)):
         ratio = np.std(est, ddof=1) / np.sqrt(np.mean(np.square(se)))
         assert 0.7 < ratio < 1.35, ratio
+
+
+def test_labels_are_short_specs_numbered_when_repeated():
+    spec = runner.make_spec("heuristic:oros=2", ["greedy", "heuristic:oros=2"], None, 100, seed=1)
+    assert spec.strategies[0].startswith("heuristic:cards=1,oros=2")  # the canonical spec is kept
+    assert spec.labels() == ["heuristic:oros=2#1", "greedy", "heuristic:oros=2#2"]
