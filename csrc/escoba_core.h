@@ -48,6 +48,10 @@
 #define ESC_ALWAYS_INLINE inline
 #endif
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+#define ESC_POPCNT_CLONES 1
+#endif
+
 #define ESC_MAX_SEATS 6
 #define ESC_OROS_MASK 0x3FFULL
 #define ESC_SEVENS_MASK ((1ULL << 6) | (1ULL << 16) | (1ULL << 26) | (1ULL << 36))
@@ -513,6 +517,11 @@ static inline void esc_consider(int strategy, uint64_t cap, uint64_t table, int 
 
 /* best capture by any card of `cap` under the strategy's key, ties to the lowest
  * taken mask; returns the taken set (card + table cards), ~0 if none */
+#ifdef ESC_POPCNT_CLONES
+/* the compiler keeps this out of the hand loop in the extension build, so it
+ * gets its own POPCNT clone, picked at load time like the loop's */
+__attribute__((target_clones("popcnt", "default")))
+#endif
 static inline uint64_t esc_best_capture(const esc_tbl *t, int strategy, uint64_t cap, int escoba_counts) {
     const uint32_t needs = esc_needs_of(cap);
     uint32_t best_key = 0;
