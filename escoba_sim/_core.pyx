@@ -74,6 +74,55 @@ cdef _c_players(rules, strategies, esc_player *out):
             out[i].p[k] = values[k] if k < len(values) else 0.0
 
 
+# The per-hand columns of a Batch as raw pointers: batch.empty_hands makes
+# C-contiguous arrays, side columns (n, n_sides) in SIDE_COLUMNS order, which
+# is the order of esc_hand_result.side. The arrays stay alive in `cols`.
+ctypedef struct _columns:
+    int64_t *game
+    int32_t *hand
+    int8_t *dealer
+    int8_t *lucky_deal
+    int8_t *leftovers
+    int8_t *leftover_taker
+    int16_t *side[11]
+    int ns
+
+
+cdef _columns _bind_columns(cols, int ns) except *:
+    cdef _columns c
+    cdef int64_t[::1] game = cols["game"]
+    cdef int32_t[::1] hand = cols["hand"]
+    cdef int8_t[::1] dealer = cols["dealer"], lucky = cols["lucky_deal"]
+    cdef int8_t[::1] left = cols["leftovers"], taker = cols["leftover_taker"]
+    cdef int16_t[:, ::1] side
+    if len(_batch.SIDE_COLUMNS) != 11:
+        raise ImportError("escoba_sim._core: SIDE_COLUMNS is out of step with esc_hand_result")
+    memset(&c, 0, sizeof(c))
+    c.ns = ns
+    if game.shape[0] == 0:
+        return c
+    c.game, c.hand, c.dealer = &game[0], &hand[0], &dealer[0]
+    c.lucky_deal, c.leftovers, c.leftover_taker = &lucky[0], &left[0], &taker[0]
+    for k, name in enumerate(_batch.SIDE_COLUMNS):
+        side = cols[name]
+        c.side[k] = &side[0, 0]
+    return c
+
+
+cdef inline void _store_hand(const _columns *c, int64_t i, int64_t game, int32_t hand,
+                             const esc_hand_result *r) noexcept nogil:
+    cdef int k, s
+    c.game[i] = game
+    c.hand[i] = hand
+    c.dealer[i] = r.dealer
+    c.lucky_deal[i] = r.lucky_deal
+    c.leftovers[i] = r.leftovers
+    c.leftover_taker[i] = r.leftover_taker
+    for k in range(11):
+        for s in range(c.ns):
+            c.side[k][i * c.ns + s] = r.side[k][s]
+
+
 def play_hands(rules, strategies, seed, first, count):
     """Hands ``first .. first+count-1`` (game i, hand 0, dealer i % players) as a Batch."""
     cdef esc_rules R = _c_rules(rules)
@@ -81,47 +130,14 @@ def play_hands(rules, strategies, seed, first, count):
     _c_players(rules, strategies, strat)
     cdef uint64_t c_seed = seed
     cdef int64_t c_first = first, n = count, i
-    cdef int s, k, ns = R.n_sides
+    cdef int ns = R.n_sides
     cols = _batch.empty_hands(count, ns)
-    cdef int64_t[:] g_game = cols["game"]
-    cdef int32_t[:] g_hand = cols["hand"]
-    cdef int8_t[:] g_dealer = cols["dealer"]
-    cdef int8_t[:] g_lucky = cols["lucky_deal"]
-    cdef int8_t[:] g_left = cols["leftovers"]
-    cdef int8_t[:] g_taker = cols["leftover_taker"]
-    cdef int16_t[:, :] c0 = cols["escobas"]
-    cdef int16_t[:, :] c1 = cols["lucky_escobas"]
-    cdef int16_t[:, :] c2 = cols["siete_oros"]
-    cdef int16_t[:, :] c3 = cols["sevens"]
-    cdef int16_t[:, :] c4 = cols["oros"]
-    cdef int16_t[:, :] c5 = cols["cards"]
-    cdef int16_t[:, :] c6 = cols["bonus"]
-    cdef int16_t[:, :] c7 = cols["total"]
-    cdef int16_t[:, :] c8 = cols["cards_taken"]
-    cdef int16_t[:, :] c9 = cols["oros_taken"]
-    cdef int16_t[:, :] c10 = cols["sevens_taken"]
+    cdef _columns c = _bind_columns(cols, ns)
     cdef esc_hand_result res
     with nogil:
         for i in range(n):
             esc_play_hand(&R, strat, c_seed, <uint64_t>(c_first + i), 0, <int>((c_first + i) % R.players), &res)
-            g_game[i] = c_first + i
-            g_hand[i] = 0
-            g_dealer[i] = res.dealer
-            g_lucky[i] = res.lucky_deal
-            g_left[i] = res.leftovers
-            g_taker[i] = res.leftover_taker
-            for s in range(ns):
-                c0[i, s] = res.side[0][s]
-                c1[i, s] = res.side[1][s]
-                c2[i, s] = res.side[2][s]
-                c3[i, s] = res.side[3][s]
-                c4[i, s] = res.side[4][s]
-                c5[i, s] = res.side[5][s]
-                c6[i, s] = res.side[6][s]
-                c7[i, s] = res.side[7][s]
-                c8[i, s] = res.side[8][s]
-                c9[i, s] = res.side[9][s]
-                c10[i, s] = res.side[10][s]
+            _store_hand(&c, i, c_first + i, 0, &res)
     return _batch.Batch(cols)
 
 
@@ -214,47 +230,11 @@ def play_games(rules, strategies, seed, first, count):
 
 
 cdef _fill_from_buffer(cols, _hand_buf *b, int ns):
-    cdef int64_t[:] g_game = cols["game"]
-    cdef int32_t[:] g_hand = cols["hand"]
-    cdef int8_t[:] g_dealer = cols["dealer"]
-    cdef int8_t[:] g_lucky = cols["lucky_deal"]
-    cdef int8_t[:] g_left = cols["leftovers"]
-    cdef int8_t[:] g_taker = cols["leftover_taker"]
-    cdef int16_t[:, :] c0 = cols["escobas"]
-    cdef int16_t[:, :] c1 = cols["lucky_escobas"]
-    cdef int16_t[:, :] c2 = cols["siete_oros"]
-    cdef int16_t[:, :] c3 = cols["sevens"]
-    cdef int16_t[:, :] c4 = cols["oros"]
-    cdef int16_t[:, :] c5 = cols["cards"]
-    cdef int16_t[:, :] c6 = cols["bonus"]
-    cdef int16_t[:, :] c7 = cols["total"]
-    cdef int16_t[:, :] c8 = cols["cards_taken"]
-    cdef int16_t[:, :] c9 = cols["oros_taken"]
-    cdef int16_t[:, :] c10 = cols["sevens_taken"]
+    cdef _columns c = _bind_columns(cols, ns)
     cdef int64_t i
-    cdef int s
-    cdef const esc_hand_result *r
     with nogil:
         for i in range(b.n):
-            r = &b.res[i]
-            g_game[i] = b.game[i]
-            g_hand[i] = b.hand[i]
-            g_dealer[i] = r.dealer
-            g_lucky[i] = r.lucky_deal
-            g_left[i] = r.leftovers
-            g_taker[i] = r.leftover_taker
-            for s in range(ns):
-                c0[i, s] = r.side[0][s]
-                c1[i, s] = r.side[1][s]
-                c2[i, s] = r.side[2][s]
-                c3[i, s] = r.side[3][s]
-                c4[i, s] = r.side[4][s]
-                c5[i, s] = r.side[5][s]
-                c6[i, s] = r.side[6][s]
-                c7[i, s] = r.side[7][s]
-                c8[i, s] = r.side[8][s]
-                c9[i, s] = r.side[9][s]
-                c10[i, s] = r.side[10][s]
+            _store_hand(&c, i, b.game[i], b.hand[i], &b.res[i])
 
 
 # ---------------- test hooks: the C RNG and capture tables seen from Python ----------------
