@@ -623,7 +623,7 @@ def tournament(strategies, count, ruleset, seed, jobs, out, as_json, scheduler):
         with _executor(scheduler, jobs) as (executor, jobs):
             summary = run_tournament(list(strategies), count, out, rules=ruleset, seed=seed, jobs=jobs,
                                      argv=sys.argv[1:], executor=executor,
-                                     on_run=lambda k, s: click.echo(f"pair {k + 1}: {' vs '.join(s.strategies)}",
+                                     on_run=lambda k, s: click.echo(f"pair {k + 1}: {' vs '.join(s.labels())}",
                                                                     err=True))
     except TournamentError as e:
         fail(str(e))

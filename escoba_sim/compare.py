@@ -30,12 +30,9 @@ Quantities (``metric`` names; the player is named by its strategy label):
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
 
 from . import __version__, runner, stats
 from .batch import ENGINE, POINT_COLUMNS, SIDE_COLUMNS
@@ -255,15 +252,6 @@ def _interval(est: float, se: float) -> tuple[float | None, float | None]:
     return stats.normal_ci(est, se)
 
 
-def read_chunks(run_dir: Path, spec: runner.RunSpec) -> list[dict]:
-    """Every chunk's aggregates of a finished run, in chunk order."""
-    done = runner.finished_chunks(run_dir, spec)
-    missing = [k for k in range(spec.n_chunks) if k not in done]
-    if missing:
-        raise CompareError(f"{run_dir}: chunks {missing[:5]} are missing; finish it with escoba-sim resume")
-    return [runner.read_chunk(done[k]) for k in range(spec.n_chunks)]
-
-
 def analyse(variants: list[Variant], specs: list[runner.RunSpec], chunks: list[list[dict]]):
     """All result tables (Polars frames) from the runs' chunk aggregates."""
     import polars as pl
@@ -358,25 +346,12 @@ def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | 
                               "rules_fields": v.rules.as_dict(), "run": f"runs/{i:02d}"}
                              for i, v in enumerate(variants)],
                 "argv": argv or []}
-    mpath = out / "manifest.json"
-    if mpath.exists():
-        old = json.loads(mpath.read_text())
-        if {k: old.get(k) for k in ("kind", "seed", "n", "rulesets", "strategies")} != \
-                {k: manifest[k] for k in ("kind", "seed", "n", "rulesets", "strategies")}:
-            raise CompareError(f"{out} already holds a different comparison; choose another --out")
-    elif out.exists() and any(out.iterdir()):
-        raise CompareError(f"--out {out}: the folder is not empty and holds no comparison")
-    out.mkdir(parents=True, exist_ok=True)
-    runner._write_json(mpath, manifest)
-    chunks = []
-    for i, (v, s) in enumerate(zip(variants, specs)):
-        run_dir = out / "runs" / f"{i:02d}"
-        resume = (run_dir / "manifest.json").exists()
-        if on_run:
-            on_run(i, v)
-        if not resume or runner.read_manifest(run_dir).get("status") != "complete":
-            runner.run(s, run_dir, jobs=jobs, executor=executor, resume=resume, argv=argv)
-        chunks.append(read_chunks(run_dir, s))
+    try:
+        chunks = runner.run_series(out, manifest, ("kind", "seed", "n", "rulesets", "strategies"), specs,
+                                   "comparison", jobs=jobs, executor=executor, argv=argv,
+                                   on_run=on_run and (lambda i: on_run(i, variants[i])))
+    except runner.RunError as e:
+        raise CompareError(str(e)) from None
     tables = analyse(variants, specs, chunks)
     write_tables(out, tables)
     summary = {"kind": KIND, "version": __version__, "engine": ENGINE, "seed": seed,

@@ -72,10 +72,10 @@ def run_tables(d: Path, manifest: dict) -> dict:
 
     from . import runner, stats
     from .batch import POINT_COLUMNS, SIDE_COLUMNS
-    from .compare import _interval, read_chunks
+    from .compare import _interval
 
     spec = runner.RunSpec.from_json(manifest["spec"])
-    aggs = read_chunks(d, spec)
+    aggs = runner.read_run_chunks(d, spec)
     labels = spec.labels()
     T = SIDE_COLUMNS.index("total")
     merged = None

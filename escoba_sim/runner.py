@@ -643,6 +643,46 @@ def read_manifest(out: Path) -> dict:
         raise RunError(f"{p}: cannot read the manifest ({e})") from None
 
 
+def read_run_chunks(run_dir: Path, spec: RunSpec) -> list[dict]:
+    """Every chunk's aggregates of a finished run, in chunk order."""
+    done = finished_chunks(run_dir, spec)
+    missing = [k for k in range(spec.n_chunks) if k not in done]
+    if missing:
+        raise RunError(f"{run_dir}: chunks {missing[:5]} are missing; finish it with escoba-sim resume")
+    return [read_chunk(done[k]) for k in range(spec.n_chunks)]
+
+
+def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[RunSpec], what: str, *,
+               jobs: int = 1, executor=None, argv: list[str] | None = None,
+               on_run: Callable[[int], None] | None = None) -> list[list[dict]]:
+    """Several runs in one folder (a comparison, a tournament): ``out/manifest.json`` plus
+    ``out/runs/NN``, each an ordinary run folder.
+
+    A folder holding another series (its manifest differs on ``keys``) or anything else is
+    refused; finished runs are kept and unfinished ones resumed, so an interrupted series
+    continues where it stopped. Returns every run's chunk aggregates in chunk order.
+    """
+    mpath = out / "manifest.json"
+    if mpath.exists():
+        old = json.loads(mpath.read_text())
+        if {k: old.get(k) for k in keys} != {k: manifest[k] for k in keys}:
+            raise RunError(f"{out} already holds a different {what}; choose another --out")
+    elif out.exists() and any(out.iterdir()):
+        raise RunError(f"--out {out}: the folder is not empty and holds no {what}")
+    out.mkdir(parents=True, exist_ok=True)
+    _write_json(mpath, manifest)
+    aggregates = []
+    for k, spec in enumerate(specs):
+        run_dir = out / "runs" / f"{k:02d}"
+        resume = (run_dir / "manifest.json").exists()
+        if on_run:
+            on_run(k)
+        if not resume or read_manifest(run_dir).get("status") != "complete":
+            run(spec, run_dir, jobs=jobs, executor=executor, resume=resume, argv=argv)
+        aggregates.append(read_run_chunks(run_dir, spec))
+    return aggregates
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from . import __version__, runner, stats
 from .batch import POINT_COLUMNS, SIDE_COLUMNS, engine_for
-from .compare import _interval, _json_rows, chunk_size_for, read_chunks, write_tables
+from .compare import _interval, _json_rows, chunk_size_for, write_tables
 from .rng import SplitMix64
 from .rules import parse_rules
 from .strategies import StrategyError, check_strategy, parse_strategy
@@ -157,8 +157,6 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
 
     ``executor`` (e.g. ``cluster.connect(...)``) is handed to ``runner.run`` for every run.
     """
-    import json
-
     if len(strategies) < 2:
         raise TournamentError("a tournament needs two or more strategies")
     try:  # canonical spec strings: the labels, and `heuristic` equals `heuristic:oros=1`
@@ -188,25 +186,12 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
                 "pairs": [{"a": strategies[i], "b": strategies[j], "run": f"runs/{k:02d}"}
                           for k, (i, j) in enumerate(pairs)],
                 "bootstrap": {"replicates": BOOTSTRAP, "seed": BOOTSTRAP_SEED}, "argv": argv or []}
-    mpath = out / "manifest.json"
-    keys = ("kind", "seed", "n", "rules", "strategies")
-    if mpath.exists():
-        old = json.loads(mpath.read_text())
-        if {k: old.get(k) for k in keys} != {k: manifest[k] for k in keys}:
-            raise TournamentError(f"{out} already holds a different tournament; choose another --out")
-    elif out.exists() and any(out.iterdir()):
-        raise TournamentError(f"--out {out}: the folder is not empty and holds no tournament")
-    out.mkdir(parents=True, exist_ok=True)
-    runner._write_json(mpath, manifest)
-    aggs_by_pair = []
-    for k, s in enumerate(specs):
-        run_dir = out / "runs" / f"{k:02d}"
-        resume = (run_dir / "manifest.json").exists()
-        if on_run:
-            on_run(k, s)
-        if not resume or runner.read_manifest(run_dir).get("status") != "complete":
-            runner.run(s, run_dir, jobs=jobs, executor=executor, resume=resume, argv=argv)
-        aggs_by_pair.append(read_chunks(run_dir, s))
+    try:
+        aggs_by_pair = runner.run_series(out, manifest, ("kind", "seed", "n", "rules", "strategies"), specs,
+                                         "tournament", jobs=jobs, executor=executor, argv=argv,
+                                         on_run=on_run and (lambda k: on_run(k, specs[k])))
+    except runner.RunError as e:
+        raise TournamentError(str(e)) from None
     tables = analyse([parse_strategy(x).short for x in strategies], pairs, aggs_by_pair)
     write_tables(out, tables)
     summary = {"kind": KIND, "version": __version__, "engine": engine_for(list(strategies)), "seed": seed,
