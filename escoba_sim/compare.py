@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__, runner, stats
-from .batch import ENGINE, POINT_COLUMNS, SIDE_COLUMNS
+from .batch import POINT_COLUMNS, SIDE_COLUMNS, engine_for
 from .rules import FIELD_NAMES, Ruleset, RulesError, coerce_field, format_value, parse_rules
 
 MIN_CHUNKS = 40
@@ -340,7 +340,9 @@ def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | 
             raise CompareError(f"{v.label}: {e}") from None
         seed = s.seed  # one seed for every ruleset: the same deals
         specs.append(s)
-    manifest = {"kind": KIND, "tool": "escoba-sim", "version": __version__, "engine": ENGINE, "seed": seed,
+    # a plugin strategy runs on the reference engine: the provenance must say so
+    manifest = {"kind": KIND, "tool": "escoba-sim", "version": __version__,
+                "engine": engine_for([strategy, vs]), "seed": seed,
                 "strategies": [strategy, vs], "n": n, "chunk_size": specs[0].chunk_size,
                 "rulesets": [{"label": v.label, "rules": v.rules.canonical(), "rules_digest": v.rules.digest(),
                               "rules_fields": v.rules.as_dict(), "run": f"runs/{i:02d}"}
@@ -354,7 +356,7 @@ def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | 
         raise CompareError(str(e)) from None
     tables = analyse(variants, specs, chunks)
     write_tables(out, tables)
-    summary = {"kind": KIND, "version": __version__, "engine": ENGINE, "seed": seed,
+    summary = {"kind": KIND, "version": __version__, "engine": manifest["engine"], "seed": seed,
                "strategies": [strategy, vs], "labels": specs[0].labels(), "n": n,
                "games_per_ruleset": specs[0].played, "chunks": specs[0].n_chunks,
                "rulesets": manifest["rulesets"],

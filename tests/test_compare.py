@@ -105,3 +105,13 @@ def test_compare_cli_prints_grouped_summary(cli, tmp_path):
     r = cli("compare", "--vary", "ties=shared,none", "-n", "100", "--seed", "3", "--out", tmp_path / "c")
     assert "points per hand by category" in r.stdout
     assert "how often each majority ties" in r.stdout
+
+
+def test_compare_provenance_names_the_engine_a_plugin_forces(tmp_path):
+    from pathlib import Path
+
+    plugin = Path(__file__).resolve().parents[1] / "examples" / "lowcard.py"
+    variants = compare.build_variants([], ["ties=shared,none"])
+    summary = compare.compare(variants, "greedy", f"{plugin}:LowCard", 4, tmp_path / "c", seed=3)
+    manifest = json.loads((tmp_path / "c" / "manifest.json").read_text())
+    assert manifest["engine"] == "python" and summary["engine"] == "python"
