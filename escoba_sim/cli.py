@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import shlex
 import sys
 
 import click
@@ -410,32 +411,35 @@ def _executor(scheduler: str | None, jobs: int | None, quiet: bool = False):
             fail(message)
 
 
-def _run_and_report(start, *, as_json: bool, quiet: bool, spec) -> None:
-    """Run with a progress bar on stderr; report on stdout; Ctrl-C keeps finished chunks (exit 130)."""
-    import signal
-
-    from .runner import ProgressBar, RunError, RunInterrupted, print_report
-
-    def terminated(signum, frame):  # `kill` saves like Ctrl-C: the manifest says how to resume
-        raise KeyboardInterrupt
+@contextlib.contextmanager
+def _stops_cleanly(continue_with: str):
+    """Ctrl-C or SIGTERM keeps the finished chunks and exits 130 with one line saying how to continue."""
+    from .runner import RunError, RunInterrupted, stop_on_signals
 
     try:
-        previous = signal.signal(signal.SIGTERM, terminated)
-    except ValueError:  # not the main thread: leave signals alone
-        previous = None
-    try:
-        with ProgressBar(spec, enabled=not quiet and sys.stderr.isatty()) as bar:
-            result = start(bar)
+        with stop_on_signals():
+            yield
     except RunInterrupted as e:
-        where = f"; {e.done} of {e.total} chunks are saved in {e.out}. Continue with: escoba-sim resume {e.out}" \
+        where = f"; {e.done} of {e.total} chunks of this run are saved in {e.out}. Continue with: {continue_with}" \
             if e.out is not None else " (nothing was saved: use --out DIR to keep finished chunks)"
         click.echo(f"Interrupted{where}", err=True)
         sys.exit(130)
     except RunError as e:
         fail(str(e))
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+
+
+def _same_command() -> str:
+    """This command line again: a compare or tournament folder continues where it stopped."""
+    return shlex.join(["escoba-sim", *sys.argv[1:]])
+
+
+def _run_and_report(start, *, as_json: bool, quiet: bool, spec, out) -> None:
+    """Run with a progress bar on stderr; report on stdout; Ctrl-C keeps finished chunks (exit 130)."""
+    from .runner import ProgressBar, print_report
+
+    with _stops_cleanly(f"escoba-sim resume {shlex.quote(str(out))}"):
+        with ProgressBar(spec, enabled=not quiet and sys.stderr.isatty()) as bar:
+            result = start(bar)
     if as_json:
         emit_json(result.summary)
     else:
@@ -521,7 +525,7 @@ def run(strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairing,
     argv = ["run", *sys.argv[2:]] if len(sys.argv) > 1 and sys.argv[1] == "run" else []
     with _executor(scheduler, jobs, quiet) as (executor, jobs):
         _run_and_report(lambda bar: run_chunks(spec, out, jobs=jobs, executor=executor, on_chunk=bar, argv=argv),
-                        as_json=as_json, quiet=quiet, spec=spec)
+                        as_json=as_json, quiet=quiet, spec=spec, out=out)
 
 
 @main.command()
@@ -551,7 +555,7 @@ def resume(directory, jobs, as_json, quiet, scheduler):
     with _executor(scheduler, jobs, quiet) as (executor, jobs):
         _run_and_report(lambda bar: run_chunks(spec, directory, jobs=jobs, executor=executor, on_chunk=bar,
                                                resume=True),
-                        as_json=as_json, quiet=quiet, spec=spec)
+                        as_json=as_json, quiet=quiet, spec=spec, out=directory)
 
 
 # --- rule comparisons, tournaments and reports (compare.py, tournament.py, report.py do the work) ---
@@ -585,7 +589,7 @@ def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, o
     vary = list(vary) + (list(DESIGN_EFFECTS) if design_effects else [])
     try:
         variants = build_variants(list(rules_list), vary)
-        with _executor(scheduler, jobs) as (executor, jobs):
+        with _executor(scheduler, jobs) as (executor, jobs), _stops_cleanly(_same_command()):
             summary = run_compare(variants, strategy, vs, count, out, seed=seed, jobs=jobs, argv=sys.argv[1:],
                                   on_run=lambda i, v: click.echo(f"[{i + 1}/{len(variants)}] {v.label}", err=True),
                                   executor=executor)
@@ -620,7 +624,7 @@ def tournament(strategies, count, ruleset, seed, jobs, out, as_json, scheduler):
     from .tournament import TournamentError, tournament as run_tournament
 
     try:
-        with _executor(scheduler, jobs) as (executor, jobs):
+        with _executor(scheduler, jobs) as (executor, jobs), _stops_cleanly(_same_command()):
             summary = run_tournament(list(strategies), count, out, rules=ruleset, seed=seed, jobs=jobs,
                                      argv=sys.argv[1:], executor=executor,
                                      on_run=lambda k, s: click.echo(f"pair {k + 1}: {' vs '.join(s.labels())}",

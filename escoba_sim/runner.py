@@ -81,6 +81,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -120,6 +121,37 @@ class RunInterrupted(Exception):
     def __init__(self, out: Path | None, done: int, total: int):
         super().__init__(f"interrupted with {done} of {total} chunks finished")
         self.out, self.done, self.total = out, done, total
+
+
+# Ctrl-C or SIGTERM, remembered: Python drops a KeyboardInterrupt raised inside a finalizer
+# (a Dask Future.__del__, for one), so the runner also checks this flag after every chunk.
+_STOP = threading.Event()
+
+
+def _stop_requested(signum, frame):
+    _STOP.set()
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def stop_on_signals():
+    """Within this block Ctrl-C and SIGTERM stop a run (main thread only) so that it can be resumed."""
+    try:
+        previous = {s: signal.signal(s, _stop_requested) for s in (signal.SIGINT, signal.SIGTERM)}
+    except ValueError:  # not the main thread: leave signals alone
+        previous = {}
+    _STOP.clear()
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+        _STOP.clear()
+
+
+def _check_stop() -> None:
+    if _STOP.is_set():
+        raise KeyboardInterrupt
 
 
 @dataclass(frozen=True)
@@ -836,6 +868,7 @@ def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor
                     if state.stopped is not None:
                         break
                     finished(k, play_chunk(spec, k, hands_dir))
+                    _check_stop()
             else:
                 if executor is None:
                     own = executor = make_executor(jobs)
@@ -909,6 +942,7 @@ def _run_pool(executor, spec: RunSpec, todo: list[int], hands_dir: str | None, w
             for f in sorted(done, key=pending.get):
                 k = pending.pop(f)
                 finished(k, f.result())
+            _check_stop()
             if state.stopped is not None:
                 for f in pending:
                     f.cancel()

@@ -1,7 +1,13 @@
 """compare: variants, common random numbers, paired differences that are exact where they must be."""
 
 import json
+import os
 import re
+import shlex
+import shutil
+import signal
+import subprocess
+import time
 
 import polars as pl
 import pytest
@@ -115,3 +121,36 @@ def test_compare_provenance_names_the_engine_a_plugin_forces(tmp_path):
     summary = compare.compare(variants, "greedy", f"{plugin}:LowCard", 4, tmp_path / "c", seed=3)
     manifest = json.loads((tmp_path / "c" / "manifest.json").read_text())
     assert manifest["engine"] == "python" and summary["engine"] == "python"
+
+
+@pytest.mark.skipif(shutil.which("escoba-sim") is None, reason="the console script is not installed")
+def test_ctrl_c_on_compare_then_the_same_command_finishes_it(tmp_path):
+    """Ctrl-C in the second ruleset: exit 130, one line naming the command that continues; that command
+    keeps the finished runs and gives the same summary as an uninterrupted comparison."""
+    # the reference engine is slow enough for the signal to land mid-run
+    env = {**os.environ, "ESCOBA_SIM_PURE_PYTHON": "1", "ESCOBA_SIM_REQUIRE_CORE": "0"}
+    args = ["escoba-sim", "compare", "--vary", "ties=shared,none", "-n", "800", "--seed", "5", "-j", "1",
+            "--json", "--out"]
+    p = subprocess.Popen(args + [str(tmp_path / "cut")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=env)
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline and not list((tmp_path / "cut" / "runs" / "01" / "chunks").glob("*.parquet")):
+            time.sleep(0.05)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == 130, err
+    assert out == ""
+    assert err.strip().splitlines()[-1].endswith(f"Continue with: {shlex.join(args + [str(tmp_path / 'cut')])}")
+    assert "Traceback" not in err
+    runs = [json.loads((tmp_path / "cut" / "runs" / k / "manifest.json").read_text()) for k in ("00", "01")]
+    assert [m["status"] for m in runs] == ["complete", "interrupted"]
+
+    again = subprocess.run(args + [str(tmp_path / "cut")], capture_output=True, text=True, env=env, timeout=300)
+    whole = subprocess.run(args + [str(tmp_path / "whole")], capture_output=True, text=True, env=env, timeout=300)
+    assert again.returncode == 0 and whole.returncode == 0, again.stderr + whole.stderr
+    assert json.loads(again.stdout) == json.loads(whole.stdout)

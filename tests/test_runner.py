@@ -188,6 +188,32 @@ def test_interrupt_then_resume_equals_uninterrupted(tmp_path):
     assert strip(on_disk) == strip(whole.summary)
 
 
+@pytest.mark.parametrize("pool", [False, True])
+def test_a_swallowed_ctrl_c_still_stops_the_run(tmp_path, pool):
+    """Python drops a KeyboardInterrupt raised in a finalizer (CI saw one in a Dask Future.__del__);
+    the signal is remembered, so the run still stops after the chunk in hand and can be resumed."""
+    import signal
+    from concurrent.futures import ThreadPoolExecutor
+
+    spec = make_spec("greedy", ["maxoros"], None, 40, hands=True, seed=13, chunk_size=4)
+    calls = []
+
+    def swallowed(p):
+        calls.append(p.chunk)
+        if len(calls) == 2:
+            try:
+                runner._stop_requested(signal.SIGINT, None)  # what the handler does on Ctrl-C
+            except KeyboardInterrupt:
+                pass  # ... and what a finalizer does with the exception
+
+    with runner.stop_on_signals(), ThreadPoolExecutor(1) as ex, pytest.raises(RunInterrupted) as e:
+        run(spec, tmp_path / "cut", on_chunk=swallowed, executor=ex if pool else None)
+    assert e.value.done == len(calls) < spec.n_chunks
+    assert json.loads((tmp_path / "cut" / "manifest.json").read_text())["status"] == "interrupted"
+    assert not runner._STOP.is_set()  # leaving the block forgets the signal
+    assert strip(resume(tmp_path / "cut").summary) == strip(run(spec).summary)
+
+
 def test_partial_session_out_of_order_then_resume(tmp_path):
     spec = make_spec("random", ["maxoros"], None, 30, hands=True, seed=17, chunk_size=3)
     part = run(spec, tmp_path / "o", only_chunks=[4, 1, 2])
