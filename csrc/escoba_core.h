@@ -12,7 +12,9 @@
  *   once via a value mask;
  * - options are enumerated only when a strategy needs them, in ascending
  *   40-bit mask order (the order docs/engine.md fixes for `random`):
- *   * small tables (<= ESC_SLOT_MAX cards, nearly every turn): the 16 subset
+ *   * tables of at most 4 cards (about 90% of decisions under ludoteka):
+ *     the low quarter below is the whole table, one compare per need;
+ *   * small tables (<= ESC_SLOT_MAX cards): the 16 subset
  *     sums of the 4 lowest cards are packed one per byte in two words and
  *     compared with each need bytewise (no branch per subset); the cards
  *     above them (at most 4) are walked outermost as a small array of subset
@@ -35,21 +37,26 @@
 #include <string.h>
 #include "escoba_rng.h"
 
-/* the heavier strategies (defensive, heuristic, endgame, ismcts) stay out of
- * line, so the hand loop of the simple ones keeps its registers and i-cache */
-#if defined(__GNUC__)
-#define ESC_COLD __attribute__((noinline))
-#else
-#define ESC_COLD
-#endif
 #if defined(__GNUC__)
 #define ESC_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define ESC_ALWAYS_INLINE inline
 #endif
 
+/* functions the compiler keeps out of the hand loop (esc_best_capture_*,
+ * esc_draw_option) get their own POPCNT clone, picked at load time like the
+ * loop's; without it every popcount in them is a libgcc call */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
-#define ESC_POPCNT_CLONES 1
+#define ESC_CLONES __attribute__((target_clones("popcnt", "default")))
+#else
+#define ESC_CLONES
+#endif
+/* the heavier strategies (defensive, heuristic, endgame, ismcts) stay out of
+ * line, so the hand loop of the simple ones keeps its registers and i-cache */
+#if defined(__GNUC__)
+#define ESC_COLD __attribute__((noinline)) ESC_CLONES
+#else
+#define ESC_COLD
 #endif
 
 #define ESC_MAX_SEATS 6
@@ -104,7 +111,7 @@ static const uint8_t esc_val64[64] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4,
 
 /* a 10-bit set of values (bit v-1) <-> the 40-bit mask of all cards with those values */
 #define ESC_SPREAD(v10) ((uint64_t)(v10) * 0x40100401ULL)
-static inline uint32_t esc_values_of(uint64_t cards) {
+static ESC_ALWAYS_INLINE uint32_t esc_values_of(uint64_t cards) {
     return (uint32_t)((cards | cards >> 10 | cards >> 20 | cards >> 30) & 1023u);
 }
 
@@ -164,9 +171,9 @@ static int esc_init_tables(void) {
 
 /* ---------- the table: card mask + reachable sums ---------- */
 
-static inline uint16_t esc_add_to_reach(uint32_t reach, int v) { return (uint16_t)((reach | (reach << v)) & 0xFFFFu); }
+static ESC_ALWAYS_INLINE uint16_t esc_add_to_reach(uint32_t reach, int v) { return (uint16_t)((reach | (reach << v)) & 0xFFFFu); }
 
-static inline uint16_t esc_reach_of(uint64_t mask) {
+static ESC_ALWAYS_INLINE uint16_t esc_reach_of(uint64_t mask) {
     uint32_t R = 1;
     /* the first four cards without a data-dependent loop exit (a missing card adds 16: nothing) */
     for (int i = 0; i < 4; i++) {
@@ -188,12 +195,12 @@ typedef struct {
 static inline void esc_tbl_init(esc_tbl *t, uint64_t mask) { t->mask = mask; t->reach = esc_reach_of(mask); }
 
 /* cards of `hand` that have capture options: the values whose need 15-v is a reachable sum */
-static inline uint64_t esc_capturing_cards(uint16_t reach, uint64_t hand) {
+static ESC_ALWAYS_INLINE uint64_t esc_capturing_cards(uint16_t reach, uint64_t hand) {
     return hand & ESC_SPREAD(esc_rev10[(reach >> 5) & 1023u]);
 }
 
 /* the set of needs (bit 15-v) of the cards in `cards` */
-static inline uint32_t esc_needs_of(uint64_t cards) { return (uint32_t)esc_rev10[esc_values_of(cards)] << 5; }
+static ESC_ALWAYS_INLINE uint32_t esc_needs_of(uint64_t cards) { return (uint32_t)esc_rev10[esc_values_of(cards)] << 5; }
 
 /* ---------- small tables: slots, meet in the middle ---------- */
 
@@ -208,7 +215,7 @@ typedef struct { uint8_t s[16]; uint64_t m[16]; } esc_half;
     for (int _j = 0; _j < (N); _j++) { (H)->s[(N) + _j] = (uint8_t)((H)->s[_j] + (V)); (H)->m[(N) + _j] = (H)->m[_j] | (B); } \
 } while (0)
 
-static inline uint32_t esc_build_half(uint64_t *mk, int cnt, esc_half *H) {
+static ESC_ALWAYS_INLINE uint32_t esc_build_half(uint64_t *mk, int cnt, esc_half *H) {
     uint32_t reach = 1;
     H->s[0] = 0; H->m[0] = 0;
     for (int i = 0; i < cnt; i++) {
@@ -233,7 +240,7 @@ static inline uint32_t esc_build_half(uint64_t *mk, int cnt, esc_half *H) {
 #define ESC_HIGHS 0x8080808080808080ULL
 
 /* bit i (i < 8) set when byte i of x equals n (exact for every byte value) */
-static inline uint32_t esc_bytes_eq(uint64_t x, uint32_t n) {
+static ESC_ALWAYS_INLINE uint32_t esc_bytes_eq(uint64_t x, uint32_t n) {
     const uint64_t z = x ^ (ESC_ONES * n);
     const uint64_t hi = ~(((z & ~ESC_HIGHS) + ~ESC_HIGHS) | z) & ESC_HIGHS;
     return (uint32_t)(((hi >> 7) * 0x0102040810204080ULL) >> 56);
@@ -247,7 +254,7 @@ typedef struct { uint64_t w0, w1; uint64_t b[4]; } esc_quad;
 /* Takes the (up to) 4 lowest cards off *mk. Always four steps, no branch:
  * past the last card, ctz of (mask | bit 63) is 63, whose value is 16 and
  * whose bit (mask & -mask) is 0. */
-static inline uint32_t esc_build_quad(uint64_t *mk, esc_quad *q) {
+static ESC_ALWAYS_INLINE uint32_t esc_build_quad(uint64_t *mk, esc_quad *q) {
     uint32_t v[4], reach = 1;
     uint64_t m = *mk;
     for (int i = 0; i < 4; i++) {
@@ -265,17 +272,17 @@ static inline uint32_t esc_build_quad(uint64_t *mk, esc_quad *q) {
     return reach;
 }
 
-static inline uint64_t esc_quad_mask(const esc_quad *q, uint32_t l) {
+static ESC_ALWAYS_INLINE uint64_t esc_quad_mask(const esc_quad *q, uint32_t l) {
     return (q->b[0] & -(uint64_t)(l & 1)) | (q->b[1] & -(uint64_t)((l >> 1) & 1))
          | (q->b[2] & -(uint64_t)((l >> 2) & 1)) | (q->b[3] & -(uint64_t)((l >> 3) & 1));
 }
 
-static inline int esc_quad_sum(const esc_quad *q, uint32_t l) {
+static ESC_ALWAYS_INLINE int esc_quad_sum(const esc_quad *q, uint32_t l) {
     return (int)(((l < 8 ? q->w0 : q->w1) >> (8 * (l & 7))) & 0xFF);
 }
 
 /* the 16-bit set of low subsets whose sum is in `needs` (bits 0..15) */
-static inline uint32_t esc_quad_match(const esc_quad *q, uint32_t needs) {
+static ESC_ALWAYS_INLINE uint32_t esc_quad_match(const esc_quad *q, uint32_t needs) {
     uint32_t m = 0;
     while (needs) {
         const uint32_t n = (uint32_t)__builtin_ctz(needs);
@@ -458,8 +465,22 @@ done:
 /* a uniformly drawn move among `extra` + the options of `card`: returns the
  * option, 0 when the draw falls on one of the `extra` (lay or no-blow) slots.
  * `extra_first`: the extra slot comes before the options (no blow) or after (lay). */
-static inline uint64_t esc_draw_option(const esc_tbl *t, int card, int extra, int extra_first, esc_rng *rng) {
-    if (__builtin_popcountll(t->mask) <= ESC_SLOT_MAX) {
+ESC_CLONES static uint64_t esc_draw_option(const esc_tbl *t, int card, int extra, int extra_first, esc_rng *rng) {
+    const int k = __builtin_popcountll(t->mask);
+    if (k <= 4) { /* nearly every call: the low quarter's 16 subsets are the whole table */
+        uint64_t mk = t->mask;
+        esc_quad lo;
+        (void)esc_build_quad(&mk, &lo);
+        const uint32_t need = 15u - esc_val[card];
+        uint32_t mt = esc_bytes_eq(lo.w0, need) | (esc_bytes_eq(lo.w1, need) << 8);
+        const int n = __builtin_popcount(mt), total = n + extra;
+        const int j = total > 1 ? (int)esc_below(rng, (uint32_t)total) : 0;
+        int i = extra_first ? j - extra : j; /* the option drawn, in mask order; outside 0..n-1: the extra slot */
+        if (i < 0 || i >= n) return 0;
+        while (i--) mt &= mt - 1;
+        return esc_quad_mask(&lo, (uint32_t)__builtin_ctz(mt));
+    }
+    if (k <= ESC_SLOT_MAX) {
         /* at most 2^8 subsets: collect them in one walk */
         uint64_t opts[1 << ESC_SLOT_MAX];
         int n = 0;
@@ -480,30 +501,30 @@ static inline uint64_t esc_draw_option(const esc_tbl *t, int card, int extra, in
 
 /* a key packs the strategy's tuple so that a larger integer is better; ties
  * (equal keys) go to the lowest taken mask, as in strategies.py */
-static inline uint32_t esc_greedy_key(uint64_t taken, int escoba) {
+static ESC_ALWAYS_INLINE uint32_t esc_greedy_key(uint64_t taken, int escoba) {
     return ((uint32_t)__builtin_popcountll(taken) << 16) | ((uint32_t)escoba << 12)
          | ((uint32_t)(taken >> ESC_SIETE_OROS & 1) << 8) | (uint32_t)__builtin_popcountll(taken & ESC_OROS_MASK);
 }
 
-static inline uint32_t esc_maxoros_key(uint64_t taken, int escoba) {
+static ESC_ALWAYS_INLINE uint32_t esc_maxoros_key(uint64_t taken, int escoba) {
     return ((uint32_t)__builtin_popcountll(taken & ESC_OROS_MASK) << 16)
          | ((uint32_t)(taken >> ESC_SIETE_OROS & 1) << 12)
          | ((uint32_t)__builtin_popcountll(taken) << 4) | (uint32_t)escoba;
 }
 
-static inline uint32_t esc_sevens_key(uint64_t taken, int escoba) {
+static ESC_ALWAYS_INLINE uint32_t esc_sevens_key(uint64_t taken, int escoba) {
     return ((uint32_t)(taken >> ESC_SIETE_OROS & 1) << 24)
          | ((uint32_t)__builtin_popcountll(taken & ESC_SEVENS_MASK) << 20)
          | ((uint32_t)__builtin_popcountll(taken) << 12) | ((uint32_t)escoba << 8)
          | (uint32_t)__builtin_popcountll(taken & ESC_OROS_MASK);
 }
 
-static inline uint32_t esc_key(int strategy, uint64_t taken, int escoba) {
+static ESC_ALWAYS_INLINE uint32_t esc_key(int strategy, uint64_t taken, int escoba) {
     return strategy == ESC_MAXOROS ? esc_maxoros_key(taken, escoba)
          : strategy == ESC_SEVENS ? esc_sevens_key(taken, escoba) : esc_greedy_key(taken, escoba);
 }
 
-static inline void esc_consider(int strategy, uint64_t cap, uint64_t table, int escoba_counts, uint64_t sub, int sum,
+static ESC_ALWAYS_INLINE void esc_consider(int strategy, uint64_t cap, uint64_t table, int escoba_counts, uint64_t sub, int sum,
                                 uint32_t *best_key, uint64_t *best_taken) {
     uint64_t cards = cap & ESC_SPREAD(1u << (14 - sum)); /* the cards of value 15 - sum */
     const int escoba = escoba_counts && sub == table;
@@ -517,17 +538,24 @@ static inline void esc_consider(int strategy, uint64_t cap, uint64_t table, int 
 
 /* best capture by any card of `cap` under the strategy's key, ties to the lowest
  * taken mask; returns the taken set (card + table cards), ~0 if none */
-#ifdef ESC_POPCNT_CLONES
-/* the compiler keeps this out of the hand loop in the extension build, so it
- * gets its own POPCNT clone, picked at load time like the loop's */
-__attribute__((target_clones("popcnt", "default")))
-#endif
-static inline uint64_t esc_best_capture(const esc_tbl *t, int strategy, uint64_t cap, int escoba_counts) {
+static ESC_ALWAYS_INLINE uint64_t esc_best_capture_body(const esc_tbl *t, const int strategy, uint64_t cap,
+                                                        int escoba_counts) {
     const uint32_t needs = esc_needs_of(cap);
     uint32_t best_key = 0;
     uint64_t best_taken = ~0ULL;
-    if (!(t->reach & needs)) return best_taken;
-    if (__builtin_popcountll(t->mask) <= ESC_SLOT_MAX) {
+    const int k = __builtin_popcountll(t->mask);
+    if (k <= 4) { /* nearly every call: the 16 subsets of the low quarter are the whole table */
+        uint64_t mk = t->mask;
+        esc_quad lo;
+        (void)esc_build_quad(&mk, &lo);
+        uint32_t mt = esc_quad_match(&lo, needs);
+        while (mt) {
+            const uint32_t l = (uint32_t)__builtin_ctz(mt);
+            mt &= mt - 1;
+            esc_consider(strategy, cap, t->mask, escoba_counts, esc_quad_mask(&lo, l), esc_quad_sum(&lo, l),
+                         &best_key, &best_taken);
+        }
+    } else if (k <= ESC_SLOT_MAX) {
         ESC_FOR_OPTIONS_SLOTS(t->mask, needs, sub, sum,
             { esc_consider(strategy, cap, t->mask, escoba_counts, sub, sum, &best_key, &best_taken); });
     } else {
@@ -536,6 +564,23 @@ static inline uint64_t esc_best_capture(const esc_tbl *t, int strategy, uint64_t
             { esc_consider(strategy, cap, t->mask, escoba_counts, sub, sum, &best_key, &best_taken); });
     }
     return best_taken;
+}
+
+/* one copy per key, so no option pays for the choice of key */
+ESC_CLONES static uint64_t esc_best_capture_greedy(const esc_tbl *t, uint64_t cap, int escoba_counts) {
+    return esc_best_capture_body(t, ESC_GREEDY, cap, escoba_counts);
+}
+ESC_CLONES static uint64_t esc_best_capture_maxoros(const esc_tbl *t, uint64_t cap, int escoba_counts) {
+    return esc_best_capture_body(t, ESC_MAXOROS, cap, escoba_counts);
+}
+ESC_CLONES static uint64_t esc_best_capture_sevens(const esc_tbl *t, uint64_t cap, int escoba_counts) {
+    return esc_best_capture_body(t, ESC_SEVENS, cap, escoba_counts);
+}
+
+static inline uint64_t esc_best_capture(const esc_tbl *t, int strategy, uint64_t cap, int escoba_counts) {
+    return strategy == ESC_MAXOROS ? esc_best_capture_maxoros(t, cap, escoba_counts)
+         : strategy == ESC_SEVENS ? esc_best_capture_sevens(t, cap, escoba_counts)
+         : esc_best_capture_greedy(t, cap, escoba_counts);
 }
 
 /* ---------- one hand ---------- */
