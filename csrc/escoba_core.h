@@ -249,7 +249,7 @@ static ESC_ALWAYS_INLINE uint32_t esc_bytes_eq(uint64_t x, uint32_t n) {
 /* The low part: the (up to) 4 lowest cards of a table, their 16 subset sums
  * packed bytewise (index bit i = the i-th card; a missing card counts 16 so
  * its subsets never match a need <= 14) and the card bits to rebuild masks. */
-typedef struct { uint64_t w0, w1; uint64_t b[4]; } esc_quad;
+typedef struct { uint64_t w0, w1; uint64_t b[4]; uint64_t m01[4], m23[4]; } esc_quad;
 
 /* Takes the (up to) 4 lowest cards off *mk. Always four steps, no branch:
  * past the last card, ctz of (mask | bit 63) is 63, whose value is 16 and
@@ -264,6 +264,9 @@ static ESC_ALWAYS_INLINE uint32_t esc_build_quad(uint64_t *mk, esc_quad *q) {
         reach = (reach | (reach << v[i])) & 0xFFFFu;
     }
     *mk = m;
+    /* the masks of the subsets of cards 0-1 and of cards 2-3: a subset's mask is two lookups */
+    q->m01[0] = 0; q->m01[1] = q->b[0]; q->m01[2] = q->b[1]; q->m01[3] = q->b[0] | q->b[1];
+    q->m23[0] = 0; q->m23[1] = q->b[2]; q->m23[2] = q->b[3]; q->m23[3] = q->b[2] | q->b[3];
     uint64_t w = (uint64_t)v[0] << 8;                 /* subsets of card 0 */
     w |= (w + v[1] * 0x0101ULL) << 16;                /* ... of cards 0-1 */
     w |= (w + v[2] * 0x01010101ULL) << 32;            /* ... of cards 0-2 */
@@ -273,8 +276,7 @@ static ESC_ALWAYS_INLINE uint32_t esc_build_quad(uint64_t *mk, esc_quad *q) {
 }
 
 static ESC_ALWAYS_INLINE uint64_t esc_quad_mask(const esc_quad *q, uint32_t l) {
-    return (q->b[0] & -(uint64_t)(l & 1)) | (q->b[1] & -(uint64_t)((l >> 1) & 1))
-         | (q->b[2] & -(uint64_t)((l >> 2) & 1)) | (q->b[3] & -(uint64_t)((l >> 3) & 1));
+    return q->m01[l & 3] | q->m23[(l >> 2) & 3];
 }
 
 static ESC_ALWAYS_INLINE int esc_quad_sum(const esc_quad *q, uint32_t l) {
@@ -615,6 +617,8 @@ static inline int esc_table_sum(uint64_t mask) {
 static inline int esc_next_seat(esc_hand *h, int last) {
     const esc_rules *R = h->R;
     const int n = R->players;
+    const int next = last + 1 == n ? 0 : last + 1;
+    if (h->hands[next]) return next; /* nearly every turn */
     for (;;) {
         int seat = last;
         for (int k = 0; k < n; k++) {
