@@ -483,14 +483,34 @@ ESC_CLONES static uint64_t esc_draw_option(const esc_tbl *t, int card, int extra
         return esc_quad_mask(&lo, (uint32_t)__builtin_ctz(mt));
     }
     if (k <= ESC_SLOT_MAX) {
-        /* at most 2^8 subsets: collect them in one walk */
-        uint64_t opts[1 << ESC_SLOT_MAX];
+        /* up to 16 subsets of the cards above the low quarter (outermost, so mask
+         * order holds); each one's matching low subsets as a 16-bit set */
+        uint64_t mk = t->mask;
+        esc_quad lo;
+        esc_half hi;
+        (void)esc_build_quad(&mk, &lo);
+        esc_build_half(&mk, k - 4, &hi);
+        const int need = 15 - esc_val[card], nh = 1 << (k - 4);
+        uint32_t mts[16];
         int n = 0;
-        ESC_FOR_OPTIONS_SLOTS(t->mask, 1u << (15 - esc_val[card]), sub, sum, { (void)sum; opts[n++] = sub; });
+        for (int h = 0; h < nh; h++) {
+            const int r = need - hi.s[h];
+            mts[h] = r >= 0 ? esc_bytes_eq(lo.w0, (uint32_t)r) | (esc_bytes_eq(lo.w1, (uint32_t)r) << 8) : 0;
+            n += __builtin_popcount(mts[h]);
+        }
         const int total = n + extra;
-        int j = total > 1 ? (int)esc_below(rng, (uint32_t)total) : 0;
-        if (extra_first) return j < extra ? 0 : opts[j - extra];
-        return j < n ? opts[j] : 0;
+        const int j = total > 1 ? (int)esc_below(rng, (uint32_t)total) : 0;
+        int i = extra_first ? j - extra : j;
+        if (i < 0 || i >= n) return 0;
+        for (int h = 0;; h++) {
+            const int c = __builtin_popcount(mts[h]);
+            if (i < c) {
+                uint32_t mt = mts[h];
+                while (i--) mt &= mt - 1;
+                return hi.m[h] | esc_quad_mask(&lo, (uint32_t)__builtin_ctz(mt));
+            }
+            i -= c;
+        }
     }
     const int64_t n = esc_count_options(t, card);
     const int64_t total = n + extra;

@@ -134,10 +134,12 @@ def play_hands(rules, strategies, seed, first, count):
     cols = _batch.empty_hands(count, ns)
     cdef _columns c = _bind_columns(cols, ns)
     cdef esc_hand_result res
+    cdef int dealer = <int>(c_first % R.players)  # kept as a counter: a 64-bit division per hand costs ~2%
     with nogil:
         for i in range(n):
-            esc_play_hand(&R, strat, c_seed, <uint64_t>(c_first + i), 0, <int>((c_first + i) % R.players), &res)
+            esc_play_hand(&R, strat, c_seed, <uint64_t>(c_first + i), 0, dealer, &res)
             _store_hand(&c, i, c_first + i, 0, &res)
+            dealer = 0 if dealer + 1 == R.players else dealer + 1
     return _batch.Batch(cols)
 
 
