@@ -635,8 +635,11 @@ typedef struct {
 static inline int esc_side(const esc_rules *R, int seat) { return R->teams ? (seat & 1) : seat; }
 
 static inline uint64_t esc_take_cards(esc_hand *h, int k) {
+    const uint8_t *d = h->deck + h->pos;
+    h->pos += k;
+    if (k == 3) return 1ULL << d[0] | 1ULL << d[1] | 1ULL << d[2]; /* every preset's hand size */
     uint64_t m = 0;
-    for (int i = 0; i < k; i++) m |= 1ULL << h->deck[h->pos++];
+    for (int i = 0; i < k; i++) m |= 1ULL << d[i];
     return m;
 }
 
@@ -815,7 +818,7 @@ static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_p
     while (seat >= 0) {
         const esc_player *pl = &players[seat];
         const int side = esc_side(R, seat);
-        if (h.pending >= 0) {
+        if (soplar && h.pending >= 0) { /* only soplar leaves a card open to a blow */
             /* the laid card's options are those it had before it was laid: nothing else moved since */
             const uint64_t pbit = 1ULL << h.pending;
             esc_tbl_init(&t, h.table & ~pbit);
