@@ -1,6 +1,9 @@
-"""Shared test setup: in CI the compiled core must be the active engine."""
+"""Shared test setup: in CI the compiled core must be the active engine; CLI helpers."""
 
 import os
+import signal
+import subprocess
+import time
 
 import pytest
 
@@ -23,3 +26,26 @@ def cli():
         return runner.invoke(main, [str(a) for a in args], input=input, catch_exceptions=False)
 
     return invoke
+
+
+@pytest.fixture
+def interrupt():
+    """Start a CLI command in a subprocess and send it a signal once ``ready()`` holds
+    (or after ``wait`` seconds); returns (returncode, stdout, stderr)."""
+
+    def run(args, ready, *, sig=signal.SIGINT, env=None, wait=60):
+        p = subprocess.Popen([str(a) for a in args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=env)
+        try:
+            deadline = time.time() + wait
+            while time.time() < deadline and not ready():
+                time.sleep(0.02)
+            p.send_signal(sig)
+            out, err = p.communicate(timeout=60)
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        return p.returncode, out, err
+
+    return run

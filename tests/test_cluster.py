@@ -279,23 +279,13 @@ def test_cluster_failures_are_explained_in_one_line():
 
 
 @pytest.mark.skipif(shutil.which("escoba-sim") is None, reason="the console script is not installed")
-def test_ctrl_c_on_cluster_then_resume(dask_cluster, tmp_path):
+def test_ctrl_c_on_cluster_then_resume(dask_cluster, tmp_path, interrupt):
     """Ctrl-C keeps the finished chunks as in a local run (exit 130); resume on the cluster gives the same result."""
     out = tmp_path / "o"
     args = ["escoba-sim", "run", "-s", "greedy", "--vs", "random", "--hands", "-n", "20000", "--seed", "7",
             "--chunk", "50", "-q", "--out", str(out), "--scheduler", dask_cluster.address]
-    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.time() + 60
-        while time.time() < deadline and len(list((out / "chunks").glob("chunk-*.parquet"))) < 2:
-            time.sleep(0.02)
-        p.send_signal(signal.SIGINT)
-        _, err = p.communicate(timeout=60)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-    assert p.returncode == 130, err
+    code, _, err = interrupt(args, lambda: len(list((out / "chunks").glob("chunk-*.parquet"))) >= 2)
+    assert code == 130, err
     assert f"escoba-sim resume {out}" in err
     assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
     saved = len(list((out / "chunks").glob("chunk-*.parquet")))

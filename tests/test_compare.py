@@ -5,9 +5,7 @@ import os
 import re
 import shlex
 import shutil
-import signal
 import subprocess
-import time
 
 import polars as pl
 import pytest
@@ -124,26 +122,17 @@ def test_compare_provenance_names_the_engine_a_plugin_forces(tmp_path):
 
 
 @pytest.mark.skipif(shutil.which("escoba-sim") is None, reason="the console script is not installed")
-def test_ctrl_c_on_compare_then_the_same_command_finishes_it(tmp_path):
+def test_ctrl_c_on_compare_then_the_same_command_finishes_it(tmp_path, interrupt):
     """Ctrl-C in the second ruleset: exit 130, one line naming the command that continues; that command
     keeps the finished runs and gives the same summary as an uninterrupted comparison."""
     # the reference engine is slow enough for the signal to land mid-run
     env = {**os.environ, "ESCOBA_SIM_PURE_PYTHON": "1", "ESCOBA_SIM_REQUIRE_CORE": "0"}
     args = ["escoba-sim", "compare", "--vary", "ties=shared,none", "-n", "800", "--seed", "5", "-j", "1",
             "--json", "--out"]
-    p = subprocess.Popen(args + [str(tmp_path / "cut")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, env=env)
-    try:
-        deadline = time.time() + 120
-        while time.time() < deadline and not list((tmp_path / "cut" / "runs" / "01" / "chunks").glob("*.parquet")):
-            time.sleep(0.05)
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=60)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-    assert p.returncode == 130, err
+    code, out, err = interrupt(args + [tmp_path / "cut"],
+                               lambda: bool(list((tmp_path / "cut" / "runs" / "01" / "chunks").glob("*.parquet"))),
+                               env=env, wait=120)
+    assert code == 130, err
     assert out == ""
     assert err.strip().splitlines()[-1].endswith(f"Continue with: {shlex.join(args + [str(tmp_path / 'cut')])}")
     assert "Traceback" not in err

@@ -59,8 +59,11 @@ def test_engine_lucky_deal_agrees_on_every_table(by_values):
         expected = naive_groups(table)
         rest = [c for c in range(40) if c not in table]
         deck = rest[:6] + table + rest[6:]  # two players: 6 cards to hands, then the 4 table cards
+        # what the naive oracle says each mode does with this table
+        per_mode = {"escobas": expected, "capture": 1 if expected == 1 else 0, "off": 0}
         for mode, counter in tally.items():
             st = engine.new_hand(PRESETS["ludoteka"].replace(lucky_deal=mode), deck, dealer=0)
+            assert st.lucky_deal == per_mode[mode], (mode, vals)
             counter[st.lucky_deal] += n
             if st.lucky_deal:
                 assert st.table == [] and st.piles[0] == sum(1 << c for c in table)

@@ -5,8 +5,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
-import time
 
 import pytest
 from click.testing import CliRunner
@@ -129,19 +127,15 @@ def test_progress_goes_to_stderr(capsys):
 
 @pytest.mark.skipif(shutil.which("escoba-sim") is None, reason="the console script is not installed")
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_ctrl_c_keeps_chunks_and_resume_matches(tmp_path, sig):
+def test_ctrl_c_keeps_chunks_and_resume_matches(tmp_path, sig, interrupt):
     out = tmp_path / "o"
     args = ["escoba-sim", "run", "-s", "greedy", "--vs", "random", "--hands", "-n", "3000", "--seed", "7",
             "--chunk", "50", "-j", "1", "-q", "--out", str(out)]
     # the reference engine is slow enough (~1,000 hands/s) for the signal to land mid-run
     env = {**os.environ, "ESCOBA_SIM_PURE_PYTHON": "1", "ESCOBA_SIM_REQUIRE_CORE": "0"}
-    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    deadline = time.time() + 60
-    while time.time() < deadline and len(list((out / "chunks").glob("chunk-*.parquet"))) < 2:
-        time.sleep(0.05)
-    p.send_signal(sig)
-    _, err = p.communicate(timeout=60)
-    assert p.returncode == 130, err
+    code, _, err = interrupt(args, lambda: len(list((out / "chunks").glob("chunk-*.parquet"))) >= 2, sig=sig,
+                             env=env)
+    assert code == 130, err
     assert f"escoba-sim resume {out}" in err
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["status"] == "interrupted"
