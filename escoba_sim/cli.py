@@ -412,17 +412,23 @@ def _executor(scheduler: str | None, jobs: int | None, quiet: bool = False):
 
 
 @contextlib.contextmanager
-def _stops_cleanly(continue_with: str):
-    """Ctrl-C or SIGTERM keeps the finished chunks and exits 130 with one line saying how to continue."""
+def _stops_cleanly(continue_with: str | None):
+    """Ctrl-C or SIGTERM keeps the finished chunks and exits 130 with one line saying how to continue
+    (``continue_with`` None: nothing is kept)."""
     from .runner import RunError, RunInterrupted, stop_on_signals
 
+    nothing_kept = " (nothing was saved: use --out DIR to keep finished chunks)"
     try:
         with stop_on_signals():
             yield
     except RunInterrupted as e:
         where = f"; {e.done} of {e.total} chunks of this run are saved in {e.out}. Continue with: {continue_with}" \
-            if e.out is not None else " (nothing was saved: use --out DIR to keep finished chunks)"
+            if e.out is not None else nothing_kept
         click.echo(f"Interrupted{where}", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:  # between runs of a series, or before a run started: finished work is on disk
+        click.echo(f"Interrupted. Continue with: {continue_with}" if continue_with else f"Interrupted{nothing_kept}",
+                   err=True)
         sys.exit(130)
     except RunError as e:
         fail(str(e))
@@ -437,7 +443,7 @@ def _run_and_report(start, *, as_json: bool, quiet: bool, spec, out) -> None:
     """Run with a progress bar on stderr; report on stdout; Ctrl-C keeps finished chunks (exit 130)."""
     from .runner import ProgressBar, print_report
 
-    with _stops_cleanly(f"escoba-sim resume {shlex.quote(str(out))}"):
+    with _stops_cleanly(f"escoba-sim resume {shlex.quote(str(out))}" if out is not None else None):
         with ProgressBar(spec, enabled=not quiet and sys.stderr.isatty()) as bar:
             result = start(bar)
     if as_json:

@@ -9,8 +9,10 @@ import subprocess
 
 import polars as pl
 import pytest
+from click.testing import CliRunner
 
 from escoba_sim import compare
+from escoba_sim.cli import main
 from escoba_sim.rules import PRESETS
 
 
@@ -143,3 +145,18 @@ def test_ctrl_c_on_compare_then_the_same_command_finishes_it(tmp_path, interrupt
     whole = subprocess.run(args + [str(tmp_path / "whole")], capture_output=True, text=True, env=env, timeout=300)
     assert again.returncode == 0 and whole.returncode == 0, again.stderr + whole.stderr
     assert json.loads(again.stdout) == json.loads(whole.stdout)
+
+
+def test_ctrl_c_between_runs_of_a_series_exits_130_with_the_command(tmp_path, monkeypatch):
+    """A Ctrl-C that lands outside a run (here: while a finished run is read back) is no traceback either."""
+    from escoba_sim import runner
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "read_run_chunks", interrupted)
+    r = CliRunner().invoke(main, ["compare", "--vary", "ties=shared,none", "-n", "20", "--seed", "1",
+                                  "--out", str(tmp_path / "c")])
+    assert r.exit_code == 130, r.output
+    assert r.stderr.strip().splitlines()[-1].startswith("Interrupted. Continue with: escoba-sim ")
+    assert json.loads((tmp_path / "c" / "runs" / "00" / "manifest.json").read_text())["status"] == "complete"
