@@ -6,8 +6,8 @@ writes the measurements with their provenance. --memory also checks that peak
 RSS stays flat as the number of hands grows (the core writes each chunk into
 fresh arrays; nothing accumulates between calls).
 
-    python benchmarks/bench_core.py --seconds 5 --json results/bench_core.json
-    python benchmarks/bench_core.py --memory
+    python benchmarks/bench_core.py --seconds 5 --json bench_core.json
+    python benchmarks/bench_core.py --memory [--memory-hands 1e6,1e8]
 """
 
 from __future__ import annotations
@@ -55,6 +55,8 @@ def main(argv=None) -> int:
     ap.add_argument("--python-seconds", type=float, default=3.0, help="time per reference measurement")
     ap.add_argument("--json", metavar="FILE", help="write the measurements here")
     ap.add_argument("--memory", action="store_true", help="peak RSS for 1e6, 4e6 and 1.6e7 hands")
+    ap.add_argument("--memory-hands", metavar="N,N,...", default="1e6,4e6,1.6e7",
+                    help="the hand counts --memory plays, e.g. 1e6,1e8")
     args = ap.parse_args(argv)
 
     from escoba_sim import __version__, batch
@@ -67,7 +69,7 @@ def main(argv=None) -> int:
 
         out["impl"] = _core.IMPL
     if args.memory:
-        out["memory"] = memory_check(args.rules, [1_000_000, 4_000_000, 16_000_000])
+        out["memory"] = memory_check(args.rules, [int(float(x)) for x in args.memory_hands.split(",")])
     else:
         engines = ("cython", "python") if batch.ENGINE == "cython" else ("python",)
         rows = bench_table(args.rules, seconds=args.seconds, python_seconds=args.python_seconds, engines=engines)
