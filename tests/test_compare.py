@@ -158,5 +158,5 @@ def test_ctrl_c_between_runs_of_a_series_exits_130_with_the_command(tmp_path, mo
     r = CliRunner().invoke(main, ["compare", "--vary", "ties=shared,none", "-n", "20", "--seed", "1",
                                   "--out", str(tmp_path / "c")])
     assert r.exit_code == 130, r.output
-    assert r.stderr.strip().splitlines()[-1].startswith("Interrupted. Continue with: escoba-sim ")
+    assert r.stderr.strip().splitlines()[-1].startswith("Interrupted. Continue with: escoba-sim")
     assert json.loads((tmp_path / "c" / "runs" / "00" / "manifest.json").read_text())["status"] == "complete"
