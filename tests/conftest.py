@@ -1,4 +1,5 @@
-"""Shared test setup: in CI the compiled core must be the active engine; CLI helpers."""
+"""Shared test setup: in CI the compiled core must be the active engine; hypothesis runs the
+same examples every time (HYPOTHESIS_PROFILE=explore draws new ones); CLI helpers."""
 
 import os
 import signal
@@ -6,6 +7,11 @@ import subprocess
 import time
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("repeatable", derandomize=True)  # CI and every local run test the same cases
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
 def pytest_sessionstart(session):
