@@ -122,14 +122,21 @@ def test_invariants_on_every_preset(preset, seed):
     check_hand(PRESETS[preset], [names[(seed + k) % 3] for k in range(2)], seed * 7919)
 
 
+def searchable(rules, names):
+    """The seats' strategies, with endgame played as heuristic under `capture=optional`: there every
+    card may be laid, tables grow, and the reference's exact search can take hours on a rare draw
+    (test_strategies_differential covers endgame on big optional tables with fixed seeds)."""
+    return [("heuristic" if n == "endgame" and rules.capture == "optional" else n) for n in names[:rules.players]]
+
+
 @settings(max_examples=150, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rulesets(), names=seat_strategies, seed=seeds)
 def test_invariants_on_random_rules(rules, names, seed):
-    check_hand(rules, names[:rules.players], seed)
+    check_hand(rules, searchable(rules, names), seed)
 
 
 @pytest.mark.slow
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rulesets(), names=seat_strategies, seed=seeds)
 def test_invariants_on_random_rules_many(rules, names, seed):
-    check_hand(rules, names[:rules.players], seed)
+    check_hand(rules, searchable(rules, names), seed)

@@ -66,11 +66,23 @@ def test_hands_match_reference_10k(preset, pairing):
     compare_hands(PRESETS[preset], pairing, seed=7654321, first=0, count=10_000)
 
 
+@st.composite
+def searchable_rulesets(draw):
+    """Random rulesets with at most 5 cards per hand and 6 on the table at the deal, so that the
+    reference engine's searches stay quick (huge hands and tables have their own fixed cases above)."""
+    r = draw(rulesets())
+    return r.replace(hand_size=min(r.hand_size, 5), table_size=min(r.table_size, 6))
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rules=rulesets(), seed=st.integers(0, 2**64 - 1), first=st.integers(0, 10**6), data=st.data())
+@given(rules=searchable_rulesets(), seed=st.integers(0, 2**64 - 1), first=st.integers(0, 10**6), data=st.data())
 def test_random_rulesets_match_reference(rules, seed, first, data):
-    # endgame solves up to 6 cards here so that big hands stay quick in the reference engine
-    names = ("random", "greedy", "sevens", "defensive", "heuristic:risk=2,keep=1", "endgame:max_cards=6")
+    names = ["random", "greedy", "sevens", "defensive", "heuristic:risk=2,keep=1"]
+    if rules.capture != "optional":
+        # endgame's exact search grows exponentially with the table, and under `optional` every card
+        # may be laid: a table of 25+ cards took the Python reference hours (CI stalled on one such
+        # draw); test_large_tables_and_weights covers endgame there on fixed seeds
+        names.append("endgame:max_cards=6")
     strategies = data.draw(st.lists(st.sampled_from(names), min_size=rules.players, max_size=rules.players))
     compare_hands(rules, strategies, seed, first, 15)
     compare_games(rules, strategies, seed, first, 1)
