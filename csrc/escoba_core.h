@@ -251,25 +251,25 @@ static ESC_ALWAYS_INLINE uint32_t esc_bytes_eq(uint64_t x, uint32_t n) {
 
 /* The low part: the (up to) 4 lowest cards of a table, their 16 subset sums
  * packed bytewise (index bit i = the i-th card; a missing card counts 16 so
- * its subsets never match a need <= 14) and the card bits to rebuild masks. */
-typedef struct { uint64_t w0, w1; uint64_t b[4]; uint64_t m01[4], m23[4]; } esc_quad;
+ * its subsets never match a need <= 14) and the masks of the subsets of cards
+ * 0-1 and of cards 2-3, so a subset's mask is two lookups. */
+typedef struct { uint64_t w0, w1; uint64_t m01[4], m23[4]; } esc_quad;
 
 /* Takes the (up to) 4 lowest cards off *mk. Always four steps, no branch:
  * past the last card, ctz of (mask | bit 63) is 63, whose value is 16 and
  * whose bit (mask & -mask) is 0. */
 static ESC_ALWAYS_INLINE uint32_t esc_build_quad(uint64_t *mk, esc_quad *q) {
     uint32_t v[4], reach = 1;
-    uint64_t m = *mk;
+    uint64_t m = *mk, b[4];
     for (int i = 0; i < 4; i++) {
         v[i] = esc_val64[__builtin_ctzll(m | (1ULL << 63))];
-        q->b[i] = m & (~m + 1);
+        b[i] = m & (~m + 1);
         m &= m - 1;
         reach = (reach | (reach << v[i])) & 0xFFFFu;
     }
     *mk = m;
-    /* the masks of the subsets of cards 0-1 and of cards 2-3: a subset's mask is two lookups */
-    q->m01[0] = 0; q->m01[1] = q->b[0]; q->m01[2] = q->b[1]; q->m01[3] = q->b[0] | q->b[1];
-    q->m23[0] = 0; q->m23[1] = q->b[2]; q->m23[2] = q->b[3]; q->m23[3] = q->b[2] | q->b[3];
+    q->m01[0] = 0; q->m01[1] = b[0]; q->m01[2] = b[1]; q->m01[3] = b[0] | b[1];
+    q->m23[0] = 0; q->m23[1] = b[2]; q->m23[2] = b[3]; q->m23[3] = b[2] | b[3];
     uint64_t w = (uint64_t)v[0] << 8;                 /* subsets of card 0 */
     w |= (w + v[1] * 0x0101ULL) << 16;                /* ... of cards 0-1 */
     w |= (w + v[2] * 0x01010101ULL) << 32;            /* ... of cards 0-2 */
@@ -904,11 +904,12 @@ typedef int (*esc_push_fn)(void *ctx, const esc_hand_result *res);
 
 static inline int esc_play_game(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
                                 int max_hands, int32_t *scores, int *winner, esc_push_fn push, void *ctx) {
-    const int first_dealer = (int)(game % (uint64_t)R->players);
+    int dealer = (int)(game % (uint64_t)R->players); /* the deal passes on each hand */
     esc_hand_result res;
     for (int s = 0; s < R->n_sides; s++) scores[s] = 0;
     for (int hi = 0; hi < max_hands; hi++) {
-        esc_play_hand(R, players, seed, game, (uint64_t)hi, (first_dealer + hi) % R->players, &res);
+        esc_play_hand(R, players, seed, game, (uint64_t)hi, dealer, &res);
+        dealer = dealer + 1 == R->players ? 0 : dealer + 1;
         if (!push(ctx, &res)) return -2;
         int32_t top = INT32_MIN; int ntop = 0, arg = 0;
         for (int s = 0; s < R->n_sides; s++) {
