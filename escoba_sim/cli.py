@@ -195,10 +195,10 @@ def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json):
         fail(f"--dealer: {dealer} is not a seat (0 to {ruleset.players - 1} with {ruleset.players} players)")
     from .strategies import StrategyError
 
-    try:  # trace plays in the reference engine, which has no core-only strategy (ismcts)
+    try:  # the reference engine plays; a core-only strategy (ismcts) decides through the compiled core
         _, record = play_record(ruleset, strategies, seed, game, hand_index, dealer=dealer, deck=cards)
     except StrategyError as e:
-        fail(f"{e}; trace plays the hand in the reference engine")
+        fail(str(e))
     if as_json:
         emit_json(record)
     else:

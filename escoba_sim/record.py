@@ -26,7 +26,7 @@ from .cards import CardError, card_str, cards_str, parse_card, parse_cards, valu
 from .engine import HandState, IllegalMove, Move
 from .rng import shuffled_deck
 from .rules import Ruleset, RulesError, parse_rules
-from .strategies import make_strategy
+from .strategies import parse_strategy
 
 FORMAT = "escoba-sim/hand"
 VERSION = 1
@@ -92,7 +92,7 @@ def play_record(rules: Ruleset, strategies: list[str], seed: int, game: int = 0,
     """Play one hand with the reference engine and return its final state and record."""
     if len(strategies) != rules.players:
         raise ValueError(f"{rules.players} players need {rules.players} strategies (one per seat), got {len(strategies)}")
-    st = engine.play_hand(rules, [make_strategy(s) for s in strategies], seed, game, hand, dealer=dealer, deck=deck)
+    st = engine.play_hand(rules, [parse_strategy(s).player() for s in strategies], seed, game, hand, dealer=dealer, deck=deck)
     return st, make_record(st, seed=seed, game=game, hand=hand, strategies=list(strategies))
 
 
