@@ -73,9 +73,11 @@ def score_json(rules: Ruleset, result: engine.HandResult) -> list[dict[str, Any]
 
 
 def make_record(st: HandState, *, seed: int | None = None, game: int | None = None, hand: int | None = None,
-                strategies: list[str] | None = None) -> dict[str, Any]:
-    """The record of a finished hand (``st.deck`` holds the dealing order, ``st.moves`` every move)."""
-    if not st.over or st.result is None:
+                strategies: list[str] | None = None, unfinished: bool = False) -> dict[str, Any]:
+    """The record of a finished hand (``st.deck`` holds the dealing order, ``st.moves`` every move).
+
+    With ``unfinished`` a hand still in play has a record too (no score; ``replay`` reports it unfinished)."""
+    if not unfinished and (not st.over or st.result is None):
         raise ValueError("only a finished hand has a record")
     rec: dict[str, Any] = {"format": FORMAT, "version": VERSION, "rules": st.rules.canonical(),
                            "dealer": st.dealer, "deck": cards_str(st.deck)}
@@ -83,7 +85,8 @@ def make_record(st: HandState, *, seed: int | None = None, game: int | None = No
         if v is not None:
             rec[k] = v
     rec["moves"] = [move_to_json(m) for m in st.moves]
-    rec["score"] = score_json(st.rules, st.result)
+    if st.over and st.result is not None:
+        rec["score"] = score_json(st.rules, st.result)
     return rec
 
 
@@ -259,6 +262,11 @@ def _problem_for_blow(st: HandState, rm: RecordedMove, n: int) -> Problem | None
     return None
 
 
+# a legal move with a wrong `escoba` mark (indexed by the mark): reported, but the walk goes on
+WRONG_ESCOBA_LABEL = {True: "marked as an escoba but cards stay on the table",
+                      False: "takes the whole table, so it is an escoba, but it is not marked as one"}
+
+
 def walk(rules: Ruleset, deck: list[int], dealer: int, moves: list[RecordedMove],
          problems: list[Problem]) -> Iterator[tuple[HandState, Step]]:
     """Apply ``moves`` from the deal, yielding the state after each legal move with its ``Step``.
@@ -297,9 +305,7 @@ def walk(rules: Ruleset, deck: list[int], dealer: int, moves: list[RecordedMove]
             return
         if rm.escoba is not None and rm.escoba != clears:
             # the move is legal; only its label is wrong, so report it and carry on
-            problems.append(Problem("marked as an escoba but cards stay on the table" if rm.escoba
-                                    else "takes the whole table, so it is an escoba, but it is not marked as one",
-                                    n, rm.player))
+            problems.append(Problem(WRONG_ESCOBA_LABEL[rm.escoba], n, rm.player))
         step = Step(n, move, hand_before, table_before)
         if rules.deal == "draw" and len(st.stock) < stock_before:
             step.drew = st.deck[40 - stock_before]
