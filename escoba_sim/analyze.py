@@ -79,7 +79,7 @@ class Decision:
         if self.forced:
             return "forced"
         text = format_value(ev.options[self.played], ev.method)
-        if self.best != self.played and self.loss > 0:
+        if self.best != self.played and round(self.loss, 2) > 0:
             text += (f"  best {option_label(ev.options[self.best].move)} {format_value(ev.options[self.best], ev.method)}"
                      f", loss {self.loss:.2f}")
             if self.mark:
@@ -200,6 +200,18 @@ def _decisions(parsed):
         yield st, i + 1, False, move
         engine.apply_move(st, move)
         i += 1
+
+
+def trace_notes(an: Analysis) -> dict[int, str]:
+    """The evaluation of each move, by record move number, for ``record.format_trace`` (a blow not
+    taken is noted on the play that followed it)."""
+    notes: dict[int, str] = {}
+    for d in an.decisions:
+        text = d.summary()
+        if d.blow and d.evaluation.options[d.played].move is None:
+            text = f"[no blow: {text}]"
+        notes[d.number] = f"{notes[d.number]}  {text}" if d.number in notes else text
+    return notes
 
 
 def format_analysis(an: Analysis, name: str = "") -> str:

@@ -154,7 +154,11 @@ def _load_record_file(path: str):
 @click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True,
               help="Preset, preset(field=value,...) or a TOML file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the hand record (JSON) instead of the play-by-play.")
-def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json):
+@click.option("--analyze", "with_analysis", is_flag=True,
+              help="Show the evaluator's value of each play, the best move and the loss (as `analyze`); "
+                   "with --json, an `analysis` field.")
+@click.option("--samples", type=COUNT, default=None, help="With --analyze: deals per decision (default 4000).")
+def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json, with_analysis, samples):
     """Play one hand and print it play by play, or as a hand record.
 
     \b
@@ -163,6 +167,7 @@ def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json):
       escoba-sim trace -s greedy --vs maxoros --seed 7 --json > hand.json
       escoba-sim trace -s greedy --vs greedy --vs random -r 'tradicional(players=3)' --seed 1
       escoba-sim trace -s greedy --vs maxoros --deck "7o Rb 3c ..." --dealer 1
+      escoba-sim trace -s ismcts --vs greedy --seed 7 --analyze
 
     The same --seed/--game/--hand as a batch run shows the very hand the run
     played. With --deck, --seed (default 0) only feeds the random strategy.
@@ -199,10 +204,21 @@ def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json):
         _, record = play_record(ruleset, strategies, seed, game, hand_index, dealer=dealer, deck=cards)
     except StrategyError as e:
         fail(str(e))
+    notes = None
+    if with_analysis:
+        from .analyze import analyze_record, trace_notes
+        from .evaluate import DEFAULT_SAMPLES, EvaluationError
+
+        try:
+            an = analyze_record(record, samples=samples or DEFAULT_SAMPLES)
+        except EvaluationError as e:
+            fail(str(e))
+        record["analysis"] = an.to_json()
+        notes = trace_notes(an)
     if as_json:
         emit_json(record)
     else:
-        click.echo(format_trace(record))
+        click.echo(format_trace(record, notes))
 
 
 @main.command()

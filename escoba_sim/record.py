@@ -380,8 +380,10 @@ def format_score(rules: Ruleset, score: list[dict[str, Any]], strategies: list[s
     return "\n".join(lines)
 
 
-def format_trace(data: dict[str, Any]) -> str:
-    """A hand record told play by play: seat, hand and table before each move, the move, escobas, the sheet."""
+def format_trace(data: dict[str, Any], notes: dict[int, str] | None = None) -> str:
+    """A hand record told play by play: seat, hand and table before each move, the move, escobas, the sheet.
+
+    ``notes`` (by move number) are printed after their move, e.g. the evaluator's view of it."""
     parsed = parse_record(data)
     rules, strategies = parsed.rules, data.get("strategies")
     out: list[str] = []
@@ -420,6 +422,8 @@ def format_trace(data: dict[str, Any]) -> str:
             text = f"lays {card_str(m.card)}"
         if step.drew is not None:
             text += f"  (draws {card_str(step.drew)})"
+        if notes and step.number in notes:
+            text = f"{text:<34}{notes[step.number]}"
         hand = "" if m.soplar else cards_str(step.hand)
         out.append(f"{step.number:>3}  {m.player:<5}{hand:<22}{cards_str(step.table) or '-':<34}{text}")
         if step.dealt:
