@@ -306,9 +306,9 @@ def moves(hand_text, table_text, ruleset, as_json):
 
 # --- a person at the table (play.py) and what the evaluator makes of a hand (analyze.py, evaluate.py) ---
 
-def _terminal_io():
+def _terminal_io(colour: bool):
     """(ask, say) on stdin/stdout: line editing on a terminal; piped input is echoed after its prompt so
-    that a transcript reads like a session."""
+    that a transcript reads like a session; ``colour`` keeps the styles even when stdout is not a terminal."""
     interactive = sys.stdin.isatty()
     if interactive:
         with contextlib.suppress(ImportError):
@@ -326,7 +326,7 @@ def _terminal_io():
         click.echo(prompt + line.rstrip("\n"))
         return line
 
-    return ask, click.echo
+    return ask, lambda text: click.echo(text, color=colour)
 
 
 @main.command()
@@ -394,10 +394,10 @@ def play(vs, teams, partner, rules_text, seed, count, hands_mode, out, samples, 
 
         seed = secrets.randbits(64)
         click.echo(f"seed {seed} (drawn at random; pass --seed {seed} to see these deals again)", err=True)
-    ask, say = _terminal_io()
+    colour = sys.stdout.isatty() if colour is None else colour
+    ask, say = _terminal_io(colour)
     try:
-        session = Session(seat_specs(rules, list(vs), partner), seed, Path(out), ask=ask, say=say,
-                          colour=sys.stdout.isatty() if colour is None else colour,
+        session = Session(seat_specs(rules, list(vs), partner), seed, Path(out), ask=ask, say=say, colour=colour,
                           samples=samples or DEFAULT_SAMPLES)
     except StrategyError as e:
         fail(str(e))
