@@ -237,6 +237,7 @@ def format_analysis(an: Analysis, name: str = "") -> str:
         if an.rules.teams and an.strategies and t.seat < len(an.strategies):
             label += f" {an.strategies[t.seat]}"
         marks = ", ".join(f"{n} {PLURAL[name] if n != 1 else name}" for name, n in t.marks.items())
-        out.append(f"{label}: {t.decisions} decisions, {t.choices} with a choice; total loss {t.loss:.2f} "
+        out.append(f"{label}: {t.decisions} decision{'s' if t.decisions != 1 else ''}, {t.choices} with a choice; "
+                   f"total loss {t.loss:.2f} "
                    f"±{t.loss_spread:.2f}, average {t.average:.2f} per choice; {marks}")
     return "\n".join(out)
