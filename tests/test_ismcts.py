@@ -2,8 +2,9 @@
 
 ismcts has no pure-Python version (it is a randomised search). Its moves are
 checked instead by replaying hands in the reference engine with a strategy
-that asks the compiled search for each decision (``_core.ismcts_move``, a test
-hook): the reference engine rejects any illegal move, and the replayed hands
+that asks the compiled search for each decision (``StrategySpec.player``, which
+``trace`` and ``play`` use: ``_core.decide_move``): the reference engine rejects
+any illegal move, and the replayed hands
 must equal the compiled core's own, field by field. Batches are also checked
 for the hand invariants (40 cards, points adding up).
 """

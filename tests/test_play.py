@@ -166,3 +166,12 @@ def test_play_in_a_real_terminal(tmp_path):
     (f,) = records(tmp_path)
     moves = json.loads(f.read_text())["moves"]
     assert [m["card"] for m in moves if m["player"] == 0] == ["2b"]
+
+
+def test_without_the_core_play_still_works_and_hints_say_why(cli, tmp_path, monkeypatch):
+    monkeypatch.setattr(batch, "_core", None)
+    out = cli("play", "--vs", "greedy", "--seed", 5, "--hands", "--out", tmp_path, input="?\n1\nq\n")
+    assert out.exit_code == 0
+    assert "no hint: the evaluator runs in the compiled core" in out.output and "you lay" in out.output
+    out = cli("play", "--vs", "ismcts", "--out", tmp_path, input="q\n")
+    assert out.exit_code == 1 and "runs only in the compiled core" in out.output
