@@ -5,8 +5,12 @@
 translate the ruleset and strategy names into small C codes, run a ``nogil``
 loop of whole hands in C and write the results straight into the arrays that
 ``batch.empty_hands`` / ``batch.empty_games`` allocate, so the returned
-``Batch`` is identical to the reference engine's. The other functions are
-test hooks exposing the C RNG and capture tables to the differential tests.
+``Batch`` is identical to the reference engine's. ``decide_move`` and
+``decide_blow`` expose one compiled decision (the reference engine plays the
+core-only ismcts through them in ``trace`` and ``play``); ``evaluate_sample``
+and ``evaluate_exact`` are the evaluator's searches (csrc/escoba_evaluate.h).
+The other functions are test hooks exposing the C RNG and capture tables to
+the differential tests.
 """
 
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int16_t, int32_t, int64_t

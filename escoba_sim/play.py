@@ -89,7 +89,8 @@ class Session:
         self.ask, self.say, self.colour, self.samples = ask, say, colour, samples
         self.players = [None if s is None else parse_strategy(s).player() for s in seats.specs]
         self.saved: list[Path] = []
-        self.scores = [0] * self.rules.n_sides
+        self.scores = [0] * self.rules.n_sides  # the game's, or with hands_mode the total over the hands
+        self.hands_mode = False
         self.record_strategies = [PERSON if s is None else s for s in seats.specs]
 
     # ------------------------------------------------------------ text
@@ -119,9 +120,11 @@ class Session:
     def show_position(self, st: HandState, where: str) -> None:
         r = self.rules
         head = f"-- {where} -- dealer: {self.seats.name(st.dealer)}"
-        if r.target:
-            head += " -- game score: " + ", ".join(f"{self.seats.side_name(s)} {p}" for s, p in enumerate(self.scores))
-            head += f" (to {r.target})"
+        score = ", ".join(f"{self.seats.side_name(s)} {p}" for s, p in enumerate(self.scores))
+        if self.hands_mode:
+            head += f" -- points in the hands so far: {score}"
+        elif r.target:
+            head += f" -- game score: {score} (to {r.target})"
         self.say(head)
         width = max(8, *(len(self.seats.side_name(s)) for s in range(r.n_sides)))
         self.say(f"  {'taken':<{width}}  cards  oros  sevens  7o  escobas")
@@ -350,10 +353,10 @@ class Session:
     def play(self, count: int, hands_mode: bool) -> None:
         """``count`` games to the ruleset's target, or with ``hands_mode`` ``count`` single hands."""
         r = self.rules
+        self.hands_mode = hands_mode
         try:
             for g in range(count):
                 if hands_mode:
-                    self.scores = [0] * r.n_sides
                     self.play_hand(g, 0, g % r.players, f"hand {g + 1} of {count}")
                     continue
                 self.scores = [0] * r.n_sides
