@@ -28,7 +28,7 @@ if esc_init_tables() != 0:
 IMPL = esc_impl_name().decode()
 
 # the strategy codes this build of the core plays (StrategyDef.code in strategies.BUILTINS):
-# csrc/escoba_core.h numbers them ESC_RANDOM = 0 .. ESC_N_STRATEGIES - 1; _C_NAMES pins each
+# csrc/escoba_tables.h numbers them ESC_RANDOM = 0 .. ESC_N_STRATEGIES - 1; _C_NAMES pins each
 # name to its C code so that a code renumbered on one side only is caught at import
 _C_NAMES = {"random": 0, "greedy": 1, "maxoros": 2, "sevens": 3, "defensive": 4, "heuristic": 5, "endgame": 6,
            "ismcts": 7}
@@ -295,6 +295,24 @@ def reachable_sums(table):
         mask |= (<uint64_t>1) << <int>c
     esc_tbl_init(&t, mask)
     return t.reach
+
+
+def score_piles(rules, piles, escobas, lucky_escobas):
+    """Test hook: esc_score on the given side piles (card masks) and escobas, as
+    {SIDE_COLUMNS name: per-side list}, to check the C scoring rules directly."""
+    cdef esc_rules R = _c_rules(rules)
+    cdef esc_hand h
+    cdef esc_hand_result res
+    memset(&h, 0, sizeof(h))
+    memset(&res, 0, sizeof(res))
+    h.R = &R
+    h.last_capturer = -1
+    for i, (p, e, l) in enumerate(zip(piles, escobas, lucky_escobas)):
+        h.piles[i] = p
+        h.escobas[i] = e
+        h.lucky_escobas[i] = l
+    esc_score(&h, 0, &res)
+    return {name: [res.side[k][s] for s in range(R.n_sides)] for k, name in enumerate(_batch.SIDE_COLUMNS)}
 
 
 def ismcts_move(rules, hands, table, piles, escobas, stock_left, dealer, last_capturer, int seat, int iters,

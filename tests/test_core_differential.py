@@ -197,6 +197,30 @@ def test_reachable_sums():
         assert _core.reachable_sums(table) == expected
 
 
+# ---------------- scoring on constructed piles ----------------
+
+@pytest.mark.parametrize("rules", [PRESETS["ludoteka"], PRESETS["tradicional"], PRESETS["cardgames"],
+                                   PRESETS["robo"].replace(players=3),
+                                   PRESETS["ludoteka"].replace(players=6, teams=True, bonus_all_oros=2,
+                                                               bonus_all_sevens=3)], ids=str)
+def test_scoring_matches_reference_on_constructed_piles(rules):
+    """Every card goes to a side or to nobody (no capture); empty piles and 0-0 categories included."""
+    r = random.Random(5)
+    n = rules.n_sides
+    cases = [[0] * n, [0b1111 << 10] + [0] * (n - 1)]  # nobody captured; a lucky deal with no oro and no seven
+    for _ in range(300):
+        owners = [r.randrange(-1, n) if r.random() < 0.3 else r.randrange(n) for _ in range(40)]
+        cases.append([sum(1 << c for c in range(40) if owners[c] == s) for s in range(n)])
+    for piles in cases:
+        escobas = [r.randint(0, 3) for _ in range(n)]
+        lucky = [min(e, r.randint(0, 2)) for e in escobas]
+        ref = engine.score_piles(rules, piles, escobas, lucky)
+        got = _core.score_piles(rules, piles, escobas, lucky)
+        assert got == {k: getattr(ref, k) for k in batch.SIDE_COLUMNS}, piles
+    nobody = _core.score_piles(rules, [0] * n, [0] * n, [0] * n)
+    assert nobody["total"] == [0] * n  # a side that took nothing scores nothing, tie or not
+
+
 # ---------------- RNG equality ----------------
 
 def test_rng_streams_match():
