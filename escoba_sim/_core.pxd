@@ -8,6 +8,7 @@ cdef extern from "escoba_rng.h" nogil:
     uint64_t esc_stream_state(uint64_t seed, uint64_t game, uint64_t hand, uint64_t stream)
     uint64_t esc_next(esc_rng *r)
     uint32_t esc_below(esc_rng *r, uint32_t n)
+    int ESC_DEAL_STREAM_VERSION
     void esc_shuffle(esc_rng *r, uint8_t deck[40])
 
 cdef extern from "escoba_tables.h" nogil:

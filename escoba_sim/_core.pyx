@@ -16,6 +16,7 @@ from libc.string cimport memcpy, memset
 import numpy as np
 
 from . import engine
+from . import rng as _rng
 # batch imports this module while it loads: bind the module, read its names at call time
 from . import batch as _batch
 from .rules import CAPTURE, DEAL, LUCKY_DEAL, SEVENS, TIES, Ruleset
@@ -23,6 +24,12 @@ from .strategies import BUILTINS, parse_strategy
 
 if esc_init_tables() != 0:
     raise ImportError("escoba_sim._core: capture lookup tables have an unexpected size")
+
+# the deal stream the C shuffle implements (docs/engine.md, Shuffle) must be the reference's
+DEAL_STREAM_VERSION = ESC_DEAL_STREAM_VERSION
+if DEAL_STREAM_VERSION != _rng.DEAL_STREAM_VERSION:
+    raise ImportError(f"escoba_sim._core deals with stream {DEAL_STREAM_VERSION}, escoba_sim.rng with "
+                      f"{_rng.DEAL_STREAM_VERSION}: rebuild the core (pip install -e .)")
 
 # which compiled hand loop runs on this CPU: "popcnt" or "baseline" (see csrc/escoba_core.h)
 IMPL = esc_impl_name().decode()
@@ -267,6 +274,15 @@ def shuffled_deck(seed, game, hand):
     cdef esc_rng r
     cdef uint8_t deck[40]
     r.state = esc_stream_state(seed, game, hand, 0)
+    esc_shuffle(&r, deck)
+    return [deck[i] for i in range(40)]
+
+
+def shuffled_deck_from_state(state):
+    """The shuffle of a DECK stream whose generator state is ``state`` (tests craft rejections)."""
+    cdef esc_rng r
+    cdef uint8_t deck[40]
+    r.state = state
     esc_shuffle(&r, deck)
     return [deck[i] for i in range(40)]
 
