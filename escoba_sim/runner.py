@@ -24,7 +24,7 @@ import numpy as np
 from . import stats
 from .chunk import empty_aggregates, merge, play_chunk
 from .executor import check_stop, make_executor, run_pool
-from .runfolder import (FORMAT, chunk_name, finished_chunks, manifest_path, prepare_out, read_chunk,
+from .runfolder import (FORMAT, check_deal_stream, chunk_name, finished_chunks, manifest_path, prepare_out, read_chunk,
                         read_manifest, read_run_chunks, utc_now, write_chunk, write_json)
 from .runspec import RunError, RunSpec
 from .summary import summarize
@@ -110,6 +110,7 @@ def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor
             manifest = read_manifest(out)
             if manifest.get("spec") != spec.to_json():
                 raise RunError(f"{out} holds a different run")
+            check_deal_stream(out, manifest)
         else:
             manifest = prepare_out(out, spec, argv)
         for d in ("chunks", "hands"):  # temporaries of a killed process are never part of a run
