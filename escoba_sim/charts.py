@@ -17,8 +17,9 @@ The frames the prep functions take:
 - count frame: ``label, value, count`` (a histogram, e.g. points per hand or
   hands per game);
 - pair frame: ``row, col, value`` (a crosstable cell: row's result against col);
-- chunk frame: ``label, chunk, numer, denom`` (per-chunk sums of a ratio
-  estimate, e.g. points and hands), read in chunk order.
+- convergence frame: ``label, chunks, n, estimate, lo, hi``: the running
+  estimate after each chunk (deals in order) with its 95 % interval, computed
+  by the deal model (``stats``) where the per-deal sums are, never here.
 
 Polars and matplotlib are imported inside the functions, so importing this
 module stays cheap for the CLI.
@@ -122,30 +123,21 @@ def prep_crosstable(pairs, order: list[str] | None = None):
     return pl.DataFrame(data, schema={"label": pl.String, **{c: pl.Float64 for c in order}})
 
 
-def prep_convergence(chunks):
-    """The running estimate ``sum(numer)/sum(denom)`` after each chunk, with a 95 % interval.
-
-    The interval treats chunks as independent clusters (ratio estimator, delta method):
-    ``se = sqrt(sum((y_c - r x_c)^2) / (k (k-1))) / mean(x)``; it is null until two chunks are in.
-    Output: ``label, chunks, n, estimate, lo, hi`` with ``n`` the cumulative denominator.
-    """
+def convergence_frame(rows: list[tuple]):
+    """A convergence frame from ``(label, chunks, n, estimate, lo, hi)`` rows (``n``: games or hands so far)."""
     import polars as pl
 
-    rows = []
-    for label in chunks["label"].unique(maintain_order=True).to_list():
-        part = chunks.filter(pl.col("label") == label).sort("chunk")
-        ys, xs = part["numer"].to_list(), part["denom"].to_list()
-        for k in range(1, len(ys) + 1):
-            y, x = ys[:k], xs[:k]
-            r = sum(y) / sum(x)
-            lo = hi = None
-            if k >= 2:
-                xbar = sum(x) / k
-                se = math.sqrt(sum((yi - r * xi) ** 2 for yi, xi in zip(y, x)) / (k * (k - 1))) / xbar
-                lo, hi = r - Z95 * se, r + Z95 * se
-            rows.append((label, k, float(sum(x)), r, lo, hi))
     return pl.DataFrame(rows, schema={"label": pl.String, "chunks": pl.Int64, "n": pl.Float64,
                                       "estimate": pl.Float64, "lo": pl.Float64, "hi": pl.Float64}, orient="row")
+
+
+def prep_convergence(frame):
+    """The convergence frame in drawing order: by label, then by chunks; undefined intervals null."""
+    import polars as pl
+
+    return frame.sort("chunks", maintain_order=True).with_columns(
+        pl.when(pl.col("lo").is_nan()).then(None).otherwise(pl.col("lo")).alias("lo"),
+        pl.when(pl.col("hi").is_nan()).then(None).otherwise(pl.col("hi")).alias("hi"))
 
 
 # --- drawing ---------------------------------------------------------------------------------

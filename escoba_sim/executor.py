@@ -53,7 +53,7 @@ def make_executor(jobs: int) -> cf.Executor:
     return cf.ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"), initializer=_ignore_sigint)
 
 
-def run_pool(executor, spec: RunSpec, todo: list[int], hands_dir: str | None, window: int, state,
+def run_pool(executor, spec: RunSpec, todo: list[int], dirs: tuple, window: int, state,
               finished: Callable[[int, dict], None]) -> None:
     """Submit chunks lazily, keeping at most ``window`` played-but-unmerged chunks (flat memory).
 
@@ -69,7 +69,7 @@ def run_pool(executor, spec: RunSpec, todo: list[int], hands_dir: str | None, wi
                 if k is None:
                     exhausted = True
                     break
-                pending[executor.submit(play_chunk, spec, k, hands_dir)] = k
+                pending[executor.submit(play_chunk, spec, k, *dirs)] = k
             if not pending:
                 return
             done, _ = cf.wait(list(pending), return_when=cf.FIRST_COMPLETED)

@@ -67,48 +67,67 @@ def read_folder(d: Path) -> tuple[str, dict, dict]:
 
 
 def run_tables(d: Path, manifest: dict) -> dict:
-    """Tidy tables of a runner folder, from its chunk aggregates."""
+    """Tidy tables of a runner folder, from its chunk aggregates, with the run's own summary.
+
+    A run stopped by its SPRT or interrupted is read as far as its chunks go in index
+    order (the chunks the run's summary is made of); ``completeness`` says what is missing.
+    """
     import polars as pl
 
     from . import stats
-    from .chunk import merge
-    from .runfolder import read_run_chunks
-    from .runspec import RunSpec
     from .batch import POINT_COLUMNS, SIDE_COLUMNS
+    from .chunk import DealLayout, merge
     from .compare import _interval
+    from .runfolder import finished_chunks, read_chunk
+    from .runspec import RunSpec
+    from .summary import summarize
 
-    spec = RunSpec.from_json(manifest["spec"])
-    aggs = read_run_chunks(d, spec)
+    try:
+        spec = RunSpec.from_json(manifest["spec"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise ReportError(f"{d}: the manifest does not describe a run ({e})") from None
+    done = finished_chunks(d, spec)
+    used = 0
+    while used in done:
+        used += 1
+    missing = [k for k in range(spec.n_chunks) if k not in done]
+    status = manifest.get("status", "unknown")
     labels = spec.labels()
-    T = SIDE_COLUMNS.index("total")
-    merged = None
-    for a in aggs:
+    lay = DealLayout(spec.entrants)
+    merged, conv = None, []
+    for k in range(used):
+        a = read_chunk(done[k])
+        a.pop("deal_score", None)
         merged = merge(merged, a)
-    est, conv = [], []
-
-    def ratio(ys, xs):
-        r, se = stats.ratio_mean(sum(ys), sum(xs), sum(y * y for y in ys), sum(y * x for y, x in zip(ys, xs)),
-                                 sum(x * x for x in xs), len(xs))
-        return (r, *_interval(r, se))
-
-    hands = [int(a["hands"][0]) for a in aggs]
-    games = [int(a["games"][0]) for a in aggs]
-    for e, who in enumerate(labels):
-        est.append((who, "total", *ratio([int(a["points"][e, T]) for a in aggs], hands)))
-        if sum(games):
-            wins = [int(a["game_wins"][e]) for a in aggs]
-            est.append((who, "win_rate", *ratio(wins, games)))
-            if e == 0:
-                conv += [(who, k, float(w), float(g)) for k, (w, g) in enumerate(zip(wins, games))]
-        if spec.entrants == 2 or spec.rules.teams:
-            adv = [int(a["pos_points"][e, 1, T]) for a in aggs]
-            dea = [int(a["pos_points"][e, 0, T]) for a in aggs]
-            nm = [int(a["pos_x1"][e, 1]) for a in aggs]
-            nd = [int(a["pos_x1"][e, 0]) for a in aggs]
-            d_, se = stats.paired_ratio_diff(adv, nm, dea, nd)
-            est.append((who, "seat_advantage", d_, *_interval(d_, se)))
-    if sum(games):
-        est.append(("all", "hands_per_game", *ratio(hands, games)))
+        S, G, n = merged["deal_sum"], merged["deal_gram"], int(merged["clusters"][0])
+        if int(merged["games"][0]):  # every player's running win rate
+            for e, who in enumerate(labels):
+                r, se = stats.deal_ratio(S, G, n, stats.unit(lay.size, lay.won(e)), stats.unit(lay.size, lay.games))
+                conv.append((who, k + 1, float(merged["games"][0]), r, *_interval(r, se)))
+    if merged is None:
+        raise ReportError(f"{d}: no finished chunk yet; nothing to report (continue it with: escoba-sim resume {d})")
+    run_status = "stopped-by-sprt" if status == "stopped-by-sprt" else \
+        "complete" if used == spec.n_chunks else "incomplete"
+    summary = summarize(spec, merged, used, run_status)
+    if spec.sprt is not None and (d / "summary.json").exists():
+        try:
+            summary["sprt"] = json.loads((d / "summary.json").read_text()).get("sprt")
+        except (OSError, json.JSONDecodeError):
+            pass
+    est = []
+    for e, ent in zip(range(spec.entrants), summary["entrants"]):
+        who = labels[e]
+        p = ent["points_per_hand"]
+        est.append((who, "total", p["mean"], *p["ci95"]))
+        if ent.get("games"):
+            g = ent["games"]
+            est.append((who, "win_rate", g["win_rate"], *g["ci95"]))
+        if (spec.entrants == 2 or spec.rules.teams) and ent.get("seat_advantage"):
+            sa = ent["seat_advantage"]
+            est.append((who, "seat_advantage", sa["mean"], *sa["ci95"]))
+    if summary.get("hands_per_game"):
+        h = summary["hands_per_game"]
+        est.append(("all", "hands_per_game", h["mean"], *h["ci95"]))
     schema = {"label": pl.String, "metric": pl.String, "estimate": pl.Float64, "lo": pl.Float64, "hi": pl.Float64}
     cats = [(who, c, int(merged["points"][e, SIDE_COLUMNS.index(c)]) / max(1, int(merged["hands"][0])))
             for e, who in enumerate(labels) for c in POINT_COLUMNS]
@@ -121,8 +140,10 @@ def run_tables(d: Path, manifest: dict) -> dict:
                                                      "points": pl.Float64}, orient="row"),
             "points_hist": pl.DataFrame(ph, schema=count_schema, orient="row"),
             "hands_hist": pl.DataFrame(hh, schema=count_schema, orient="row"),
-            "convergence": pl.DataFrame(conv, schema={"label": pl.String, "chunk": pl.Int64, "numer": pl.Float64,
-                                                      "denom": pl.Float64}, orient="row")}
+            "convergence": charts.convergence_frame(conv),
+            "_summary": summary,
+            "_completeness": {"status": status, "chunks_used": used, "chunks_planned": spec.n_chunks,
+                              "missing": missing, "partial": run_status == "incomplete"}}
 
 
 def _ax_chart(name, title, frame, plot, width=6.4, height=4.0, **kw) -> Chart:

@@ -59,18 +59,13 @@ def test_prep_crosstable_is_square_with_null_diagonal():
     assert df.rows() == [("g", None, 0.2, 1.0), ("m", -0.2, None, None), ("r", None, None, None)]
 
 
-def test_prep_convergence_cumulative_ratio_and_cluster_interval():
-    chunks = pl.DataFrame({"label": ["a"] * 3, "chunk": [2, 0, 1],
-                           "numer": [30.0, 10.0, 20.0], "denom": [10.0, 10.0, 10.0]})
-    df = charts.prep_convergence(chunks)
-    assert df["chunks"].to_list() == [1, 2, 3]
-    assert df["n"].to_list() == [10.0, 20.0, 30.0]
-    assert df["estimate"].to_list() == [1.0, 1.5, 2.0]
-    assert df["lo"][0] is None
-    # k=2: residuals -5, +5 -> se = sqrt(50 / 2) / 10 = 0.5
-    assert df["hi"][1] == pytest.approx(1.5 + charts.Z95 * 0.5)
-    # k=3: residuals -10, 0, 10 -> se = sqrt(200 / 6) / 10
-    assert df["lo"][2] == pytest.approx(2.0 - charts.Z95 * math.sqrt(200 / 6) / 10)
+def test_prep_convergence_orders_by_chunk_and_nulls_undefined_intervals():
+    frame = charts.convergence_frame([("a", 2, 20.0, 1.5, 1.0, 2.0), ("a", 1, 10.0, 1.0, math.nan, math.nan),
+                                      ("b", 1, 10.0, 0.5, 0.4, 0.6)])
+    df = charts.prep_convergence(frame)
+    assert df["chunks"].to_list() == [1, 1, 2]
+    assert df["label"].unique(maintain_order=True).to_list() == ["a", "b"]
+    assert df["lo"][0] is None and df["hi"][0] is None and df["lo"][2] == 1.0
 
 
 def _ax():
@@ -111,9 +106,9 @@ def test_plot_crosstable_annotates_off_diagonal_cells():
 
 
 def test_plot_convergence_one_line_and_band_per_label():
-    chunks = pl.DataFrame({"label": ["a", "a", "b", "b"], "chunk": [0, 1, 0, 1],
-                           "numer": [1.0, 2.0, 3.0, 4.0], "denom": [2.0, 2.0, 2.0, 2.0]})
-    ax = charts.plot_convergence(_ax(), charts.prep_convergence(chunks))
+    frame = charts.convergence_frame([("a", 1, 2.0, 0.5, 0.1, 0.9), ("a", 2, 4.0, 0.75, 0.5, 1.0),
+                                      ("b", 1, 2.0, 1.5, 1.0, 2.0), ("b", 2, 4.0, 1.75, 1.5, 2.0)])
+    ax = charts.plot_convergence(_ax(), charts.prep_convergence(frame))
     assert len(ax.get_lines()) == 2
     assert len(ax.collections) == 2
 
