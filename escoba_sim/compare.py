@@ -324,7 +324,7 @@ def _json_rows(df) -> list[dict]:
 
 def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | Path, *, seed: int | None = None,
             jobs: int = 1, argv: list[str] | None = None, on_run=None,
-            executor=None, chunk_size: int = 0) -> dict:
+            executor=None, chunk_size: int = 0, on_chunk=None) -> dict:
     """Play every ruleset on the same deals (via the runner), then write the tables and the summary.
 
     ``executor`` (e.g. ``cluster.connect(...)``) is handed to ``runner.run`` for every run.
@@ -350,7 +350,7 @@ def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | 
     try:
         chunks = runner.run_series(out, manifest, ("kind", "seed", "n", "rulesets", "strategies"), specs,
                                    "comparison", jobs=jobs, executor=executor, argv=argv,
-                                   on_run=on_run and (lambda i: on_run(i, variants[i])))
+                                   on_run=on_run and (lambda i: on_run(i, variants[i])), on_chunk=on_chunk)
     except RunError as e:
         raise CompareError(str(e)) from None
     tables = analyse(variants, specs, chunks, [out / r["run"] for r in manifest["rulesets"]])

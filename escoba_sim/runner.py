@@ -40,7 +40,8 @@ class RunInterrupted(Exception):
 
 def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[RunSpec], what: str, *,
                jobs: int = 1, executor=None, argv: list[str] | None = None,
-               on_run: Callable[[int], None] | None = None) -> list[list[dict]]:
+               on_run: Callable[[int], None] | None = None,
+               on_chunk: Callable[[Progress], None] | None = None) -> list[list[dict]]:
     """Several runs in one folder (a comparison, a tournament): ``out/manifest.json`` plus
     ``out/runs/NN``, each an ordinary run folder.
 
@@ -64,7 +65,7 @@ def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[Run
         if on_run:
             on_run(k)
         if not resume or read_manifest(run_dir).get("status") != "complete":
-            run(spec, run_dir, jobs=jobs, executor=executor, resume=resume, argv=argv)
+            run(spec, run_dir, jobs=jobs, executor=executor, resume=resume, argv=argv, on_chunk=on_chunk)
         aggregates.append(read_run_chunks(run_dir, spec))
     return aggregates
 

@@ -120,7 +120,7 @@ def analyse(labels: list[str], pairs: list[tuple[int, int]], aggs_by_pair: list[
 
 def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, seed: int | None = None,
                jobs: int = 1, argv: list[str] | None = None, on_run=None,
-               executor=None, chunk_size: int = 0) -> dict:
+               executor=None, chunk_size: int = 0, on_chunk=None) -> dict:
     """Play every pair on the same duplicate deals (via the runner), then write the tables and summary.
 
     ``executor`` (e.g. ``cluster.connect(...)``) is handed to ``runner.run`` for every run.
@@ -157,16 +157,18 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
     try:
         aggs_by_pair = runner.run_series(out, manifest, ("kind", "seed", "n", "rules", "strategies"), specs,
                                          "tournament", jobs=jobs, executor=executor, argv=argv,
-                                         on_run=on_run and (lambda k: on_run(k, specs[k])))
+                                         on_run=on_run and (lambda k: on_run(k, specs[k])), on_chunk=on_chunk)
     except RunError as e:
         raise TournamentError(str(e)) from None
     tables = analyse([parse_strategy(x).short for x in strategies], pairs, aggs_by_pair, [out / p["run"] for p in manifest["pairs"]])
     write_tables(out, tables)
     summary = {"kind": KIND, "version": __version__, "engine": engine_for(list(strategies)), "seed": seed,
                "rules": r.canonical(),
-               "rules_digest": r.digest(), "strategies": list(strategies), "n_per_pair": n,
+               "rules_digest": r.digest(), "strategies": list(strategies), "labels": tables["ratings"]["label"].to_list(),
+               "n_per_pair": n,
                "games_per_pair": specs[0].played, "chunks": specs[0].n_chunks,
                "ratings": _json_rows(tables["ratings"]), "pairs": _json_rows(tables["pairs"]),
+               "estimates": _json_rows(tables["estimates"].filter(tables["estimates"]["metric"] == "win_rate")),
                "interval": "95% normal intervals, the deal as unit (every pair plays the same deals): crosstable "
                            "by the delta method, ratings by a sandwich estimator of the Bradley-Terry fit"}
     write_json(out / "summary.json", summary)

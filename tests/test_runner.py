@@ -112,6 +112,11 @@ def test_summary_matches_naive_oracle(kw):
         m, se = naive_ratio([o["ycl"][k, a] - o["ycl"][k, b] for k in deals], x)
         assert d["points_per_hand"]["mean"] == pytest.approx(m, abs=1e-12)
         assert d["points_per_hand"]["se"] == pytest.approx(se, rel=1e-9)
+    if E == 2 and spec.mode == "games":  # the game win rate is a ratio over deals too
+        m, se = naive_ratio([o["score"][d] // 2 for d in deals], [spec.rotations] * len(deals))
+        g = s["entrants"][0]["games"]
+        assert g["win_rate"] == pytest.approx(m) and g["se"] == pytest.approx(se, rel=1e-9)
+        assert g["ci95"] == pytest.approx([m - stats.Z95 * se, m + stats.Z95 * se])
     if E == 2:
         scores = np.array([o["score"][d] for d in deals]) / (2 * spec.rotations)
         assert s["elo"]["score"] == pytest.approx(scores.mean())
