@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 
+from .batch import COLUMN_TEXT, POINT_COLUMNS
 from .runner import Progress
 from .runspec import RunSpec
 
@@ -113,9 +114,8 @@ def print_report(summary: dict, console=None) -> None:
         row("  interval", lambda e: _ci(e["games"]["ci95"], 3, True))
     row("points per hand", lambda e: _fmt(e["points_per_hand"]["mean"]))
     row("  interval", lambda e: _ci(e["points_per_hand"]["ci95"]))
-    for c, label in (("escobas", "escobas"), ("siete_oros", "siete de oros"), ("sevens", "sevens"),
-                     ("oros", "oros"), ("cards", "cards"), ("bonus", "bonuses")):
-        row(f"  {label}", lambda e, c=c: _fmt(e["categories"][c]))
+    for c in POINT_COLUMNS:
+        row(f"  {COLUMN_TEXT[c]}", lambda e, c=c: _fmt(e["categories"][c]))
     row("hands W/D/L", lambda e: wdl(e["hands"]))
     for q, pos in enumerate(ents[0]["by_position"]):
         row(f"as {pos['name']}", lambda e, q=q: _fmt(e["by_position"][q]["points_per_hand"]["mean"]))

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from . import stats
+from .batch import warn_if_slow
 from .chunk import empty_aggregates, merge, play_chunk
 from .executor import check_stop, make_executor, run_pool
 from .runfolder import (FORMAT, chunk_name, finished_chunks, manifest_path, prepare_out, read_chunk,
@@ -146,6 +147,8 @@ def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor
         return agg
 
     state = _Fold(spec, loaded, replay)
+    if todo:
+        warn_if_slow(list(spec.strategies))  # here, once: pool workers stay quiet
     t0 = time.perf_counter()
     computed_hands = 0
     units_done = sum(spec.chunk_range(k)[1] for k in state.done) * spec.rotations  # a running count: O(1) per chunk
