@@ -37,6 +37,13 @@ class Chart:
     width: float = 6.4
     height: float = 4.0
 
+    def __post_init__(self) -> None:
+        # a long title (long strategy specs) wraps to the figure's width instead of running off it
+        import textwrap
+
+        width = int(self.width * 11)
+        self.title = "\n".join(textwrap.fill(line, width) for line in self.title.split("\n"))
+
 
 def folder_kind(manifest: dict) -> str:
     kind = manifest.get("kind")
@@ -233,15 +240,17 @@ def chart_list(kind: str, tables: dict, manifest: dict | None = None) -> list[Ch
                              xlabel="rating (Elo points, mean 0)", reference=0.0))
     if kind == "tournament" and "crosstable" in tables:
         ct = charts.prep_crosstable(tables["crosstable"].with_columns(pl.col("value") - 0.5))
+        longest = max(len(x) for x in ct["label"].to_list())
+        side = 3.0 + 0.6 * ct.height + 0.075 * longest
         out.append(_ax_chart("crosstable", "Crosstable: row's game score minus 0.5 against the column", ct,
-                             charts.plot_crosstable, width=6.0, height=5.0, value_label="score - 0.5"))
+                             charts.plot_crosstable, width=side + 1.5, height=side, value_label="score - 0.5"))
     if "categories" in tables and tables["categories"].height:
         c = charts.prep_points_by_category(tables["categories"])
         n_bars = c["label"].n_unique()
         longest = max(len(x) for x in c["label"].unique().to_list())
         out.append(_ax_chart("points_by_category", "Expected points per hand by category", c,
-                             charts.plot_points_by_category, width=max(6.4, 3.2 + 0.75 * n_bars),
-                             height=4.0 + (0.07 * longest if n_bars > 4 or longest > 14 else 0.0)))
+                             charts.plot_points_by_category, width=max(7.5, 5.5 + 0.075 * longest),
+                             height=1.8 + 0.42 * max(n_bars, 4)))
     if kind == "compare" and "effects" in tables and tables["effects"].height:
         out.append(_effects_chart(tables["effects"], players or None))
     if est is not None:
@@ -260,12 +269,13 @@ def chart_list(kind: str, tables: dict, manifest: dict | None = None) -> list[Ch
         title = "Hands per game" + (" (all pairs together)" if kind == "tournament" else "")
         out.append(_ax_chart("hands_per_game", title, hh, charts.plot_distribution, xlabel="hands in a game",
                              ylabel="share of games"))
-    if "convergence" in tables and tables["convergence"].height:
+    conv = tables.get("convergence")
+    if conv is not None and conv.height and conv["chunks"].n_unique() >= 3:  # a line needs a few points
         who = ("the first-named strategy's win rate in each pair" if kind == "tournament" else
                "each player's win rate" if kind == "run" else f"{first}'s win rate")
         out.append(_ax_chart("convergence", f"Convergence of {who}\n(95% interval, the deal as unit)",
                              charts.prep_convergence(tables["convergence"]), charts.plot_convergence,
-                             ylabel="share of games won", xlabel="games played (log scale)"))
+                             ylabel="share of games won", xlabel="games played (log scale)", width=8.0))
     return out
 
 
