@@ -165,12 +165,15 @@ def format_summary(summary: dict) -> list[str]:
     player), escobas per hand of all sides, and how often each majority ties.
     """
     from .charts import CATEGORY_TEXT
+    from .console import spec_lines, table_labels
 
     labels = summary["labels"]
+    short = table_labels(labels)  # column heads; long specs are listed once in full
     ref = summary["rulesets"][0]["label"]
-    lines = [f"seed {summary['seed']}, {summary['games_per_ruleset']} games per ruleset, "
+    lines = [f"seed {summary['seed']}, {summary['games_per_ruleset']:,} games per ruleset, "
              f"{summary['chunks']} chunks; {summary['interval']}",
-             f"players: {labels[0]} (--strategy) vs {' vs '.join(labels[1:])} (--vs); reference ruleset: {ref}"]
+             f"players: {short[0]} (--strategy) vs {' vs '.join(short[1:])} (--vs); reference ruleset: {ref}",
+             *spec_lines(short, summary["strategies"])]
     for kind, signed in (("estimates", False), ("effects", True)):
         rows: dict[str, dict[str, dict]] = {}
         for r in summary[kind]:
@@ -192,14 +195,14 @@ def format_summary(summary: dict) -> list[str]:
                     continue
                 lines.append(f"  {title}")
                 for m in present:
-                    what, unit = describe_metric(m, labels)
+                    what, unit = describe_metric(m, short)
                     text = ROW_TEXT.get(m) or f"{what} ({unit})"
                     lines.append(f"    {text:<{w}} {_cell(got[m], signed)}")
                 if title == "games":  # the category table comes right after the games block
                     cats = [c for c in (*POINT_COLUMNS, "total") if any(f"{c}:{p}" in got for p in labels)]
                     if cats:
                         lines.append(f"  {'points per hand by category':<{w + 3}}" +
-                                     "".join(f"{p:<28}" for p in labels).rstrip())
+                                     "".join(f"{p:<28}" for p in short).rstrip())
                         for c in cats:
                             lines.append(f"    {CATEGORY_TEXT.get(c, c):<{w}} " +
                                          "".join(f"{_cell(got.get(f'{c}:{p}'), signed):<28}" for p in labels).rstrip())

@@ -141,7 +141,7 @@ def test_compare_provenance_names_the_engine_a_plugin_forces(tmp_path):
 
 @pytest.mark.skipif(shutil.which("escoba-sim") is None, reason="the console script is not installed")
 def test_ctrl_c_on_compare_then_the_same_command_finishes_it(tmp_path, interrupt):
-    """Ctrl-C in the second ruleset: exit 130, one line naming the command that continues; that command
+    """Ctrl-C in the second ruleset: exit 130, one line naming the command that continues (resume); it
     keeps the finished runs and gives the same summary as an uninterrupted comparison."""
     # the reference engine is slow enough for the signal to land mid-run
     env = {**os.environ, "ESCOBA_SIM_PURE_PYTHON": "1", "ESCOBA_SIM_REQUIRE_CORE": "0"}
@@ -152,12 +152,13 @@ def test_ctrl_c_on_compare_then_the_same_command_finishes_it(tmp_path, interrupt
                                env=env, wait=120)
     assert code == 130, err
     assert out == ""
-    assert err.strip().splitlines()[-1].endswith(f"Continue with: {shlex.join(args + [str(tmp_path / 'cut')])}")
+    assert err.strip().splitlines()[-1].endswith(f"Continue with: escoba-sim resume {shlex.quote(str(tmp_path / 'cut'))}")
     assert "Traceback" not in err
     runs = [json.loads((tmp_path / "cut" / "runs" / k / "manifest.json").read_text()) for k in ("00", "01")]
     assert [m["status"] for m in runs] == ["complete", "interrupted"]
 
-    again = subprocess.run(args + [str(tmp_path / "cut")], capture_output=True, text=True, env=env, timeout=300)
+    again = subprocess.run(["escoba-sim", "resume", str(tmp_path / "cut"), "-j", "1", "--json"], capture_output=True,
+                           text=True, env=env, timeout=300)
     whole = subprocess.run(args + [str(tmp_path / "whole")], capture_output=True, text=True, env=env, timeout=300)
     assert again.returncode == 0 and whole.returncode == 0, again.stderr + whole.stderr
     assert json.loads(again.stdout) == json.loads(whole.stdout)
