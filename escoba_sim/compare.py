@@ -120,6 +120,7 @@ def build_variants(rules: list[str | Ruleset], vary: list[str]) -> list[Variant]
 # metric -> (what it is, unit); ``{first}`` is the first player's label
 METRIC_TEXT = {
     "win_rate": ("game win rate of {first}", "share of games"),
+    "total": ("points per hand", "points per hand"),
     "hands_per_game": ("hands per game", "hands"),
     "seat_advantage": ("seat advantage: mano minus dealer", "points per hand"),
     "escobas": ("escobas per hand (all sides)", "escobas per hand"),

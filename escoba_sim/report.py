@@ -108,6 +108,11 @@ def run_tables(d: Path, manifest: dict) -> dict:
     from .runspec import RunSpec
     from .summary import summarize
 
+    from .runfolder import FORMAT
+
+    if manifest.get("format") != FORMAT:
+        raise ReportError(f"{d}: written in output format {manifest.get('format')} by escoba-sim "
+                          f"{manifest.get('version', '?')}; this version reads format {FORMAT} (play the run again)")
     try:
         spec = RunSpec.from_json(manifest["spec"])
     except (KeyError, TypeError, ValueError) as e:
