@@ -59,4 +59,4 @@ def test_every_pair_uses_the_same_deals(tour):
 
 def test_tournament_cli(cli, tmp_path):
     r = cli("tournament", "greedy", "random", "-n", "60", "--seed", "2", "--out", tmp_path / "t")
-    assert "ratings" in r.output and "greedy" in r.output
+    assert "Ratings" in r.output and "greedy" in r.output and "Crosstable" in r.output
