@@ -168,3 +168,20 @@ def test_tournament_page_shows_its_ratings_once(folders):
     assert text.count("<caption>Ratings") == 1
     assert len(re.findall(r"<td>rating</td>", text)) == 0
     assert "is rated highest" in text
+
+
+def test_report_works_on_an_unfinished_comparison(folders, tmp_path, cli):
+    import shutil
+
+    d = tmp_path / "cmp"
+    shutil.copytree(folders / "compare", d)
+    shutil.rmtree(d / "tables")
+    (d / "summary.json").unlink()
+    m = json.loads((d / "runs" / "01" / "manifest.json").read_text())
+    m["status"] = "interrupted"
+    (d / "runs" / "01" / "manifest.json").write_text(json.dumps(m))
+    r = cli("report", d)
+    assert r.exit_code == 0 and "Traceback" not in r.output
+    head = re.search(r'<section id="headline">(.*?)</section>', (d / "report" / "index.html").read_text(), re.S)
+    assert "Partial result" in head.group(1) and "1 of 2 runs finished" in head.group(1)
+    assert "runs/01 (interrupted)" in head.group(1)
