@@ -27,7 +27,7 @@ points_hist        [E, B]      hands by the entrant's total points (bin = points
 score_hist         [2m+1]      2 entrants only: clusters by entrant 0's score in
                                half-points (win 2, draw 1, loss 0) over the
                                cluster's m = rotations games or hands
-deal_sum           [P]         sum_c v_c of the per-deal vector (``DealLayout``)
+deal_sum           [P]         sum_c v_c of the per-deal vector's core (``DealLayout``)
 deal_gram          [P, P]      sum_c v_c v_c^T (the cross products of every pair of columns)
 deal_score         [deals]     with --sprt only: each deal's score_hist bin, in deal order
                                (not merged: the GSPRT reads it deal by deal)
@@ -50,50 +50,57 @@ TOTAL = SIDE_COLUMNS.index("total")
 class DealLayout:
     """The columns of the per-deal vector ``v_c`` (one deal ``c``, all its rotations), by entrant.
 
-    ``hands``, ``games``; ``won(e)`` games won by entrant e (hands won outright with --hands);
-    ``points(e, k)`` e's points in ``SIDE_COLUMNS[k]``; ``pos_hands(e, q)`` and
-    ``pos_total(e, q)`` e's hands in position q and the total points it made there.
-    A chunk keeps ``deal_sum = sum_c v_c`` and ``deal_gram = sum_c v_c v_c^T``: every
-    estimate is a function of these sums and its standard error follows by the delta method
-    with the deal as the unit (``stats``).
+    The core, which every chunk reduces to ``deal_sum = sum_c v_c`` and ``deal_gram =
+    sum_c v_c v_c^T``: ``hands``, ``games``; ``won(e)`` games won by entrant e (hands won
+    outright with --hands); ``points(e)`` e's total points; ``pos_hands(e, q)`` and
+    ``pos_total(e, q)`` e's hands in position q and the total points it made there. Every
+    estimate of a run is a function of these sums, its standard error the delta method with
+    the deal as the unit (``stats``). The full vector adds ``points(e, k)`` for every other
+    ``SIDE_COLUMNS[k]``; it is written per deal for a comparison or tournament, which pairs
+    runs deal by deal (``runfolder.series_deal_sums``), and kept out of the chunk's Gram
+    matrix, whose cost grows with the square of its columns.
     """
+
+    hands, games = 0, 1
 
     def __init__(self, entrants: int):
         self.E = E = entrants
-        self.K = K = len(SIDE_COLUMNS)
         self.Q = E
-        self.size = 2 + E + E * K + 2 * E * E
-
-    hands, games = 0, 1
+        self.K = len(SIDE_COLUMNS)
+        self.core_size = 2 + 2 * E + 2 * E * E
+        self.size = self.core_size + E * (self.K - 1)
 
     def won(self, e: int) -> int:
         return 2 + e
 
     def points(self, e: int, k: int | str = TOTAL) -> int:
         k = SIDE_COLUMNS.index(k) if isinstance(k, str) else k
-        return 2 + self.E + e * self.K + k
+        if k == TOTAL:
+            return 2 + self.E + e
+        return self.core_size + e * (self.K - 1) + (k if k < TOTAL else k - 1)
 
     def pos_hands(self, e: int, q: int) -> int:
-        return 2 + self.E + self.E * self.K + e * self.Q + q
+        return 2 + 2 * self.E + e * self.Q + q
 
     def pos_total(self, e: int, q: int) -> int:
-        return 2 + self.E + self.E * self.K + self.E * self.Q + e * self.Q + q
+        return 2 + 2 * self.E + self.E * self.Q + e * self.Q + q
 
     def names(self) -> list[str]:
-        out = ["hands", "games"] + [f"won_{e}" for e in range(self.E)]
-        out += [f"{c}_{e}" for e in range(self.E) for c in SIDE_COLUMNS]
-        out += [f"pos_hands_{e}_{q}" for e in range(self.E) for q in range(self.Q)]
-        out += [f"pos_total_{e}_{q}" for e in range(self.E) for q in range(self.Q)]
+        E, Q = range(self.E), range(self.Q)
+        out = ["hands", "games"] + [f"won_{e}" for e in E] + [f"total_{e}" for e in E]
+        out += [f"pos_hands_{e}_{q}" for e in E for q in Q] + [f"pos_total_{e}_{q}" for e in E for q in Q]
+        out += [f"{c}_{e}" for e in E for c in SIDE_COLUMNS if c != "total"]
         return out
 
 
 def gram(d: np.ndarray) -> np.ndarray:
-    """``d^T d`` exactly in int64 (BLAS in float64 while every partial sum stays below 2**53)."""
+    """``d^T d`` of a (deals x columns) matrix, exactly in int64 (BLAS in float64 while every
+    partial sum stays below 2**53)."""
     if d.size == 0:
         return np.zeros((d.shape[1], d.shape[1]), np.int64)
     top = int(np.abs(d).max())
     if top * top * d.shape[0] < 2**53:
-        f = d.astype(np.float64)
+        f = np.asarray(d, dtype=np.float64)
         return np.rint(f.T @ f).astype(np.int64)
     return d.T @ d
 
@@ -118,9 +125,11 @@ def play_chunk(spec: RunSpec, k: int, hands_dir: str | None = None, deals_dir: s
     lay = DealLayout(E)
     rules = spec.rules
     games_mode = spec.mode == "games"
-    deal = np.zeros((count, lay.size), np.int64)  # v_c, one row per deal
-    # per-hand columns summed into each deal: hands | points (e, k) | pos_hands (e, q) | pos_total (e, q)
-    hand_cols = np.r_[lay.hands, np.arange(lay.points(0, 0), lay.size)]
+    # v_c laid out (column, deal) so every column is filled and summed along contiguous memory;
+    # the category columns only when the per-deal vectors are written
+    width = lay.size if deals_dir is not None else lay.core_size
+    deal = np.zeros((width, count), np.int64)
+    base = lay.points(0)  # the per-hand columns: hands, then base .. width (totals, positions, categories)
     z = np.zeros(count, np.int64)
     pos_points = np.zeros((E, Q, K), np.int64)
     pos_wdl = np.zeros((E, Q, 3), np.int64)
@@ -162,19 +171,21 @@ def play_chunk(spec: RunSpec, k: int, hands_dir: str | None = None, deals_dir: s
                 j = side_of_e[e]
                 for d in range(Q):
                     pos_points[e, (j - d) % Q, kk] += sums[d, j]
-        # the per-hand part of v_c, laid out (column, hand) so each row is filled contiguously
-        per_hand = np.zeros((len(hand_cols), n), np.int64)
-        per_hand[0] = 1
-        base = lay.points(0, 0)
+        # the per-hand part of v_c (columns base .. size), laid out (column, hand): in --hands mode
+        # hand i is deal i, so it is added straight into the deal rows
+        per_hand = np.empty((width - base, n), np.int64)
         for e in range(E):
             j = side_of_e[e]
-            for kk, c in enumerate(SIDE_COLUMNS):
-                per_hand[lay.points(e, kk) - base + 1] = h[c][:, j]
+            per_hand[lay.points(e) - base] = tot[e]
+            if width > lay.core_size:
+                for kk, c in enumerate(SIDE_COLUMNS):
+                    if kk != TOTAL:
+                        per_hand[lay.points(e, kk) - base] = h[c][:, j]
             q = (j - dealer_side) % Q
             for qq in range(Q):
-                at = q == qq
-                per_hand[lay.pos_hands(e, qq) - base + 1] = at
-                per_hand[lay.pos_total(e, qq) - base + 1] = at * tot[e]
+                at = per_hand[lay.pos_hands(e, qq) - base]
+                np.equal(q, qq, out=at, casting="unsafe")
+                np.multiply(at, tot[e], out=per_hand[lay.pos_total(e, qq) - base])
             pw = np.bincount(dealer_side * 3 + code[e], minlength=Q * 3).reshape(Q, 3)
             for d in range(Q):
                 pos_wdl[e, (j - d) % Q] += pw[d]
@@ -185,21 +196,23 @@ def play_chunk(spec: RunSpec, k: int, hands_dir: str | None = None, deals_dir: s
             g = b.games
             starts = np.zeros(count, np.int64)
             np.cumsum(g["hands"][:-1], out=starts[1:])
-            deal[:, hand_cols] += np.add.reduceat(per_hand, starts, axis=1).T
+            deal[base:] += np.add.reduceat(per_hand, starts, axis=1)
+            deal[lay.hands] += g["hands"]
             winner = (g["winner"].astype(np.int64) + r) % E  # the winning entrant of each game
             at = g["game"] - first
-            deal[:, lay.games] += 1
+            deal[lay.games] += 1
             for e in range(E):
-                deal[at, lay.won(e)] += winner == e
+                deal[lay.won(e), at] += winner == e
             n_games += len(g["game"])
             game_wins += np.bincount(winner, minlength=E)
             game_hist = add_padded(game_hist, np.bincount(g["hands"]))
             if E == 2:
                 z[at] += 2 * (winner == 0)
         else:  # one hand per deal and rotation: hand i is deal first + i
-            deal[:, hand_cols] += per_hand.T
+            deal[base:] += per_hand
+            deal[lay.hands] += 1
             for e in range(E):
-                deal[:, lay.won(e)] += code[e] == 0
+                deal[lay.won(e)] += code[e] == 0
             if E == 2:
                 z += 2 - code[0]
         if hands_dir is not None:
@@ -207,13 +220,13 @@ def play_chunk(spec: RunSpec, k: int, hands_dir: str | None = None, deals_dir: s
     if hands_dir is not None:
         write_hands(rows, Path(hands_dir) / chunk_name(k))
     if deals_dir is not None:
-        write_deals(deal, lay.names(), first, Path(deals_dir) / chunk_name(k))
+        write_deals(deal.T, lay.names(), first, Path(deals_dir) / chunk_name(k))
     agg = {
         "clusters": np.array([count]), "games": np.array([n_games]), "hands": np.array([n_hands]),
         "lucky_hands": np.array([lucky]),
         "points": pos_points.sum(axis=1), "wdl": pos_wdl.sum(axis=1), "pos_points": pos_points, "pos_wdl": pos_wdl,
         "game_wins": game_wins, "game_hands_hist": game_hist, "points_hist": _stack(hists),
-        "deal_sum": deal.sum(axis=0), "deal_gram": gram(deal),
+        "deal_sum": deal[:lay.core_size].sum(axis=1), "deal_gram": gram(deal[:lay.core_size].T),
     }
     if E == 2:
         agg["score_hist"] = np.bincount(z, minlength=2 * R + 1)
@@ -267,7 +280,7 @@ def _hand_rows(h: dict[str, np.ndarray], r: int):
 
 
 def empty_aggregates(spec: RunSpec) -> dict[str, np.ndarray]:
-    E, K, P = spec.entrants, len(SIDE_COLUMNS), DealLayout(spec.entrants).size
+    E, K, P = spec.entrants, len(SIDE_COLUMNS), DealLayout(spec.entrants).core_size
     z = lambda *s: np.zeros(s, np.int64)  # noqa: E731
     agg = {"clusters": z(1), "games": z(1), "hands": z(1), "lucky_hands": z(1), "points": z(E, K), "wdl": z(E, 3),
            "pos_points": z(E, E, K), "pos_wdl": z(E, E, 3), "game_wins": z(E), "game_hands_hist": z(0),

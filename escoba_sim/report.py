@@ -133,7 +133,8 @@ def run_tables(d: Path, manifest: dict) -> dict:
         S, G, n = merged["deal_sum"], merged["deal_gram"], int(merged["clusters"][0])
         if int(merged["games"][0]):  # every player's running win rate
             for e, who in enumerate(labels):
-                r, se = stats.deal_ratio(S, G, n, stats.unit(lay.size, lay.won(e)), stats.unit(lay.size, lay.games))
+                one = lambda col: stats.unit(lay.core_size, col)  # noqa: E731
+                r, se = stats.deal_ratio(S, G, n, one(lay.won(e)), one(lay.games))
                 conv.append((who, k + 1, float(merged["games"][0]), r, *_interval(r, se)))
     if merged is None:
         raise ReportError(f"{d}: no finished chunk yet; nothing to report (continue it with: escoba-sim resume {d})")

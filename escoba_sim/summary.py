@@ -34,7 +34,7 @@ def summarize(spec: RunSpec, agg: dict[str, np.ndarray], chunks_used: int, statu
     games_mode = spec.mode == "games"
     lay = DealLayout(E)
     S, G = agg["deal_sum"], agg["deal_gram"]
-    one = lambda *at, weights=None: stats.unit(lay.size, *at, weights=weights)  # noqa: E731
+    one = lambda *at, weights=None: stats.unit(lay.core_size, *at, weights=weights)  # noqa: E731
 
     def per_hand(vec) -> dict:
         return {c: (int(v) / hands if hands else None) for c, v in zip(SIDE_COLUMNS, vec)}
