@@ -2,8 +2,8 @@
 
 Every function here takes counts or sums that ``runner`` merges exactly across
 chunks, so a summary depends only on the seed and the run's arguments, never
-on how the work was split. Conventions (checked against scipy in
-tests/test_stats.py):
+on how the work was split (each formula is checked against a naive or
+hand-worked value, or scipy, in tests/test_stats.py).
 
 One model for every interval: the unit is the *deal* (every game or hand that
 shares a deal index across seat rotations, and across the runs of a comparison
@@ -25,9 +25,12 @@ of one deal are not (duplicate pairing makes them strongly dependent).
 - 95% intervals are ``estimate -/+ Z95 se``, ``Z95 = Phi^-1(0.975)``. The
   Wilson interval is used only for proportions of independent outcomes
   (independent pairing, where every deal is one game).
+- Bradley-Terry ratings (tournaments): the MM fit on game wins, and a
+  sandwich covariance ``H+ V H+`` whose score covariance ``V`` is taken over
+  deals (``bradley_terry_cov``).
 - Score fractions follow fishtest's pentanomial approach generalised to any
-  number of rotations: each cluster's mean score ``m_c`` (win 1, draw 1/2,
-  loss 0, averaged over the cluster's equally many games or hands) is one
+  number of rotations (the same deal model): each deal's mean score ``m_c`` (win 1, draw 1/2,
+  loss 0, averaged over the deal's equally many games or hands) is one
   observation; ``mu`` is their mean and ``var`` their population variance,
   ``se = sqrt(var / n)``. Elo = ``-400 log10(1 / s - 1)``; its interval maps
   ``mu -/+ Z95 se`` through it; LOS = ``Phi((mu - 1/2) / se)``.
