@@ -3,8 +3,8 @@
 The run loop: chunks (``chunk.play_chunk``) are played here or by an executor
 (``executor``), saved to the output folder (``runfolder``) as they finish and
 merged in index order into the summary (``summary``). The GSPRT is evaluated
-on the contiguous prefix of finished chunks, in index order, so an early stop
-happens at the same chunk however work was scheduled. What a run is:
+deal by deal as the contiguous prefix of finished chunks grows, so an early
+stop happens on the same deal however work was scheduled. What a run is:
 ``runspec``; its terminal output: ``console``.
 """
 
