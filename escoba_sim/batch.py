@@ -29,6 +29,10 @@ HAND_COLUMNS = {"game": np.int64, "hand": np.int32, "dealer": np.int8, "lucky_de
 POINT_COLUMNS = ("escobas", "siete_oros", "sevens", "oros", "cards", "bonus")
 SIDE_COLUMNS = ("escobas", "lucky_escobas", "siete_oros", "sevens", "oros", "cards", "bonus", "total",
                 "cards_taken", "oros_taken", "sevens_taken")
+# what a person reads for each side column (machine names stay in JSON and Parquet)
+COLUMN_TEXT = {"escobas": "escobas", "lucky_escobas": "lucky-deal escobas", "siete_oros": "siete de oros",
+               "sevens": "sevens", "oros": "oros", "cards": "cards", "bonus": "bonuses", "total": "total",
+               "cards_taken": "cards taken", "oros_taken": "oros taken", "sevens_taken": "sevens taken"}
 SIDE_DTYPE = np.int16
 # per game
 GAME_COLUMNS = {"game": np.int64, "first_dealer": np.int8, "hands": np.int32, "winner": np.int8}
@@ -157,6 +161,18 @@ def play_games(rules: Ruleset, strategies: list, seed: int, first: int = 0, coun
 
 
 _warned: set[str] = set()  # specs already warned about in this process (one warning each, not one per chunk)
+_warn = True  # False in pool workers: the parent process warns once for the whole run
+
+
+def quiet_engine_warnings() -> None:
+    """No speed warnings from this process (a pool worker: the parent has warned)."""
+    global _warn
+    _warn = False
+
+
+def warn_if_slow(strategies: list) -> None:
+    """The speed warning for strategies the compiled core cannot play, once per process."""
+    _pick(None, [parse_strategy(s) for s in strategies])
 
 
 def _core_supports(spec: StrategySpec) -> bool:
@@ -179,7 +195,7 @@ def _pick(engine_name: str | None, specs: list[StrategySpec] = (), warn: bool = 
         if engine_name == "cython":
             raise CoreUnavailable(f"the compiled core cannot play `{slow[0]}`")
         for s in slow:
-            if warn and s.canonical not in _warned:
+            if warn and _warn and s.canonical not in _warned:
                 _warned.add(s.canonical)
                 print(f"escoba-sim: warning: `{s}` is played by the pure-Python reference engine, "
                       f"hundreds of times slower than the compiled core", file=sys.stderr)

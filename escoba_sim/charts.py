@@ -17,8 +17,9 @@ The frames the prep functions take:
 - count frame: ``label, value, count`` (a histogram, e.g. points per hand or
   hands per game);
 - pair frame: ``row, col, value`` (a crosstable cell: row's result against col);
-- chunk frame: ``label, chunk, numer, denom`` (per-chunk sums of a ratio
-  estimate, e.g. points and hands), read in chunk order.
+- convergence frame: ``label, chunks, n, estimate, lo, hi``: the running
+  estimate after each chunk (deals in order) with its 95 % interval, computed
+  by the deal model (``stats``) where the per-deal sums are, never here.
 
 Polars and matplotlib are imported inside the functions, so importing this
 module stays cheap for the CLI.
@@ -122,30 +123,21 @@ def prep_crosstable(pairs, order: list[str] | None = None):
     return pl.DataFrame(data, schema={"label": pl.String, **{c: pl.Float64 for c in order}})
 
 
-def prep_convergence(chunks):
-    """The running estimate ``sum(numer)/sum(denom)`` after each chunk, with a 95 % interval.
-
-    The interval treats chunks as independent clusters (ratio estimator, delta method):
-    ``se = sqrt(sum((y_c - r x_c)^2) / (k (k-1))) / mean(x)``; it is null until two chunks are in.
-    Output: ``label, chunks, n, estimate, lo, hi`` with ``n`` the cumulative denominator.
-    """
+def convergence_frame(rows: list[tuple]):
+    """A convergence frame from ``(label, chunks, n, estimate, lo, hi)`` rows (``n``: games or hands so far)."""
     import polars as pl
 
-    rows = []
-    for label in chunks["label"].unique(maintain_order=True).to_list():
-        part = chunks.filter(pl.col("label") == label).sort("chunk")
-        ys, xs = part["numer"].to_list(), part["denom"].to_list()
-        for k in range(1, len(ys) + 1):
-            y, x = ys[:k], xs[:k]
-            r = sum(y) / sum(x)
-            lo = hi = None
-            if k >= 2:
-                xbar = sum(x) / k
-                se = math.sqrt(sum((yi - r * xi) ** 2 for yi, xi in zip(y, x)) / (k * (k - 1))) / xbar
-                lo, hi = r - Z95 * se, r + Z95 * se
-            rows.append((label, k, float(sum(x)), r, lo, hi))
     return pl.DataFrame(rows, schema={"label": pl.String, "chunks": pl.Int64, "n": pl.Float64,
                                       "estimate": pl.Float64, "lo": pl.Float64, "hi": pl.Float64}, orient="row")
+
+
+def prep_convergence(frame):
+    """The convergence frame in drawing order: by label, then by chunks; undefined intervals null."""
+    import polars as pl
+
+    return frame.sort("chunks", maintain_order=True).with_columns(
+        pl.when(pl.col("lo").is_nan()).then(None).otherwise(pl.col("lo")).alias("lo"),
+        pl.when(pl.col("hi").is_nan()).then(None).otherwise(pl.col("hi")).alias("hi"))
 
 
 # --- drawing ---------------------------------------------------------------------------------
@@ -184,27 +176,27 @@ def plot_win_rates(ax, df, *, xlabel: str = "game win rate (95% interval)"):
 
 
 def plot_points_by_category(ax, df):
-    """Stacked bars of expected points per hand, one bar per label, one segment per category.
+    """Stacked horizontal bars of expected points per hand, one bar per label (first on top), one
+    segment per category.
 
-    The legend sits right of the axes (top segment first, as stacked), so it never
-    covers the bar labels; long or many labels are rotated and anchored at their end.
+    Horizontal bars keep every label, however long, level and apart; the x range is set from
+    the stacks' tops, so no bar runs past the axes (robo's bonuses stack high); the legend sits
+    right of the axes in stacking order.
     """
     labels = df["label"].unique(maintain_order=True).to_list()
-    pos = {l: i for i, l in enumerate(labels)}
+    pos = {l: len(labels) - 1 - i for i, l in enumerate(labels)}
     for cat in df["category"].unique(maintain_order=True).to_list():
         part = df.filter(df["category"] == cat)
-        ax.bar([pos[l] for l in part["label"].to_list()], part["points"].to_list(), bottom=part["bottom"].to_list(),
-               label=CATEGORY_TEXT.get(cat, cat), color=CATEGORY_COLORS.get(cat), width=0.6)
-    if len(labels) > 4 or max((len(l) for l in labels), default=0) > 14:
-        ax.set_xticks(range(len(labels)), labels, rotation=35, ha="right", rotation_mode="anchor")
-    else:
-        ax.set_xticks(range(len(labels)), labels)
-    ax.set_xlim(-0.6, len(labels) - 0.4)
-    ax.set_ylabel("points per hand")
-    ax.grid(axis="y", alpha=0.3)
+        ax.barh([pos[l] for l in part["label"].to_list()], part["points"].to_list(), left=part["bottom"].to_list(),
+                label=CATEGORY_TEXT.get(cat, cat), color=CATEGORY_COLORS.get(cat), height=0.6)
+    ax.set_yticks([pos[l] for l in labels], labels)
+    ax.set_ylim(-0.6, len(labels) - 0.4)
+    top = max((b + p for b, p in zip(df["bottom"].to_list(), df["points"].to_list())), default=1.0)
+    ax.set_xlim(0, 1.05 * top if top > 0 else 1.0)
+    ax.set_xlabel("points per hand")
+    ax.grid(axis="x", alpha=0.3)
     ax.set_axisbelow(True)
-    handles, names = ax.get_legend_handles_labels()
-    ax.legend(handles[::-1], names[::-1], fontsize="small", title="category", title_fontsize="small",
+    ax.legend(fontsize="small", title="category", title_fontsize="small",
               loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
     return ax
 
@@ -252,7 +244,8 @@ def plot_crosstable(ax, df, *, value_label: str = "score"):
             if not math.isnan(v):
                 ax.text(j, i, f"{v:+.3f}", ha="center", va="center", fontsize="small",
                         color="white" if abs(v) > 0.6 * lim else "black")  # readable on dark cells
-    ax.set_xticks(range(len(cols)), cols, rotation=30, ha="right")
+    # vertical column labels: any length, never on top of each other
+    ax.set_xticks(range(len(cols)), cols, rotation=90)
     ax.set_yticks(range(len(labels)), labels)
     ax.set_xlabel("opponent")
     ax.figure.colorbar(im, ax=ax, label=value_label, shrink=0.8)
@@ -272,7 +265,7 @@ def plot_convergence(ax, df, *, ylabel: str = "estimate", xlabel: str = "n (log 
     ax.set_xscale("log")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)  # off the lines
     ax.grid(alpha=0.3)
     return ax
 

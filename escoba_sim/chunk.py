@@ -8,7 +8,7 @@ A chunk returns integer aggregates (below) that merge by addition
 the dealer (0 dealer, 1 mano, then turn order; with teams 0 = the dealer's side), ``K`` indexes
 ``batch.SIDE_COLUMNS`` (escobas, lucky_escobas, siete_oros, sevens, oros,
 cards, bonus, total, cards_taken, oros_taken, sevens_taken). Per cluster
-(deal group) ``c``: ``x_c`` hands, ``y_ce`` total points of entrant ``e``.
+(deal group) ``c``: ``v_c`` the per-deal vector of ``DealLayout``.
 
 =================  ==========  ====================================================
 stat               dims        meaning
@@ -17,21 +17,20 @@ clusters           [1]         deal groups in the chunk
 games              [1]         games played (all rotations; 0 with --hands)
 hands              [1]         hands played (all rotations)
 lucky_hands        [1]         hands with lucky_deal > 0
-x2                 [1]         sum_c x_c^2
-xy                 [E]         sum_c x_c y_ce
-y2                 [E, E]      sum_c y_ce y_cf
 points             [E, K]      sum over hands of each side column, by entrant
 wdl                [E, 3]      hands won (strictly top total), drawn (tied top), lost
 pos_points         [E, Q, K]   as points, split by position
 pos_wdl            [E, Q, 3]   as wdl, split by position
-pos_x1, pos_x2     [E, Q]      sum_c x_ceq, sum_c x_ceq^2 (hands of e in position q)
-pos_y2, pos_xy     [E, Q]      sum_c y_ceq^2, sum_c x_ceq y_ceq (its total points)
 game_wins          [E]         games won
 game_hands_hist    [H]         games by number of hands (bin = hands)
 points_hist        [E, B]      hands by the entrant's total points (bin = points)
 score_hist         [2m+1]      2 entrants only: clusters by entrant 0's score in
                                half-points (win 2, draw 1, loss 0) over the
                                cluster's m = rotations games or hands
+deal_sum           [P]         sum_c v_c of the per-deal vector's core (``DealLayout``)
+deal_gram          [P, P]      sum_c v_c v_c^T (the cross products of every pair of columns)
+deal_score         [deals]     with --sprt only: each deal's score_hist bin, in deal order
+                               (not merged: the GSPRT reads it deal by deal)
 =================  ==========  ====================================================
 """
 
@@ -42,33 +41,95 @@ from pathlib import Path
 import numpy as np
 
 from .batch import SIDE_COLUMNS, play_games, play_hands
-from .runfolder import chunk_name, write_hands
+from .runfolder import chunk_name, write_deals, write_hands
 from .runspec import RunSpec
 
 TOTAL = SIDE_COLUMNS.index("total")
 
 
-def play_chunk(spec: RunSpec, k: int, hands_dir: str | None = None) -> dict[str, np.ndarray]:
+class DealLayout:
+    """The columns of the per-deal vector ``v_c`` (one deal ``c``, all its rotations), by entrant.
+
+    The core, which every chunk reduces to ``deal_sum = sum_c v_c`` and ``deal_gram =
+    sum_c v_c v_c^T``: ``hands``, ``games``; ``won(e)`` games won by entrant e (hands won
+    outright with --hands); ``points(e)`` e's total points; ``pos_hands(e, q)`` and
+    ``pos_total(e, q)`` e's hands in position q and the total points it made there. Every
+    estimate of a run is a function of these sums, its standard error the delta method with
+    the deal as the unit (``stats``). The full vector adds ``points(e, k)`` for every other
+    ``SIDE_COLUMNS[k]``; it is written per deal for a comparison or tournament, which pairs
+    runs deal by deal (``runfolder.series_deal_sums``), and kept out of the chunk's Gram
+    matrix, whose cost grows with the square of its columns.
+    """
+
+    hands, games = 0, 1
+
+    def __init__(self, entrants: int):
+        self.E = E = entrants
+        self.Q = E
+        self.K = len(SIDE_COLUMNS)
+        self.core_size = 2 + 2 * E + 2 * E * E
+        self.size = self.core_size + E * (self.K - 1)
+
+    def won(self, e: int) -> int:
+        return 2 + e
+
+    def points(self, e: int, k: int | str = TOTAL) -> int:
+        k = SIDE_COLUMNS.index(k) if isinstance(k, str) else k
+        if k == TOTAL:
+            return 2 + self.E + e
+        return self.core_size + e * (self.K - 1) + (k if k < TOTAL else k - 1)
+
+    def pos_hands(self, e: int, q: int) -> int:
+        return 2 + 2 * self.E + e * self.Q + q
+
+    def pos_total(self, e: int, q: int) -> int:
+        return 2 + 2 * self.E + self.E * self.Q + e * self.Q + q
+
+    def names(self) -> list[str]:
+        E, Q = range(self.E), range(self.Q)
+        out = ["hands", "games"] + [f"won_{e}" for e in E] + [f"total_{e}" for e in E]
+        out += [f"pos_hands_{e}_{q}" for e in E for q in Q] + [f"pos_total_{e}_{q}" for e in E for q in Q]
+        out += [f"{c}_{e}" for e in E for c in SIDE_COLUMNS if c != "total"]
+        return out
+
+
+def gram(d: np.ndarray) -> np.ndarray:
+    """``d^T d`` of a (deals x columns) matrix, exactly in int64 (BLAS in float64 while every
+    partial sum stays below 2**53)."""
+    if d.size == 0:
+        return np.zeros((d.shape[1], d.shape[1]), np.int64)
+    top = int(np.abs(d).max())
+    if top * top * d.shape[0] < 2**53:
+        f = np.asarray(d, dtype=np.float64)
+        return np.rint(f.T @ f).astype(np.int64)
+    return d.T @ d
+
+
+def play_chunk(spec: RunSpec, k: int, hands_dir: str | None = None, deals_dir: str | None = None,
+               cut: int | None = None) -> dict[str, np.ndarray]:
     """Play chunk ``k`` (every rotation of its deals) and return its integer aggregates.
 
     A top-level function of picklable arguments, so any executor can run it.
-    With ``hands_dir`` the per-hand rows are written there (atomically) too.
+    With ``hands_dir`` the per-hand rows are written there (atomically) too; with
+    ``deals_dir`` the per-deal vectors (``DealLayout``), which a comparison or a
+    tournament pairs across runs. ``cut`` plays only the chunk's first ``cut`` deals
+    (an SPRT that stopped inside the chunk).
     """
     if not 0 <= k < spec.n_chunks:
         raise IndexError(f"chunk {k} is not in 0..{spec.n_chunks - 1}")
     first, count = spec.chunk_range(k)
+    if cut is not None:
+        count = min(count, cut)
     R, E = spec.rotations, spec.entrants
     Q, K = E, len(SIDE_COLUMNS)
+    lay = DealLayout(E)
     rules = spec.rules
     games_mode = spec.mode == "games"
-    # per-cluster arrays are laid out (what, cluster) so every reduction runs along contiguous rows
-    x = np.zeros(count, np.int64)
-    y = np.zeros((E, count), np.int64)
-    if games_mode:
-        pos_x = np.zeros((E * Q, count), np.int64)  # row e * Q + q: hands of entrant e in position q
-        pos_y = np.zeros((E * Q, count), np.int64)  # the same hands' total points
-    hand_x1 = np.zeros((E, Q), np.int64)  # --hands: hands of e in position q (= sum x and sum x^2)
-    hand_y2 = np.zeros((E, Q), np.int64)  # --hands: sum of those hands' squared totals
+    # v_c laid out (column, deal) so every column is filled and summed along contiguous memory;
+    # the category columns only when the per-deal vectors are written
+    width = lay.size if deals_dir is not None else lay.core_size
+    deal = np.zeros((width, count), np.int64)
+    base = lay.points(0)  # the per-hand columns: hands, then base .. width (totals, positions, categories)
     z = np.zeros(count, np.int64)
     pos_points = np.zeros((E, Q, K), np.int64)
     pos_wdl = np.zeros((E, Q, 3), np.int64)
@@ -110,75 +171,67 @@ def play_chunk(spec: RunSpec, k: int, hands_dir: str | None = None) -> dict[str,
                 j = side_of_e[e]
                 for d in range(Q):
                     pos_points[e, (j - d) % Q, kk] += sums[d, j]
-        if not games_mode:
-            # With --hands, rotations put an entrant on distinct sides, hence in distinct
-            # positions: each (entrant, position) gets at most one hand per cluster, so its
-            # per-cluster sums are that hand's values and the cluster sums are per-hand sums.
-            sq = cell_sums((tot_sides.astype(np.int64) ** 2).ravel())
-            n_d = np.bincount(dealer_side, minlength=Q)
-            for e in range(E):
-                j = side_of_e[e]
-                for d in range(Q):
-                    qq = (j - d) % Q
-                    hand_x1[e, qq] += n_d[d]
-                    hand_y2[e, qq] += sq[d, j]
-        if games_mode:
-            # hands come game by game in game order and every game has a hand, so the
-            # per-cluster sums are segment sums (exact integers, no scatter)
-            starts = np.zeros(count, np.int64)
-            np.cumsum(b.games["hands"][:-1], out=starts[1:])
-            x += b.games["hands"]
-            seg = np.zeros((E + 2 * E * Q, n), np.int64)  # tot | hands by (e, q) | points by (e, q)
-        else:
-            x += 1  # one hand per deal and rotation; hand i is deal first + i
+        # the per-hand part of v_c (columns base .. size), laid out (column, hand): in --hands mode
+        # hand i is deal i, so it is added straight into the deal rows
+        per_hand = np.empty((width - base, n), np.int64)
         for e in range(E):
-            if games_mode:
-                q = (side_of_e[e] - dealer_side) % Q
-                seg[e] = tot[e]
-                for qq in range(Q):
-                    at = q == qq
-                    seg[E + e * Q + qq] = at
-                    seg[E + E * Q + e * Q + qq] = at * tot[e]
-            else:
-                y[e] += tot[e]
+            j = side_of_e[e]
+            per_hand[lay.points(e) - base] = tot[e]
+            if width > lay.core_size:
+                for kk, c in enumerate(SIDE_COLUMNS):
+                    if kk != TOTAL:
+                        per_hand[lay.points(e, kk) - base] = h[c][:, j]
+            q = (j - dealer_side) % Q
+            for qq in range(Q):
+                at = per_hand[lay.pos_hands(e, qq) - base]
+                np.equal(q, qq, out=at, casting="unsafe")
+                np.multiply(at, tot[e], out=per_hand[lay.pos_total(e, qq) - base])
             pw = np.bincount(dealer_side * 3 + code[e], minlength=Q * 3).reshape(Q, 3)
             for d in range(Q):
-                pos_wdl[e, (side_of_e[e] - d) % Q] += pw[d]
+                pos_wdl[e, (j - d) % Q] += pw[d]
             hists[e] = add_padded(hists[e], np.bincount(tot[e]))
         if games_mode:
-            sums = np.add.reduceat(seg, starts, axis=1)
-            y += sums[:E]
-            pos_x += sums[E:E + E * Q]
-            pos_y += sums[E + E * Q:]
-        if E == 2:
-            if games_mode:
-                g = b.games
-                won = (g["winner"].astype(np.int64) + r) % E == 0
-                z += 2 * np.bincount(g["game"] - first, weights=won, minlength=count).astype(np.int64)
-            else:
-                z += 2 - code[0]
-        if games_mode:
+            # hands come game by game in game order and every game has a hand, so the
+            # per-deal sums are segment sums (exact integers, no scatter)
             g = b.games
+            starts = np.zeros(count, np.int64)
+            np.cumsum(g["hands"][:-1], out=starts[1:])
+            deal[base:] += np.add.reduceat(per_hand, starts, axis=1)
+            deal[lay.hands] += g["hands"]
+            winner = (g["winner"].astype(np.int64) + r) % E  # the winning entrant of each game
+            at = g["game"] - first
+            deal[lay.games] += 1
+            for e in range(E):
+                deal[lay.won(e), at] += winner == e
             n_games += len(g["game"])
-            game_wins += np.bincount((g["winner"].astype(np.int64) + r) % E, minlength=E)
+            game_wins += np.bincount(winner, minlength=E)
             game_hist = add_padded(game_hist, np.bincount(g["hands"]))
+            if E == 2:
+                z[at] += 2 * (winner == 0)
+        else:  # one hand per deal and rotation: hand i is deal first + i
+            deal[base:] += per_hand
+            deal[lay.hands] += 1
+            for e in range(E):
+                deal[lay.won(e)] += code[e] == 0
+            if E == 2:
+                z += 2 - code[0]
         if hands_dir is not None:
             rows.append(_hand_rows(h, r))
     if hands_dir is not None:
         write_hands(rows, Path(hands_dir) / chunk_name(k))
-    rowdot = lambda a, b: np.einsum("ij,ij->i", a, b)  # noqa: E731  (row-wise sums of products, int64)
+    if deals_dir is not None:
+        write_deals(deal.T, lay.names(), first, Path(deals_dir) / chunk_name(k))
     agg = {
         "clusters": np.array([count]), "games": np.array([n_games]), "hands": np.array([n_hands]),
-        "lucky_hands": np.array([lucky]), "x2": np.array([int(x @ x)]), "xy": y @ x, "y2": y @ y.T,
+        "lucky_hands": np.array([lucky]),
         "points": pos_points.sum(axis=1), "wdl": pos_wdl.sum(axis=1), "pos_points": pos_points, "pos_wdl": pos_wdl,
-        "pos_x1": pos_x.sum(axis=1).reshape(E, Q) if games_mode else hand_x1,
-        "pos_x2": rowdot(pos_x, pos_x).reshape(E, Q) if games_mode else hand_x1,
-        "pos_y2": rowdot(pos_y, pos_y).reshape(E, Q) if games_mode else hand_y2,
-        "pos_xy": rowdot(pos_x, pos_y).reshape(E, Q) if games_mode else pos_points[:, :, TOTAL].copy(),
         "game_wins": game_wins, "game_hands_hist": game_hist, "points_hist": _stack(hists),
+        "deal_sum": deal[:lay.core_size].sum(axis=1), "deal_gram": gram(deal[:lay.core_size].T),
     }
     if E == 2:
         agg["score_hist"] = np.bincount(z, minlength=2 * R + 1)
+        if spec.sprt is not None:  # the GSPRT is checked after every deal, in deal order
+            agg["deal_score"] = z
     return {k2: np.asarray(v, dtype=np.int64) for k2, v in agg.items()}
 
 
@@ -227,12 +280,11 @@ def _hand_rows(h: dict[str, np.ndarray], r: int):
 
 
 def empty_aggregates(spec: RunSpec) -> dict[str, np.ndarray]:
-    E, K = spec.entrants, len(SIDE_COLUMNS)
+    E, K, P = spec.entrants, len(SIDE_COLUMNS), DealLayout(spec.entrants).core_size
     z = lambda *s: np.zeros(s, np.int64)  # noqa: E731
-    agg = {"clusters": z(1), "games": z(1), "hands": z(1), "lucky_hands": z(1), "x2": z(1), "xy": z(E),
-           "y2": z(E, E), "points": z(E, K), "wdl": z(E, 3), "pos_points": z(E, E, K), "pos_wdl": z(E, E, 3),
-           "pos_x1": z(E, E), "pos_x2": z(E, E), "pos_y2": z(E, E), "pos_xy": z(E, E), "game_wins": z(E),
-           "game_hands_hist": z(0), "points_hist": z(E, 0)}
+    agg = {"clusters": z(1), "games": z(1), "hands": z(1), "lucky_hands": z(1), "points": z(E, K), "wdl": z(E, 3),
+           "pos_points": z(E, E, K), "pos_wdl": z(E, E, 3), "game_wins": z(E), "game_hands_hist": z(0),
+           "points_hist": z(E, 0), "deal_sum": z(P), "deal_gram": z(P, P)}
     if E == 2:
         agg["score_hist"] = z(2 * spec.rotations + 1)
     return agg

@@ -579,9 +579,9 @@ def _executor(scheduler: str | None, jobs: int | None, quiet: bool = False):
 
 
 @contextlib.contextmanager
-def _stops_cleanly(continue_with: str | None):
+def _stops_cleanly(continue_with: str | None, as_json: bool = False):
     """Ctrl-C or SIGTERM keeps the finished chunks and exits 130 with one line saying how to continue
-    (``continue_with`` None: nothing is kept)."""
+    (``continue_with`` None: nothing is kept, so the summary of the finished chunks is printed, marked partial)."""
     from .executor import stop_on_signals
     from .runner import RunInterrupted
     from .runspec import RunError
@@ -593,6 +593,10 @@ def _stops_cleanly(continue_with: str | None):
     except RunInterrupted as e:
         where = f"; {e.done} of {e.total} chunks of this run are saved in {e.out}. Continue with: {continue_with}" \
             if e.out is not None else nothing_kept
+        if e.out is None and e.summary is not None and e.summary["deals"]:
+            from .console import print_report
+
+            emit_json(e.summary) if as_json else print_report(e.summary)
         click.echo(f"Interrupted{where}", err=True)
         sys.exit(130)
     except KeyboardInterrupt:  # between runs of a series, or before a run started: finished work is on disk
@@ -612,7 +616,7 @@ def _run_and_report(start, *, as_json: bool, quiet: bool, spec, out) -> None:
     """Run with a progress bar on stderr; report on stdout; Ctrl-C keeps finished chunks (exit 130)."""
     from .console import ProgressBar, print_report
 
-    with _stops_cleanly(f"escoba-sim resume {shlex.quote(str(out))}" if out is not None else None):
+    with _stops_cleanly(f"escoba-sim resume {shlex.quote(str(out))}" if out is not None else None, as_json):
         with ProgressBar(spec, enabled=not quiet and sys.stderr.isatty()) as bar:
             result = start(bar)
     if as_json:
@@ -653,7 +657,7 @@ def _players_named(text: str | None) -> bool:
 @click.option("--out", "-o", type=click.Path(file_okay=False), help="Keep manifest, per-chunk Parquet and summary.json here (resumable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON on stdout.")
 @click.option("--save-hands", is_flag=True, help="With --out: keep every hand's row (Parquet per chunk).")
-@click.option("--sprt", help="Stop early by a GSPRT on paired results, e.g. elo0=0,elo1=20 (decided at chunk boundaries).")
+@click.option("--sprt", help="Stop early by a GSPRT on paired results, e.g. elo0=0,elo1=20 (checked after every deal).")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT false-positive rate.")
 @click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT false-negative rate.")
 @click.option("--chunk", "chunk", type=COUNT, help="Deals per chunk (default: a 16th of the deals, between 250 and 50,000 with --hands or 12,500 for games).")
@@ -711,11 +715,12 @@ def run(strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairing,
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @scheduler_option
 def resume(directory, jobs, as_json, quiet, scheduler):
-    """Finish a run kept with `run --out DIRECTORY`; the result equals an uninterrupted run's.
+    """Finish a run, comparison or tournament kept in DIRECTORY; the result equals an uninterrupted one's.
 
     \b
     Example:
       escoba-sim resume runs/g-m
+      escoba-sim resume compare-12345
       escoba-sim resume runs/big --scheduler tcp://10.0.0.5:8786
     """
     from pathlib import Path
@@ -725,11 +730,20 @@ def resume(directory, jobs, as_json, quiet, scheduler):
     from .runspec import RunError, RunSpec
 
     try:
-        spec = RunSpec.from_json(read_manifest(Path(directory))["spec"])
+        manifest = read_manifest(Path(directory))
+    except RunError as e:
+        fail(str(e))
+    kind = manifest.get("kind") if isinstance(manifest, dict) else None
+    if kind in ("compare", "tournament"):
+        _series(kind, manifest, directory, jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler,
+                continue_with=f"escoba-sim resume {shlex.quote(str(directory))}")
+        return
+    try:
+        spec = RunSpec.from_json(manifest["spec"])
     except RunError as e:
         fail(str(e))
     except (KeyError, TypeError, ValueError) as e:
-        fail(f"{directory}: the manifest does not describe a run ({e})")
+        fail(f"{directory}: the manifest describes no run, comparison or tournament ({e})")
     with _executor(scheduler, jobs, quiet) as (executor, jobs):
         _run_and_report(lambda bar: run_chunks(spec, directory, jobs=jobs, executor=executor, on_chunk=bar,
                                                resume=True),
@@ -737,6 +751,74 @@ def resume(directory, jobs, as_json, quiet, scheduler):
 
 
 # --- rule comparisons, tournaments and reports (compare.py, tournament.py, report.py do the work) ---
+
+def _series(kind: str, args: dict, out, *, jobs, as_json, quiet, scheduler, continue_with: str) -> None:
+    """Play (or finish) a comparison or tournament with one progress bar, then print its summary.
+
+    ``args`` holds what defines it, as its manifest keeps it: strategies, n, seed, chunk_size and
+    the rulesets (compare) or rules (tournament).
+    """
+    from .console import ProgressBar, print_tournament
+    from .compare import CompareError, Variant, compare as run_compare, format_summary
+    from .rules import RulesError, parse_rules
+    from .runspec import RunError, make_spec
+    from .tournament import TournamentError, tournament as run_tournament
+
+    try:
+        if kind == "compare":
+            variants = args["variants"] if "variants" in args else [
+                Variant(r["label"], parse_rules(r["rules"])) for r in args["rulesets"]]
+            runs = len(variants)
+            first = make_spec(args["strategies"][0], args["strategies"][1:], variants[0].rules, args["n"],
+                              seed=args["seed"], players_fixed=True, chunk_size=args.get("chunk_size", 0))
+        else:
+            runs = len(args["strategies"]) * (len(args["strategies"]) - 1) // 2
+            first = make_spec(args["strategies"][0], args["strategies"][1:2], parse_rules(args["rules"]), args["n"],
+                              seed=args["seed"], players_fixed=True, chunk_size=args.get("chunk_size", 0))
+    except (RulesError, RunError) as e:
+        fail(str(e))
+    except (KeyError, TypeError, ValueError) as e:
+        fail(f"{out}: the manifest does not describe a {kind} ({e})")
+    argv = args.get("argv") or sys.argv[1:]
+    try:
+        with _executor(scheduler, jobs, quiet) as (executor, jobs), _stops_cleanly(continue_with), \
+                ProgressBar(first, enabled=not quiet and sys.stderr.isatty(), runs=runs) as bar:
+            def on_run(k, what):
+                label = what.label if kind == "compare" else " vs ".join(what.labels())
+                bar.start_run(k, label)
+                if not bar.enabled and not quiet:
+                    click.echo(f"[{k + 1}/{runs}] {label}", err=True)
+            common = dict(seed=args["seed"], jobs=jobs, argv=argv, on_run=on_run, executor=executor,
+                          chunk_size=args.get("chunk_size", 0), on_chunk=bar)
+            if kind == "compare":
+                summary = run_compare(variants, args["strategies"][0], args["strategies"][1], args["n"], out, **common)
+            else:
+                summary = run_tournament(list(args["strategies"]), args["n"], out, rules=args["rules"], **common)
+    except (CompareError, TournamentError) as e:
+        fail(str(e))
+    if as_json:
+        emit_json(summary)
+        return
+    if kind == "compare":
+        for line in format_summary(summary):
+            click.echo(line)
+    else:
+        print_tournament(summary)
+    click.echo(f"\nresults kept in {out} (summary.json, tables/); charts: escoba-sim report {shlex.quote(str(out))}")
+
+
+def _series_folder(kind: str, out: str | None, seed: int | None) -> tuple[str, int]:
+    """``--out`` or a folder the command names (``compare-SEED``), and the seed (drawn when not given)."""
+    import secrets
+
+    if seed is None:
+        seed = secrets.randbits(64)
+        click.echo(f"seed {seed} (drawn at random; pass --seed {seed} to repeat this {kind})", err=True)
+    if out is None:
+        out = f"{kind}-{seed}"
+        click.echo(f"results go to {out}/ (choose another folder with --out)", err=True)
+    return out, seed
+
 
 @main.command()
 @click.option("--rules", "-r", "rules_list", type=RULES, multiple=True,
@@ -749,38 +831,32 @@ def resume(directory, jobs, as_json, quiet, scheduler):
 @click.option("--vs", type=STRATEGY, default="maxoros", show_default=True, help="Second player's strategy.")
 @click.option("-n", "count", type=COUNT, default="10000", show_default=True, help="Games per ruleset (e.g. 1e5).")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="One seed for every ruleset (the same deals).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
-@click.option("--out", "-o", type=click.Path(file_okay=False), required=True, help="Output folder (resumable).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: all cores).")
+@click.option("--out", "-o", type=click.Path(file_okay=False),
+              help="Output folder, resumable (default: compare-SEED in the current folder).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON on stdout.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @scheduler_option
-def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, out, as_json, scheduler):
+def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, out, as_json, quiet, scheduler):
     """Compare rulesets on the same deals: estimates per ruleset and paired differences vs the first.
 
     \b
     Examples:
-      escoba-sim compare --rules ludoteka --rules cardgames -n 1e4 --out cmp
+      escoba-sim compare --rules ludoteka --rules cardgames -n 1e4
       escoba-sim compare --vary lucky_deal=escobas,off --vary ties=shared,none -n 1e4 --out cmp2
       escoba-sim compare --design-effects -n 1e4 --out effects
     """
-    from .compare import DESIGN_EFFECTS, CompareError, build_variants, compare as run_compare
+    from .compare import DESIGN_EFFECTS, CompareError, build_variants
 
     vary = list(vary) + (list(DESIGN_EFFECTS) if design_effects else [])
     try:
         variants = build_variants(list(rules_list), vary)
-        with _executor(scheduler, jobs) as (executor, jobs), _stops_cleanly(_same_command()):
-            summary = run_compare(variants, strategy, vs, count, out, seed=seed, jobs=jobs, argv=sys.argv[1:],
-                                  on_run=lambda i, v: click.echo(f"[{i + 1}/{len(variants)}] {v.label}", err=True),
-                                  executor=executor)
     except CompareError as e:
         fail(str(e))
-    if as_json:
-        emit_json(summary)
-        return
-    from .compare import format_summary
-
-    for line in format_summary(summary):
-        click.echo(line)
-    click.echo(f"\nall quantities: {out}/summary.json; charts: escoba-sim report {out}")
+    out, seed = _series_folder("compare", out, seed)
+    _series("compare", {"variants": variants, "strategies": [strategy, vs], "n": count, "seed": seed}, out,
+            jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler,
+            continue_with=f"escoba-sim resume {shlex.quote(str(out))}")
 
 
 @main.command()
@@ -788,37 +864,25 @@ def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, o
 @click.option("-n", "count", type=COUNT, default="10000", show_default=True, help="Games per pair (e.g. 1e5).")
 @click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True, help="Ruleset.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="One seed for every pair (the same deals).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
-@click.option("--out", "-o", type=click.Path(file_okay=False), required=True, help="Output folder (resumable).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: all cores).")
+@click.option("--out", "-o", type=click.Path(file_okay=False),
+              help="Output folder, resumable (default: tournament-SEED in the current folder).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON on stdout.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @scheduler_option
-def tournament(strategies, count, ruleset, seed, jobs, out, as_json, scheduler):
+def tournament(strategies, count, ruleset, seed, jobs, out, as_json, quiet, scheduler):
     """Every pair of strategies on the same duplicate deals: crosstable and Bradley-Terry ratings.
 
     \b
     Example:
-      escoba-sim tournament greedy maxoros random -n 1e4 --out tour
+      escoba-sim tournament greedy maxoros random -n 1e4
     """
-    from .tournament import TournamentError, tournament as run_tournament
-
-    try:
-        with _executor(scheduler, jobs) as (executor, jobs), _stops_cleanly(_same_command()):
-            summary = run_tournament(list(strategies), count, out, rules=ruleset, seed=seed, jobs=jobs,
-                                     argv=sys.argv[1:], executor=executor,
-                                     on_run=lambda k, s: click.echo(f"pair {k + 1}: {' vs '.join(s.labels())}",
-                                                                    err=True))
-    except TournamentError as e:
-        fail(str(e))
-    if as_json:
-        emit_json(summary)
-        return
-    click.echo(f"seed {summary['seed']}, rules {summary['rules']}, {summary['games_per_pair']} games per pair")
-    click.echo("ratings (Elo scale, 95% bootstrap interval):")
-    for r in sorted(summary["ratings"], key=lambda r: -r["estimate"]):
-        click.echo(f"  {r['label']:<10} {r['estimate']:+7.1f}  [{r['lo']:+.1f}, {r['hi']:+.1f}]")
-    click.echo("crosstable (row's game score against column):")
-    for p in summary["pairs"]:
-        click.echo(f"  {p['row']:<10} vs {p['col']:<10} {p['score']:.4f}  [{p['score_lo']:.4f}, {p['score_hi']:.4f}]")
+    if len(strategies) < 2:
+        fail("a tournament needs two or more strategies")
+    out, seed = _series_folder("tournament", out, seed)
+    _series("tournament", {"strategies": list(strategies), "n": count, "seed": seed, "rules": ruleset}, out,
+            jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler,
+            continue_with=f"escoba-sim resume {shlex.quote(str(out))}")
 
 
 @main.command()
@@ -832,11 +896,14 @@ def report(directory, out):
       escoba-sim report cmp && chromium cmp/report/index.html
     """
     from .report import ReportError, write_report
+    from .runspec import RunError
 
     try:
         page = write_report(directory, out)
-    except ReportError as e:
+    except (ReportError, RunError) as e:
         fail(str(e))
+    except OSError as e:
+        fail(f"{directory}: cannot read or write the report ({e.strerror or e})")
     click.echo(str(page))
 
 

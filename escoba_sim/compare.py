@@ -2,18 +2,19 @@
 
 Every ruleset is played by ``runner.run`` with the same seed, strategies and
 chunk size, so chunk ``k`` of every ruleset holds the same deal indices and
-therefore the same shuffles (common random numbers, docs/engine.md). A chunk
-is a group of independent deal clusters, so chunks are independent clusters
-too: each quantity is a ratio ``sum y / sum x`` of chunk aggregates, its
-interval uses the cluster ratio estimator over chunks, and the difference to
-the first ruleset pairs the chunks (``stats.paired_ratio_diff``). The chunk
-size is picked so that a comparison has at least ``MIN_CHUNKS`` chunks.
+therefore the same shuffles (common random numbers, docs/engine.md). Each run
+keeps its per-deal vectors (``chunk.DealLayout``); put side by side, deal by
+deal, they give the sums and cross products of every quantity in every
+ruleset (``runfolder.series_deal_sums``, one chunk at a time). Each quantity
+is a ratio of per-deal sums with the deal model's interval, and its
+difference to the first ruleset is paired by deal (``stats.deal_ratio_diff``:
+the covariance between rulesets on the same deals is what makes it narrow).
 
 Output folder::
 
     DIR/manifest.json       kind "compare", version, engine, seed, strategies, rulesets
                             (label, canonical string, digest, fields), args
-    DIR/runs/NN/            one runner output folder per ruleset (resumable on its own)
+    DIR/runs/NN/            one runner output folder per ruleset (resumable on its own), with deals/
     DIR/tables/*.parquet    estimates, effects, categories, points_hist, hands_hist, convergence
     DIR/summary.json        the same tables as JSON
 
@@ -38,13 +39,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__, runner, stats
-from .chunk import merge
-from .runfolder import atomic_write, write_json
-from .runspec import MAX_CHUNK, RunError, RunSpec, make_spec
-from .batch import POINT_COLUMNS, SIDE_COLUMNS, engine_for
+from .charts import convergence_frame
+from .chunk import DealLayout, merge
+from .runfolder import atomic_write, series_deal_sums, write_json
+from .runspec import RunError, RunSpec, make_spec
+from .batch import POINT_COLUMNS, engine_for
 from .rules import FIELD_NAMES, Ruleset, RulesError, coerce_field, format_value, parse_rules
 
-MIN_CHUNKS = 40
 KIND = "compare"
 TABLES = ("estimates", "effects", "categories", "points_hist", "hands_hist", "convergence")
 # design-named variant effects: each is one --vary
@@ -117,17 +118,12 @@ def build_variants(rules: list[str | Ruleset], vary: list[str]) -> list[Variant]
     return uniq
 
 
-def chunk_size_for(n: int, rotations: int = 2, mode: str = "games") -> int:
-    """Deals per chunk so that a comparison has at least MIN_CHUNKS chunks (when it has that many deals)."""
-    deals = -(-n // rotations)
-    return max(1, min(MAX_CHUNK[mode], deals // MIN_CHUNKS or 1))
-
-
 # --- what each quantity is, in words and units (terminal output and chart titles) ----------
 
 # metric -> (what it is, unit); ``{first}`` is the first player's label
 METRIC_TEXT = {
     "win_rate": ("game win rate of {first}", "share of games"),
+    "total": ("points per hand", "points per hand"),
     "hands_per_game": ("hands per game", "hands"),
     "seat_advantage": ("seat advantage: mano minus dealer", "points per hand"),
     "escobas": ("escobas per hand (all sides)", "escobas per hand"),
@@ -173,12 +169,15 @@ def format_summary(summary: dict) -> list[str]:
     player), escobas per hand of all sides, and how often each majority ties.
     """
     from .charts import CATEGORY_TEXT
+    from .console import spec_lines, table_labels
 
     labels = summary["labels"]
+    short = table_labels(labels)  # column heads; long specs are listed once in full
     ref = summary["rulesets"][0]["label"]
-    lines = [f"seed {summary['seed']}, {summary['games_per_ruleset']} games per ruleset, "
+    lines = [f"seed {summary['seed']}, {summary['games_per_ruleset']:,} games per ruleset, "
              f"{summary['chunks']} chunks; {summary['interval']}",
-             f"players: {labels[0]} (--strategy) vs {' vs '.join(labels[1:])} (--vs); reference ruleset: {ref}"]
+             f"players: {short[0]} (--strategy) vs {' vs '.join(short[1:])} (--vs); reference ruleset: {ref}",
+             *spec_lines(short, summary["strategies"])]
     for kind, signed in (("estimates", False), ("effects", True)):
         rows: dict[str, dict[str, dict]] = {}
         for r in summary[kind]:
@@ -200,56 +199,46 @@ def format_summary(summary: dict) -> list[str]:
                     continue
                 lines.append(f"  {title}")
                 for m in present:
-                    what, unit = describe_metric(m, labels)
+                    what, unit = describe_metric(m, short)
                     text = ROW_TEXT.get(m) or f"{what} ({unit})"
                     lines.append(f"    {text:<{w}} {_cell(got[m], signed)}")
                 if title == "games":  # the category table comes right after the games block
                     cats = [c for c in (*POINT_COLUMNS, "total") if any(f"{c}:{p}" in got for p in labels)]
                     if cats:
                         lines.append(f"  {'points per hand by category':<{w + 3}}" +
-                                     "".join(f"{p:<28}" for p in labels).rstrip())
+                                     "".join(f"{p:<28}" for p in short).rstrip())
                         for c in cats:
                             lines.append(f"    {CATEGORY_TEXT.get(c, c):<{w}} " +
                                          "".join(f"{_cell(got.get(f'{c}:{p}'), signed):<28}" for p in labels).rstrip())
     return lines
 
 
-# --- the quantities, as ratios of chunk aggregates -------------------------------------------
+# --- the quantities, as ratios of per-deal sums ---------------------------------------------
 
-def _k(col: str) -> int:
-    return SIDE_COLUMNS.index(col)
-
-
-def metric_defs(rules: Ruleset, labels: list[str]) -> dict[str, tuple]:
-    """Each quantity as a function of one chunk's aggregates returning ``(y, x)``."""
-    T = _k("total")
+def metric_defs(rules: Ruleset, labels: list[str]) -> dict[str, tuple[list[int], list[int]]]:
+    """Each quantity as integer weights ``(a, b)`` on the per-deal vector: the ratio ``a.S / b.S``."""
+    lay = DealLayout(len(labels))
+    one = lambda *at, weights=None: stats.unit(lay.size, *at, weights=weights)  # noqa: E731
+    E = range(len(labels))
+    hands, games = one(lay.hands), one(lay.games)
     defs = {}
     for e, who in enumerate(labels):
         for cat in (*POINT_COLUMNS, "total"):
-            defs[f"{cat}:{who}"] = (lambda a, e=e, k=_k(cat): (a["points"][e, k], a["hands"][0]))
-    defs["escobas"] = lambda a: (a["points"][:, _k("escobas")].sum(), a["hands"][0])
-    defs["lucky_escobas"] = lambda a: (a["points"][:, _k("lucky_escobas")].sum(), a["hands"][0])
+            defs[f"{cat}:{who}"] = (one(lay.points(e, cat)), hands)
+    defs["escobas"] = (one(*(lay.points(e, "escobas") for e in E)), hands)
+    defs["lucky_escobas"] = (one(*(lay.points(e, "lucky_escobas") for e in E)), hands)
     if rules.n_sides == 2:
-        defs["win_rate"] = lambda a: (a["game_wins"][0], a["games"][0])
-    defs["hands_per_game"] = lambda a: (a["hands"][0], a["games"][0])
+        defs["win_rate"] = (one(lay.won(0)), games)
+    defs["hands_per_game"] = (hands, games)
     if rules.n_sides == 2:
-        defs["seat_advantage"] = lambda a: (a["pos_points"][:, 1, T].sum() - a["pos_points"][:, 0, T].sum(),
-                                            a["hands"][0])
+        defs["seat_advantage"] = (one(*(lay.pos_total(e, 1) for e in E), *(lay.pos_total(e, 0) for e in E),
+                                      weights=[1, 1, -1, -1]), hands)
         sign = 1 if rules.ties == "shared" else -1
         ties = ["oros", "cards"] if rules.sevens == "all" else ["sevens", "oros", "cards"]
-        for cat in ties:
-            defs[f"tie_{cat}"] = (lambda a, k=_k(cat): (sign * (a["points"][:, k].sum() - a["hands"][0]),
-                                                        a["hands"][0]))
+        for cat in ties:  # ties = +-(points awarded - hands)
+            defs[f"tie_{cat}"] = (one(*(lay.points(e, cat) for e in E), lay.hands, weights=[sign, sign, -sign]),
+                                  hands)
     return defs
-
-
-def _chunk_values(aggs: list[dict], fn) -> tuple[list[int], list[int]]:
-    ys, xs = [], []
-    for a in aggs:
-        y, x = fn(a)
-        ys.append(int(y))
-        xs.append(int(x))
-    return ys, xs
 
 
 def _interval(est: float, se: float) -> tuple[float | None, float | None]:
@@ -258,30 +247,42 @@ def _interval(est: float, se: float) -> tuple[float | None, float | None]:
     return stats.normal_ci(est, se)
 
 
-def analyse(variants: list[Variant], specs: list[RunSpec], chunks: list[list[dict]]):
-    """All result tables (Polars frames) from the runs' chunk aggregates."""
+def _shift(w: list[int], run: int, size: int, runs: int) -> list[int]:
+    """Weights on one run's per-deal vector placed at that run's columns of the series vector."""
+    out = [0] * (size * runs)
+    out[run * size:(run + 1) * size] = w
+    return out
+
+
+def analyse(variants: list[Variant], specs: list[RunSpec], chunks: list[list[dict]], run_dirs: list[Path]):
+    """All result tables (Polars frames): estimates and paired effects from the runs' per-deal vectors."""
     import polars as pl
 
     labels = specs[0].labels()
+    size = DealLayout(specs[0].entrants).size
+    runs = len(variants)
     defs = [metric_defs(v.rules, labels) for v in variants]
     common = [m for m in defs[0] if all(m in d for d in defs)]
-    est_rows, eff_rows, conv_rows = [], [], []
-    ref = {}
-    for i, (v, d, aggs) in enumerate(zip(variants, defs, chunks)):
-        for m, fn in d.items():
-            ys, xs = _chunk_values(aggs, fn)
-            if sum(xs) == 0:
+    conv_rows = []
+    n = S = G = None
+    for k, n, S, G in series_deal_sums(run_dirs, specs[0].n_chunks):
+        for i, (v, d) in enumerate(zip(variants, defs)):
+            if "win_rate" in d:
+                a, b = d["win_rate"]
+                r, se = stats.deal_ratio(S, G, n, _shift(a, i, size, runs), _shift(b, i, size, runs))
+                conv_rows.append((v.label, k + 1, float(S[i * size + DealLayout.games]), r, *_interval(r, se)))
+    est_rows, eff_rows = [], []
+    for i, (v, d) in enumerate(zip(variants, defs)):
+        for m, (a, b) in d.items():
+            ai, bi = _shift(a, i, size, runs), _shift(b, i, size, runs)
+            if stats._dot(bi, S) == 0:
                 continue
-            r, se = stats.ratio_mean(sum(ys), sum(xs), sum(y * y for y in ys), sum(y * x for y, x in zip(ys, xs)),
-                                     sum(x * x for x in xs), len(ys))
+            r, se = stats.deal_ratio(S, G, n, ai, bi)
             est_rows.append((v.label, m, r, *_interval(r, se)))
-            if i == 0:
-                ref[m] = (ys, xs)
-            elif m in common and m in ref:
-                diff, dse = stats.paired_ratio_diff(ys, xs, *ref[m])
+            if i > 0 and m in common:
+                a0, b0 = defs[0][m]
+                diff, dse = stats.deal_ratio_diff(S, G, n, ai, bi, _shift(a0, 0, size, runs), _shift(b0, 0, size, runs))
                 eff_rows.append((v.label, m, diff, *_interval(diff, dse)))
-            if m == "win_rate":
-                conv_rows += [(v.label, k, float(y), float(x)) for k, (y, x) in enumerate(zip(ys, xs))]
     est_schema = {"label": pl.String, "metric": pl.String, "estimate": pl.Float64, "lo": pl.Float64, "hi": pl.Float64}
     estimates = pl.DataFrame(est_rows, schema=est_schema, orient="row")
     effects = pl.DataFrame(eff_rows, schema=est_schema, orient="row")
@@ -307,8 +308,7 @@ def analyse(variants: list[Variant], specs: list[RunSpec], chunks: list[list[dic
         "estimates": estimates, "effects": effects, "categories": categories,
         "points_hist": pl.DataFrame(ph, schema=count_schema, orient="row"),
         "hands_hist": pl.DataFrame(hh, schema=count_schema, orient="row"),
-        "convergence": pl.DataFrame(conv_rows, schema={"label": pl.String, "chunk": pl.Int64, "numer": pl.Float64,
-                                                       "denom": pl.Float64}, orient="row"),
+        "convergence": convergence_frame(conv_rows),
     }
 
 
@@ -331,7 +331,7 @@ def _json_rows(df) -> list[dict]:
 
 def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | Path, *, seed: int | None = None,
             jobs: int = 1, argv: list[str] | None = None, on_run=None,
-            executor=None) -> dict:
+            executor=None, chunk_size: int = 0, on_chunk=None) -> dict:
     """Play every ruleset on the same deals (via the runner), then write the tables and the summary.
 
     ``executor`` (e.g. ``cluster.connect(...)``) is handed to ``runner.run`` for every run.
@@ -340,8 +340,8 @@ def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | 
     specs = []
     for v in variants:
         try:
-            s = make_spec(strategy, [vs], v.rules, n, seed=seed, players_fixed=True,
-                                 chunk_size=chunk_size_for(n))
+            s = make_spec(strategy, [vs], v.rules, n, seed=seed, players_fixed=True, keep_deals=True,
+                          chunk_size=chunk_size)
         except RunError as e:
             raise CompareError(f"{v.label}: {e}") from None
         seed = s.seed  # one seed for every ruleset: the same deals
@@ -357,16 +357,16 @@ def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | 
     try:
         chunks = runner.run_series(out, manifest, ("kind", "seed", "n", "rulesets", "strategies"), specs,
                                    "comparison", jobs=jobs, executor=executor, argv=argv,
-                                   on_run=on_run and (lambda i: on_run(i, variants[i])))
+                                   on_run=on_run and (lambda i: on_run(i, variants[i])), on_chunk=on_chunk)
     except RunError as e:
         raise CompareError(str(e)) from None
-    tables = analyse(variants, specs, chunks)
+    tables = analyse(variants, specs, chunks, [out / r["run"] for r in manifest["rulesets"]])
     write_tables(out, tables)
     summary = {"kind": KIND, "version": __version__, "engine": manifest["engine"], "seed": seed,
                "strategies": [strategy, vs], "labels": specs[0].labels(), "n": n,
                "games_per_ruleset": specs[0].played, "chunks": specs[0].n_chunks,
                "rulesets": manifest["rulesets"],
-               "interval": "95% normal interval, chunks as clusters (ratio estimator); effects paired by chunk",
+               "interval": "95% normal interval, the deal as unit (per-deal sums, delta method); effects paired by deal",
                "estimates": _json_rows(tables["estimates"]), "effects": _json_rows(tables["effects"])}
     write_json(out / "summary.json", summary)
     return summary

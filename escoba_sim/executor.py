@@ -42,18 +42,21 @@ def check_stop() -> None:
         raise KeyboardInterrupt
 
 
-def _ignore_sigint() -> None:
+def _init_worker() -> None:
     # only the parent reacts to Ctrl-C; it then cancels the workers' pending chunks
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from .batch import quiet_engine_warnings
+
+    quiet_engine_warnings()  # the parent warned once; a warning per worker would repeat it
 
 
 def make_executor(jobs: int) -> cf.Executor:
     import multiprocessing as mp
 
-    return cf.ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"), initializer=_ignore_sigint)
+    return cf.ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"), initializer=_init_worker)
 
 
-def run_pool(executor, spec: RunSpec, todo: list[int], hands_dir: str | None, window: int, state,
+def run_pool(executor, spec: RunSpec, todo: list[int], dirs: tuple, window: int, state,
               finished: Callable[[int, dict], None]) -> None:
     """Submit chunks lazily, keeping at most ``window`` played-but-unmerged chunks (flat memory).
 
@@ -69,7 +72,7 @@ def run_pool(executor, spec: RunSpec, todo: list[int], hands_dir: str | None, wi
                 if k is None:
                     exhausted = True
                     break
-                pending[executor.submit(play_chunk, spec, k, hands_dir)] = k
+                pending[executor.submit(play_chunk, spec, k, *dirs)] = k
             if not pending:
                 return
             done, _ = cf.wait(list(pending), return_when=cf.FIRST_COMPLETED)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import engine
-from .batch import SIDE_COLUMNS
+from .batch import COLUMN_TEXT, SIDE_COLUMNS
 from .cards import CardError, card_str, cards_str, parse_card, parse_cards, value
 from .engine import HandState, IllegalMove, Move
 from .rng import DEAL_STREAM_VERSION, shuffled_deck
@@ -374,11 +374,11 @@ def format_score(rules: Ruleset, score: list[dict[str, Any]], strategies: list[s
     """The score sheet: one row per SIDE_COLUMNS category, one column per side."""
     heads = [side_label(rules, s, strategies) for s in range(len(score))]
     width = max(12, *(len(h) + 2 for h in heads))
-    lines = ["score sheet".ljust(15) + "".join(h.rjust(width) for h in heads)]
+    lines = ["score sheet".ljust(20) + "".join(h.rjust(width) for h in heads)]
     for k in SIDE_COLUMNS:
         if k == "cards_taken":
-            lines.append("-" * (15 + width * len(heads)))
-        lines.append(k.ljust(15) + "".join(str(row[k]).rjust(width) for row in score))
+            lines.append("-" * (20 + width * len(heads)))
+        lines.append(COLUMN_TEXT[k].ljust(20) + "".join(str(row[k]).rjust(width) for row in score))
     return "\n".join(lines)
 
 

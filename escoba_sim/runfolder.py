@@ -7,6 +7,8 @@
                                 (running / interrupted / complete / stopped-by-sprt), times
     DIR/chunks/chunk-000123.parquet   aggregates of chunk 123 (its presence marks it done)
     DIR/hands/chunk-000123.parquet    per-hand rows with --save-hands
+    DIR/deals/chunk-000123.parquet    per-deal vectors (``chunk.DealLayout``) of a run in a
+                                comparison or tournament, which pairs them across runs
     DIR/summary.json            the same as ``run --json``
 
 Every file is written to a temporary name and ``os.replace``d.
@@ -40,13 +42,14 @@ from .rng import DEAL_STREAM_VERSION
 from .runspec import RunError, RunSpec
 
 STATUS = ("running", "interrupted", "complete", "stopped-by-sprt")
-FORMAT = 1  # the output-folder layout version
+FORMAT = 2  # the output-folder layout version (2: per-deal sums, deal files)
 
 STAT_DIMS = {
-    "clusters": 1, "games": 1, "hands": 1, "lucky_hands": 1, "x2": 1, "xy": 1, "y2": 2, "points": 2, "wdl": 2,
-    "pos_points": 3, "pos_wdl": 3, "pos_x1": 2, "pos_x2": 2, "pos_y2": 2, "pos_xy": 2, "game_wins": 1,
-    "game_hands_hist": 1, "points_hist": 2, "score_hist": 1,
+    "clusters": 1, "games": 1, "hands": 1, "lucky_hands": 1, "points": 2, "wdl": 2, "pos_points": 3, "pos_wdl": 3,
+    "game_wins": 1, "game_hands_hist": 1, "points_hist": 2, "score_hist": 1, "deal_sum": 1, "deal_gram": 2,
+    "deal_score": 1,
 }
+OPTIONAL_STATS = ("score_hist", "deal_score")  # two entrants only; --sprt only
 
 
 def write_hands(rows: list[dict[str, np.ndarray]], path: Path) -> None:
@@ -54,6 +57,22 @@ def write_hands(rows: list[dict[str, np.ndarray]], path: Path) -> None:
 
     df = pl.concat([pl.DataFrame(r) for r in rows]) if rows else pl.DataFrame()
     atomic_write(path, lambda tmp: df.write_parquet(tmp))
+
+
+def write_deals(deal: np.ndarray, names: list[str], first: int, path: Path) -> None:
+    """A chunk's per-deal vectors, one row per deal (``deal`` is its index), int32 columns."""
+    import polars as pl
+
+    df = pl.DataFrame({"deal": np.arange(first, first + len(deal), dtype=np.int64),
+                       **{n: deal[:, i].astype(np.int32) for i, n in enumerate(names)}})
+    atomic_write(path, lambda tmp: df.write_parquet(tmp))
+
+
+def read_deals(path: Path) -> np.ndarray:
+    """The per-deal vectors of ``write_deals`` as an int64 matrix (deals x columns)."""
+    import polars as pl
+
+    return pl.read_parquet(path).drop("deal").to_numpy().astype(np.int64)
 
 
 def chunk_name(k: int) -> str:
@@ -97,7 +116,7 @@ def frame_to_agg(df) -> dict[str, np.ndarray]:
     for name, dims in STAT_DIMS.items():
         part = df.filter(df["stat"] == name)
         if part.height == 0:
-            if name != "score_hist":
+            if name not in OPTIONAL_STATS:
                 out[name] = np.zeros((0,) * dims, np.int64)
             continue
         idx = [part[f"i{d}"].to_numpy().astype(np.int64) for d in range(dims)]
@@ -167,8 +186,9 @@ def prepare_out(out: Path, spec: RunSpec, argv: list[str] | None = None) -> dict
         raise RunError(f"--out {out}: the folder is not empty and holds no escoba-sim run")
     try:
         (out / "chunks").mkdir(parents=True, exist_ok=True)
-        if spec.save_hands:
-            (out / "hands").mkdir(exist_ok=True)
+        for d, wanted in (("hands", spec.save_hands), ("deals", spec.keep_deals)):
+            if wanted:
+                (out / d).mkdir(exist_ok=True)
         probe = out / ".write-test"
         probe.write_text("")
         probe.unlink()
@@ -202,3 +222,28 @@ def finished_chunks(out: Path, spec: RunSpec) -> dict[int, Path]:
         if 0 <= k < spec.n_chunks:
             done[k] = p
     return done
+
+
+def series_deal_sums(run_dirs: list[Path], n_chunks: int):
+    """Per-deal sums across the runs of a series, paired by deal, one chunk at a time (flat memory).
+
+    Every run of a comparison or tournament plays the same deals with the same chunk
+    size, so chunk ``k`` of each run holds the same deal indices. The runs' per-deal
+    vectors are put side by side (run ``i`` at columns ``i * P ...``) and summed into
+    ``S = sum_c v_c`` and ``G = sum_c v_c v_c^T``. Yields ``(k, n, S, G)`` after each
+    chunk (running totals, the arrays reused).
+    """
+    from .chunk import gram
+
+    n, S, G = 0, None, None
+    for k in range(n_chunks):
+        parts = [read_deals(d / "deals" / chunk_name(k)) for d in run_dirs]
+        if len({len(p) for p in parts}) != 1:
+            raise RunError(f"chunk {k} holds different deals in the runs of {run_dirs[0].parent}")
+        v = np.hstack(parts)
+        if S is None:
+            S, G = np.zeros(v.shape[1], np.int64), np.zeros((v.shape[1], v.shape[1]), np.int64)
+        n += len(v)
+        S += v.sum(axis=0)
+        G += gram(v)
+        yield k, n, S, G

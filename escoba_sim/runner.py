@@ -3,8 +3,8 @@
 The run loop: chunks (``chunk.play_chunk``) are played here or by an executor
 (``executor``), saved to the output folder (``runfolder``) as they finish and
 merged in index order into the summary (``summary``). The GSPRT is evaluated
-on the contiguous prefix of finished chunks, in index order, so an early stop
-happens at the same chunk however work was scheduled. What a run is:
+deal by deal as the contiguous prefix of finished chunks grows, so an early
+stop happens on the same deal however work was scheduled. What a run is:
 ``runspec``; its terminal output: ``console``.
 """
 
@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from . import stats
+from .batch import warn_if_slow
 from .chunk import empty_aggregates, merge, play_chunk
 from .executor import check_stop, make_executor, run_pool
 from .runfolder import (FORMAT, check_deal_stream, chunk_name, finished_chunks, manifest_path, prepare_out, read_chunk,
@@ -32,14 +33,16 @@ from .summary import summarize
 class RunInterrupted(Exception):
     """Ctrl-C during a run: finished chunks are saved (when there is an output folder)."""
 
-    def __init__(self, out: Path | None, done: int, total: int):
+    def __init__(self, out: Path | None, done: int, total: int, summary: dict | None = None):
         super().__init__(f"interrupted with {done} of {total} chunks finished")
         self.out, self.done, self.total = out, done, total
+        self.summary = summary  # of the finished chunks in index order (status "interrupted"), or None
 
 
 def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[RunSpec], what: str, *,
                jobs: int = 1, executor=None, argv: list[str] | None = None,
-               on_run: Callable[[int], None] | None = None) -> list[list[dict]]:
+               on_run: Callable[[int], None] | None = None,
+               on_chunk: Callable[[Progress], None] | None = None) -> list[list[dict]]:
     """Several runs in one folder (a comparison, a tournament): ``out/manifest.json`` plus
     ``out/runs/NN``, each an ordinary run folder.
 
@@ -63,7 +66,7 @@ def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[Run
         if on_run:
             on_run(k)
         if not resume or read_manifest(run_dir).get("status") != "complete":
-            run(spec, run_dir, jobs=jobs, executor=executor, resume=resume, argv=argv)
+            run(spec, run_dir, jobs=jobs, executor=executor, resume=resume, argv=argv, on_chunk=on_chunk)
         aggregates.append(read_run_chunks(run_dir, spec))
     return aggregates
 
@@ -113,7 +116,7 @@ def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor
             check_deal_stream(out, manifest)
         else:
             manifest = prepare_out(out, spec, argv)
-        for d in ("chunks", "hands"):  # temporaries of a killed process are never part of a run
+        for d in ("chunks", "hands", "deals"):  # temporaries of a killed process are never part of a run
             for tmp in (out / d).glob(".chunk-*.tmp") if (out / d).is_dir() else ():
                 tmp.unlink(missing_ok=True)
         for k, p in sorted(finished_chunks(out, spec).items()):
@@ -121,13 +124,15 @@ def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor
                 loaded[k] = read_chunk(p)
             except Exception as e:  # a damaged file is replayed rather than trusted
                 print(f"warning: {p} is unreadable ({e}); playing chunk {k} again", file=sys.stderr)
-        if spec.save_hands:
-            (out / "hands").mkdir(exist_ok=True)
+        for d, wanted in (("hands", spec.save_hands), ("deals", spec.keep_deals)):
+            if wanted:
+                (out / d).mkdir(exist_ok=True)
         manifest["status"] = "running"
         write_json(manifest_path(out), manifest)
     else:
         manifest = {}
-    hands_dir = str(out / "hands") if (out is not None and spec.save_hands) else None
+    dirs = (str(out / "hands") if (out is not None and spec.save_hands) else None,
+            str(out / "deals") if (out is not None and spec.keep_deals) else None)
     todo = [k for k in range(spec.n_chunks) if k not in loaded]
     if only_chunks is not None:
         keep = set(only_chunks)
@@ -135,7 +140,16 @@ def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor
 
     if out is not None:
         import polars  # noqa: F401  (start-up cost, like the process's own: kept out of hands/s)
-    state = _Fold(spec, loaded)
+    def replay(k: int, cut: int) -> dict[str, np.ndarray]:
+        """Chunk ``k`` again, cut after its first ``cut`` deals (the SPRT stopped there)."""
+        agg = play_chunk(spec, k, *dirs, cut=cut)
+        if out is not None:
+            write_chunk(out, spec, k, agg)
+        return agg
+
+    state = _Fold(spec, loaded, replay)
+    if todo:
+        warn_if_slow(list(spec.strategies))  # here, once: pool workers stay quiet
     t0 = time.perf_counter()
     computed_hands = 0
     units_done = sum(spec.chunk_range(k)[1] for k in state.done) * spec.rotations  # a running count: O(1) per chunk
@@ -160,12 +174,12 @@ def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor
                 for k in todo:
                     if state.stopped is not None:
                         break
-                    finished(k, play_chunk(spec, k, hands_dir))
+                    finished(k, play_chunk(spec, k, *dirs))
                     check_stop()
             else:
                 if executor is None:
                     own = executor = make_executor(jobs)
-                run_pool(executor, spec, todo, hands_dir, max(2, 2 * jobs), state, finished)
+                run_pool(executor, spec, todo, dirs, max(2, 2 * jobs), state, finished)
     except KeyboardInterrupt:
         if own is not None:
             # workers ignore SIGINT; stop them now rather than wait for their chunks (which
@@ -177,7 +191,8 @@ def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor
         if out is not None:
             manifest.update(status="interrupted", ended=utc_now())
             write_json(manifest_path(out), manifest)
-        raise RunInterrupted(out, len(state.done), spec.n_chunks) from None
+        partial = summarize(spec, state.merged_upto(state.prefix), state.prefix, "interrupted", state.sprt_json())
+        raise RunInterrupted(out, len(state.done), spec.n_chunks, partial) from None
     except BaseException:
         # a chunk that failed (or a lost worker): the finished chunks stay, and resume retries the rest
         if out is not None:
@@ -194,7 +209,7 @@ def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor
         used = state.stopped + 1
         if out is not None:  # chunks past the decision were played in parallel but are not part of the run
             for k in range(state.stopped + 1, spec.n_chunks):
-                for d in ("chunks", "hands"):
+                for d in ("chunks", "hands", "deals"):
                     (out / d / chunk_name(k)).unlink(missing_ok=True)
     elif len(state.done) == spec.n_chunks:
         status, used = "complete", spec.n_chunks
@@ -216,10 +231,17 @@ def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor
 
 
 class _Fold:
-    """Finished chunks, merged in chunk-index order as the contiguous prefix grows; the GSPRT decides there."""
+    """Finished chunks, merged in chunk-index order as the contiguous prefix grows.
 
-    def __init__(self, spec: RunSpec, loaded: dict[int, dict[str, np.ndarray]]):
+    With ``--sprt`` the GSPRT is checked after every deal, in deal order (each chunk keeps
+    its deals' scores): when it decides inside a chunk, ``replay`` plays that chunk again
+    cut after the deciding deal, so the run ends exactly there, whatever ``--jobs`` was.
+    """
+
+    def __init__(self, spec: RunSpec, loaded: dict[int, dict[str, np.ndarray]],
+                 replay: Callable[[int, int], dict[str, np.ndarray]]):
         self.spec = spec
+        self.replay = replay
         self.aggs: dict[int, dict[str, np.ndarray]] = {}
         self.done: set[int] = set()
         self.prefix = 0  # chunks 0 .. prefix-1 are merged
@@ -241,15 +263,24 @@ class _Fold:
             return
         self.aggs[k] = agg
         while self.prefix in self.aggs and self.stopped is None:
-            self.merged = merge(self.merged, self.aggs.pop(self.prefix))
-            self.prefix += 1
+            k = self.prefix
+            agg = dict(self.aggs.pop(k))
             sp = self.spec.sprt
             if sp is not None:
-                self.llr = stats.sprt_llr([int(v) for v in self.merged["score_hist"]], sp.elo0, sp.elo1)
+                hist = self.merged["score_hist"] if self.merged is not None else np.zeros(2 * self.spec.rotations + 1)
+                path = stats.sprt_llr_path([int(v) for v in hist], agg.pop("deal_score"), sp.elo0, sp.elo1)
+                at = next((i for i, v in enumerate(path) if stats.sprt_decision(v, sp.alpha, sp.beta)), None)
+                if at is not None and at + 1 < len(path):
+                    agg = dict(self.replay(k, at + 1))
+                    agg.pop("deal_score")
+                if path:
+                    self.llr = path[len(path) - 1 if at is None else at]
                 self.history.append(self.llr)
-                if stats.sprt_decision(self.llr, sp.alpha, sp.beta) is not None:
-                    self.stopped = self.prefix - 1
+                if at is not None:
+                    self.stopped = k
                     self.aggs.clear()
+            self.merged = merge(self.merged, agg)
+            self.prefix += 1
 
     def merged_upto(self, used: int) -> dict[str, np.ndarray]:
         assert used == self.prefix, (used, self.prefix)
@@ -263,10 +294,12 @@ class _Fold:
             return None
         lower, upper = stats.sprt_bounds(sp.alpha, sp.beta)
         decision = stats.sprt_decision(self.llr, sp.alpha, sp.beta) if self.prefix else None
+        deals = int(self.merged["clusters"][0]) if self.merged is not None else 0
         return {"elo0": sp.elo0, "elo1": sp.elo1, "alpha": sp.alpha, "beta": sp.beta,
                 "llr": stats.finite(self.llr) if math.isfinite(self.llr) else ("inf" if self.llr > 0 else "-inf"),
                 "lower": lower, "upper": upper,
                 "decision": {"H1": "accept H1 (elo >= elo1)", "H0": "accept H0 (elo <= elo0)"}.get(decision or "", None),
+                "deals": deals, self.spec.mode: deals * self.spec.rotations,
                 "chunks_evaluated": self.prefix, "llr_by_chunk": [stats.finite(v) for v in self.history]}
 
 

@@ -82,6 +82,7 @@ class RunSpec:
     chunk_size: int = 0  # deals per chunk; 0 picks default_chunk()
     sprt: Sprt | None = None
     save_hands: bool = False
+    keep_deals: bool = False  # write per-deal vectors (a comparison or tournament pairs them across runs)
 
     def __post_init__(self) -> None:
         if self.chunk_size == 0:
@@ -132,7 +133,7 @@ class RunSpec:
         d = {"rules": self.rules.canonical(), "rules_digest": self.rules.digest(), "strategies": list(self.strategies),
              "seed": self.seed, "n": self.n, "mode": self.mode, "pairing": self.pairing,
              "chunk_size": self.chunk_size, "sprt": asdict(self.sprt) if self.sprt else None,
-             "save_hands": self.save_hands}
+             "save_hands": self.save_hands, "keep_deals": self.keep_deals}
         return d
 
     @classmethod
@@ -141,7 +142,8 @@ class RunSpec:
         if rules.digest() != d["rules_digest"]:
             raise RunError(f"manifest ruleset `{d['rules']}` no longer has digest {d['rules_digest']}")
         return cls(rules, tuple(d["strategies"]), int(d["seed"]), int(d["n"]), d["mode"], d["pairing"],
-                   int(d["chunk_size"]), Sprt(**d["sprt"]) if d["sprt"] else None, bool(d["save_hands"]))
+                   int(d["chunk_size"]), Sprt(**d["sprt"]) if d["sprt"] else None, bool(d["save_hands"]),
+                   bool(d.get("keep_deals", False)))
 
 
 def default_chunk(deals: int, mode: str) -> int:
@@ -152,7 +154,7 @@ def default_chunk(deals: int, mode: str) -> int:
 def make_spec(strategy: str, vs: Iterable[str], rules: Ruleset | str | None = None, n: int = 1000, *,
               hands: bool = False, teams: bool = False, players_fixed: bool | None = None,
               pairing: str = "duplicate", seed: int | None = None, chunk_size: int = 0,
-              sprt: Sprt | None = None, save_hands: bool = False) -> RunSpec:
+              sprt: Sprt | None = None, save_hands: bool = False, keep_deals: bool = False) -> RunSpec:
     """Validate a run's arguments and fix the table: players from the strategies, teams from the rules."""
     entrants = tuple(check_strategy(s) for s in (strategy, *vs))
     if len(entrants) < 2:
@@ -192,4 +194,5 @@ def make_spec(strategy: str, vs: Iterable[str], rules: Ruleset | str | None = No
         raise RunError(f"--chunk must be positive, got {chunk_size}")
     if sprt is not None and len(entrants) != 2:
         raise RunError("--sprt compares two strategies (or two teams), not more")
-    return RunSpec(r, entrants, seed, n, "hands" if hands else "games", pairing, chunk_size, sprt, save_hands)
+    return RunSpec(r, entrants, seed, n, "hands" if hands else "games", pairing, chunk_size, sprt, save_hands,
+                   keep_deals)

@@ -2,30 +2,44 @@
 
 Every function here takes counts or sums that ``runner`` merges exactly across
 chunks, so a summary depends only on the seed and the run's arguments, never
-on how the work was split. Conventions (checked against scipy in
-tests/test_stats.py):
+on how the work was split (each formula is checked against a naive or
+hand-worked value, or scipy, in tests/test_stats.py).
 
-- 95% intervals use the normal quantile ``Z95 = Phi^-1(0.975)`` unless named
-  otherwise; proportions use the Wilson score interval.
-- Means over correlated hands use the ratio estimator over clusters (a
-  cluster is a deal group: every game or hand that shares a deal index across
-  seat rotations). With per-cluster totals ``y_c`` and sizes ``x_c`` over
-  ``n`` clusters, ``R = sum y / sum x`` and
-  ``se^2 = n / (n - 1) * sum (y_c - R x_c)^2 / (sum x)^2`` (Cochran's
-  linearised variance), expanded into sums of squares and cross products so
-  that it needs only mergeable integers.
+One model for every interval: the unit is the *deal* (every game or hand that
+shares a deal index across seat rotations, and across the runs of a comparison
+or a tournament, which play the same deals). Deals are independent; the games
+of one deal are not (duplicate pairing makes them strongly dependent).
+
+- Each deal ``c`` contributes a vector of integer totals ``v_c`` (hands,
+  games, wins, points...: ``chunk.DealLayout``). Runs keep ``n``,
+  ``S = sum_c v_c`` and ``G = sum_c v_c v_c^T``, which merge by addition, so an
+  interval never depends on how the deals were cut into chunks or jobs.
+- An estimate is a ratio of linear combinations, ``R = a.S / b.S`` (points per
+  hand, win rate, hands per game), or a difference of two such ratios
+  (between players, positions or rulesets on the same deals). Its standard
+  error is the delta method (Cochran's linearised variance) with the deal as
+  the unit: with the residual ``u_c = g . v_c`` (``g`` the gradient in ``S``),
+  ``se^2 = n / (n - 1) * sum_c (u_c - mean u)^2 = (n g'Gg - (g'S)^2) / (n - 1)``,
+  evaluated in exact integer arithmetic. A paired difference keeps the
+  covariance of the two ratios through the cross products in ``G``.
+- 95% intervals are ``estimate -/+ Z95 se``, ``Z95 = Phi^-1(0.975)``. The
+  Wilson interval is used only for proportions of independent outcomes
+  (independent pairing, where every deal is one game).
+- Bradley-Terry ratings (tournaments): the MM fit on game wins, and a
+  sandwich covariance ``H+ V H+`` whose score covariance ``V`` is taken over
+  deals (``bradley_terry_cov``).
 - Score fractions follow fishtest's pentanomial approach generalised to any
-  number of rotations: each cluster's mean score ``m_c`` (win 1, draw 1/2,
-  loss 0, averaged over the cluster's equally many games or hands) is one
+  number of rotations (the same deal model): each deal's mean score ``m_c`` (win 1, draw 1/2,
+  loss 0, averaged over the deal's equally many games or hands) is one
   observation; ``mu`` is their mean and ``var`` their population variance,
   ``se = sqrt(var / n)``. Elo = ``-400 log10(1 / s - 1)``; its interval maps
   ``mu -/+ Z95 se`` through it; LOS = ``Phi((mu - 1/2) / se)``.
 - GSPRT (fishtest ``LLR_logistic``): ``s_i = 1 / (1 + 10^(-elo_i / 400))``,
   ``LLR = n (s1 - s0) (2 mu - s0 - s1) / (2 var)``; bounds
-  ``log(beta / (1 - alpha))`` and ``log((1 - beta) / alpha)``. With
-  ``var = 0`` (every cluster scored the same, e.g. a strategy against itself
-  with duplicate deals) the evidence is taken as conclusive: LLR is
-  ``+-inf`` by the sign of ``2 mu - s0 - s1`` (0 if that is 0).
+  ``log(beta / (1 - alpha))`` and ``log((1 - beta) / alpha)``. It is checked
+  after every deal, so ``var = 0`` (every deal so far scored the same: the
+  first deal, or a strategy against itself with duplicate deals) carries no
+  measured evidence: LLR 0.
 """
 
 from __future__ import annotations
@@ -72,6 +86,56 @@ def ratio_mean(sum_y: int, sum_x: int, sum_y2: int, sum_xy: int, sum_x2: int, n:
     resid = max(resid_num, 0) / (sum_x * sum_x)
     var = n / (n - 1) * resid / (sum_x * sum_x)
     return (r, math.sqrt(var))
+
+
+def _quad(u, gram) -> int:
+    """``u' G u`` in exact Python integers."""
+    u = [int(v) for v in u]
+    nz = [i for i, v in enumerate(u) if v]
+    return sum(u[i] * u[j] * int(gram[i][j]) for i in nz for j in nz)
+
+
+def _dot(u, s) -> int:
+    return sum(int(a) * int(b) for a, b in zip(u, s))
+
+
+def _delta_se(u, scale2: int, sums, gram, n: int) -> float:
+    """``se`` of an estimate whose linearised residual is ``u . v_c / scale`` (``scale2 = scale^2``)."""
+    if n < 2:
+        return math.nan
+    us = _dot(u, sums)
+    # n / (n - 1) * sum_c (u_c - mean u)^2 / scale^2, the numerator in exact integers
+    num = n * _quad(u, gram) - us * us
+    return math.sqrt(max(num, 0) / (n - 1) / scale2)
+
+
+def deal_ratio(sums, gram, n: int, a, b) -> tuple[float, float]:
+    """``R = a.S / b.S`` and its standard error, the deal as unit (``a``, ``b`` integer weights)."""
+    A, B = _dot(a, sums), _dot(b, sums)
+    if B == 0:
+        return (math.nan, math.nan)
+    # residual (a - R b) . v_c / B, scaled by B to stay in integers: (B a - A b) . v_c / B^2
+    u = [B * int(x) - A * int(y) for x, y in zip(a, b)]
+    return (A / B, _delta_se(u, B ** 4, sums, gram, n))
+
+
+def deal_ratio_diff(sums, gram, n: int, a1, b1, a2, b2) -> tuple[float, float]:
+    """``a1.S / b1.S - a2.S / b2.S`` on the same deals and its standard error (covariance included)."""
+    A1, B1, A2, B2 = _dot(a1, sums), _dot(b1, sums), _dot(a2, sums), _dot(b2, sums)
+    if B1 == 0 or B2 == 0:
+        return (math.nan, math.nan)
+    # residual ((B1 a1 - A1 b1) / B1^2 - (B2 a2 - A2 b2) / B2^2) . v_c, over the common scale B1^2 B2^2
+    u = [(B1 * int(p) - A1 * int(q)) * B2 * B2 - (B2 * int(r) - A2 * int(s)) * B1 * B1
+         for p, q, r, s in zip(a1, b1, a2, b2)]
+    return (A1 / B1 - A2 / B2, _delta_se(u, (B1 * B1 * B2 * B2) ** 2, sums, gram, n))
+
+
+def unit(size: int, *at: int, weights: Sequence[int] | None = None) -> list[int]:
+    """An integer weight vector of length ``size``: 1 (or ``weights``) at the indices ``at``."""
+    out = [0] * size
+    for i, w in zip(at, weights or [1] * len(at)):
+        out[i] += w
+    return out
 
 
 def normal_ci(mean: float, se: float, z: float = Z95) -> tuple[float, float]:
@@ -138,8 +202,29 @@ def sprt_llr(hist: Sequence[int], elo0: float, elo1: float) -> float:
     s0, s1 = score_of_elo(elo0), score_of_elo(elo1)
     num = (s1 - s0) * (2 * mu - s0 - s1)
     if var == 0:
-        return 0.0 if num == 0 else math.copysign(math.inf, num)
+        return 0.0
     return n * num / (2 * var)
+
+
+def sprt_llr_path(hist: Sequence[int], bins: Sequence[int], elo0: float, elo1: float) -> list[float]:
+    """The GSPRT's LLR after each further deal: ``hist`` so far, then deals scoring ``bins`` (half-points)."""
+    import numpy as np
+
+    top = len(hist) - 1
+    n0 = int(sum(hist))
+    s1_0 = sum(int(c) * k for k, c in enumerate(hist))
+    s2_0 = sum(int(c) * k * k for k, c in enumerate(hist))
+    b = np.asarray(bins, dtype=np.int64)
+    n = n0 + np.arange(1, len(b) + 1, dtype=np.float64)
+    s1 = s1_0 + np.cumsum(b).astype(np.float64)
+    s2 = s2_0 + np.cumsum(b * b).astype(np.float64)
+    mu = s1 / (n * top)
+    var = np.maximum(n * s2 - s1 * s1, 0.0) / (n * n * top * top)
+    s0, s1_ = score_of_elo(elo0), score_of_elo(elo1)
+    num = (s1_ - s0) * (2 * mu - s0 - s1_)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        llr = np.where(var > 0, n * num / (2 * np.where(var > 0, var, 1.0)), 0.0)
+    return llr.tolist()
 
 
 def sprt_decision(llr: float, alpha: float, beta: float) -> str | None:
@@ -152,6 +237,72 @@ def sprt_decision(llr: float, alpha: float, beta: float) -> str | None:
     return None
 
 
+def bradley_terry(wins, iters: int = 10_000, tol: float = 1e-12):
+    """Elo-scale Bradley-Terry ratings (mean 0) from ``wins[i, j]`` = games i won against j.
+
+    MM updates ``p_i = W_i / sum_j n_ij / (p_i + p_j)`` (Hunter 2004). A strategy that never
+    wins (or never loses) has no finite MLE: a half win is added to every played pairing in
+    both directions so the fit always exists (a mild prior).
+    """
+    import numpy as np
+
+    w = np.asarray(wins, dtype=float)
+    played = (w + w.T) > 0
+    w = w + 0.5 * played
+    n = w + w.T
+    p = np.ones(len(w))
+    for _ in range(iters):
+        denom = (n / (p[:, None] + p[None, :])).sum(axis=1)
+        new = w.sum(axis=1) / denom
+        new /= math.exp(np.log(new).mean())
+        if np.max(np.abs(new - p)) < tol:
+            p = new
+            break
+        p = new
+    r = 400 * np.log10(p)
+    return r - r.mean()
+
+
+ELO_PER_NAT = 400 / math.log(10)
+
+
+def bradley_terry_cov(ratings, pairs: Sequence[tuple[int, int]], sums, gram, n: int):
+    """Covariance of the Elo-scale Bradley-Terry ratings, the deal as unit (a sandwich estimator).
+
+    Every pair ``p = (i, j)`` plays the same ``n`` deals; per deal it contributes the vector
+    ``(w_ij, w_ji)`` (games i won, games j won) at columns ``2p, 2p + 1`` of ``sums``/``gram``
+    (``S`` and ``G`` of the concatenated per-deal vectors). The log-likelihood's score for
+    strength ``theta_i`` is a sum over deals of ``U_ic = sum_j (w_ijc pi_ji - w_jic pi_ij)``,
+    ``pi_ij = 1 / (1 + exp(theta_j - theta_i))``; its covariance ``V`` comes from ``G``
+    (deals independent, games within a deal not), the information ``H`` from the model, and
+    ``cov(theta) = H+ V H+`` (pseudo-inverse: ratings are fixed only up to a constant).
+    """
+    import numpy as np
+
+    theta = np.asarray(ratings, float) / ELO_PER_NAT
+    m = len(theta)
+    pi = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))  # pi[i, j]: i beats j
+    S = np.asarray([float(v) for v in sums])
+    G = np.asarray([[float(v) for v in row] for row in gram])
+    A = np.zeros((m, len(S)))
+    H = np.zeros((m, m))
+    for p, (i, j) in enumerate(pairs):
+        A[i, 2 * p], A[i, 2 * p + 1] = pi[j, i], -pi[i, j]
+        A[j, 2 * p + 1], A[j, 2 * p] = pi[i, j], -pi[j, i]
+        nij = S[2 * p] + S[2 * p + 1]
+        h = nij * pi[i, j] * pi[j, i]
+        H[i, i] += h
+        H[j, j] += h
+        H[i, j] -= h
+        H[j, i] -= h
+    if n < 2:
+        return np.full((m, m), np.nan)
+    cov_v = (G - np.outer(S, S) / n) * (n / (n - 1))
+    V = A @ cov_v @ A.T
+    Hp = np.linalg.pinv(H)
+    return ELO_PER_NAT ** 2 * (Hp @ V @ Hp)
+
+
 def finite(x: float) -> float | None:
     """JSON has no infinities or NaNs: they become null."""
     return x if math.isfinite(x) else None
@@ -162,21 +313,14 @@ def finite(x: float) -> float | None:
 def paired_ratio_diff(ya: Sequence[int], xa: Sequence[int], yb: Sequence[int], xb: Sequence[int]) -> tuple[float, float]:
     """``R_a - R_b`` for two ratio estimators observed on the same clusters, and its standard error.
 
-    Cluster ``c`` contributes ``(ya_c, xa_c)`` to run a and ``(yb_c, xb_c)`` to run b (common
-    random numbers: the same deals); the linearised residuals
-    ``u_c = (ya_c - R_a xa_c) / sum xa - (yb_c - R_b xb_c) / sum xb`` keep the pairing, so
-    ``se^2 = n / (n - 1) * sum u_c^2`` (the two-run form of ``ratio_mean``'s variance).
-    NaN standard error with fewer than two clusters.
+    Cluster ``c`` contributes ``(ya_c, xa_c)`` to ratio a and ``(yb_c, xb_c)`` to ratio b; the
+    deal model (``deal_ratio_diff``) on the vectors ``v_c = (ya, xa, yb, xb)`` keeps the pairing
+    through the cross products. NaN standard error with fewer than two clusters.
     """
     n = len(ya)
     if not (n == len(xa) == len(yb) == len(xb)):
         raise ValueError("paired_ratio_diff: the four sequences must have one entry per cluster")
-    sxa, sxb = sum(int(v) for v in xa), sum(int(v) for v in xb)
-    if sxa <= 0 or sxb <= 0:
-        return (math.nan, math.nan)
-    ra, rb = sum(int(v) for v in ya) / sxa, sum(int(v) for v in yb) / sxb
-    if n < 2:
-        return (ra - rb, math.nan)
-    ss = sum(((int(a) - ra * int(p)) / sxa - (int(b) - rb * int(q)) / sxb) ** 2
-             for a, p, b, q in zip(ya, xa, yb, xb))
-    return (ra - rb, math.sqrt(n / (n - 1) * ss))
+    v = [[int(p), int(q), int(r), int(s)] for p, q, r, s in zip(ya, xa, yb, xb)]
+    sums = [sum(row[i] for row in v) for i in range(4)]
+    gram = [[sum(row[i] * row[j] for row in v) for j in range(4)] for i in range(4)]
+    return deal_ratio_diff(sums, gram, n, [1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1])

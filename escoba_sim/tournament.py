@@ -3,120 +3,85 @@
 Each pair (i, j), i before j in the given order, is one ``runner.run`` with
 duplicate pairing, the tournament's seed and one chunk size, so every pair
 plays the very same deals and chunk ``k`` holds the same deal indices in every
-pair. The crosstable gives the row strategy's game score (wins / games) and its
-points per hand minus the opponent's, each with a 95 % interval over chunks
-(clusters). Ratings are a Bradley-Terry fit on game wins (maximum likelihood by
-the MM algorithm, Hunter 2004) on the Elo scale (400 log10 strength, mean 0);
-their 95 % intervals come from a percentile bootstrap over chunk indices
-(resampled jointly for all pairs, since a chunk is the same deals in every
-pair), drawn from a SplitMix64 seeded with ``BOOTSTRAP_SEED`` so they are
-reproducible.
+pair. The crosstable gives the row strategy's games won, drawn and lost, its
+game score (wins / games) and its points per hand minus the opponent's, each
+with the deal model's 95 % interval (``stats``). Ratings are a Bradley-Terry
+fit on game wins (maximum likelihood by the MM algorithm, Hunter 2004) on the
+Elo scale (400 log10 strength, mean 0); their covariance is a sandwich
+estimator with the deal as unit (``stats.bradley_terry_cov``), from the
+pairs' per-deal vectors side by side (every pair plays the same deals, so a
+lucky deal moves every pair's result together).
 
 Output folder: ``DIR/manifest.json`` (kind "tournament"), ``DIR/runs/NN/`` (one
 runner folder per pair), ``DIR/tables/*.parquet`` (pairs, crosstable, ratings,
-estimates, categories, points_hist, hands_hist, convergence) and ``DIR/summary.json``.
+rating_cov, estimates, categories, points_hist, hands_hist, convergence) and ``DIR/summary.json``.
 """
 
 from __future__ import annotations
 
-import math
 from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 
 from . import __version__, runner, stats
-from .chunk import add_padded, merge
-from .runfolder import write_json
-from .runspec import RunError, make_spec
 from .batch import POINT_COLUMNS, SIDE_COLUMNS, engine_for
-from .compare import _interval, _json_rows, chunk_size_for, write_tables
-from .rng import SplitMix64
+from .charts import convergence_frame
+from .chunk import DealLayout, add_padded, merge
+from .runfolder import series_deal_sums, write_json
+from .runspec import RunError, make_spec
+from .compare import _interval, _json_rows, write_tables
 from .rules import parse_rules
 from .strategies import StrategyError, check_strategy, parse_strategy
 
 KIND = "tournament"
-BOOTSTRAP = 200
-BOOTSTRAP_SEED = 20261129
-T = SIDE_COLUMNS.index("total")
 
 
 class TournamentError(ValueError):
     """Arguments that cannot make a tournament."""
 
 
-def bradley_terry(wins: np.ndarray, iters: int = 10_000, tol: float = 1e-12) -> np.ndarray:
-    """Elo-scale Bradley-Terry ratings (mean 0) from ``wins[i, j]`` = games i won against j.
-
-    MM updates ``p_i = W_i / sum_j n_ij / (p_i + p_j)``. A strategy that never
-    wins (or never loses) has no finite MLE: a half win is added to every
-    played pairing in both directions so the fit always exists (a mild prior).
-    """
-    w = np.asarray(wins, dtype=float)
-    n = w + w.T
-    played = n > 0
-    w = w + 0.5 * played
-    n = w + w.T
-    p = np.ones(len(w))
-    for _ in range(iters):
-        denom = (n / (p[:, None] + p[None, :])).sum(axis=1)
-        new = w.sum(axis=1) / denom
-        new /= math.exp(np.log(new).mean())
-        if np.max(np.abs(new - p)) < tol:
-            p = new
-            break
-        p = new
-    r = 400 * np.log10(p)
-    return r - r.mean()
-
-
-def _pair_wins(aggs_by_pair, pairs, m, chunk_idx) -> np.ndarray:
-    w = np.zeros((m, m))
-    for (i, j), aggs in zip(pairs, aggs_by_pair):
-        for k in chunk_idx:
-            a = aggs[k]
-            w[i, j] += a["game_wins"][0]
-            w[j, i] += a["game_wins"][1]
-    return w
-
-
-def analyse(labels: list[str], pairs: list[tuple[int, int]], aggs_by_pair: list[list[dict]]):
+def analyse(labels: list[str], pairs: list[tuple[int, int]], aggs_by_pair: list[list[dict]], run_dirs: list[Path]):
+    """All tables from the pairs' runs: crosstable cells and ratings with the deal model's intervals."""
     import polars as pl
 
     m = len(labels)
-    pair_rows, cross, conv = [], [], []
-    for (i, j), aggs in zip(pairs, aggs_by_pair):
-        ys = [int(a["game_wins"][0]) for a in aggs]
-        xs = [int(a["games"][0]) for a in aggs]
-        dy = [int(a["points"][0, T]) - int(a["points"][1, T]) for a in aggs]
-        hx = [int(a["hands"][0]) for a in aggs]
-        for (r, c, sgn) in ((i, j, 1), (j, i, -1)):
-            wy = ys if sgn == 1 else [x - y for x, y in zip(xs, ys)]
-            s, se = stats.ratio_mean(sum(wy), sum(xs), sum(y * y for y in wy), sum(y * x for y, x in zip(wy, xs)),
-                                     sum(x * x for x in xs), len(xs))
-            py = [sgn * v for v in dy]
-            d, dse = stats.ratio_mean(sum(py), sum(hx), sum(v * v for v in py), sum(v * x for v, x in zip(py, hx)),
-                                      sum(x * x for x in hx), len(hx))
-            pair_rows.append((labels[r], labels[c], sum(xs), s, *_interval(s, se), d, *_interval(d, dse)))
+    lay = DealLayout(2)
+    size, P = lay.size, len(pairs)
+    at = lambda p, col: p * size + col  # noqa: E731  (column of pair p's run in the series vector)
+    one = lambda *cols, weights=None: stats.unit(size * P, *cols, weights=weights)  # noqa: E731
+    conv = []
+    n = S = G = None
+    for k, n, S, G in series_deal_sums(run_dirs, len(aggs_by_pair[0])):
+        for p, (i, j) in enumerate(pairs):
+            s, se = stats.deal_ratio(S, G, n, one(at(p, lay.won(0))), one(at(p, lay.games)))
+            conv.append((f"{labels[i]} vs {labels[j]}", k + 1, float(S[at(p, lay.games)]), s, *_interval(s, se)))
+    pair_rows, cross = [], []
+    wins = np.zeros((m, m), np.int64)
+    for p, (i, j) in enumerate(pairs):
+        games = int(S[at(p, lay.games)])
+        won = [int(S[at(p, lay.won(0))]), int(S[at(p, lay.won(1))])]
+        wins[i, j], wins[j, i] = won
+        for e, (r, c) in enumerate(((i, j), (j, i))):
+            s, se = stats.deal_ratio(S, G, n, one(at(p, lay.won(e))), one(at(p, lay.games)))
+            d, dse = stats.deal_ratio(S, G, n, one(at(p, lay.points(e)), at(p, lay.points(1 - e)), weights=[1, -1]),
+                                      one(at(p, lay.hands)))
+            pair_rows.append((labels[r], labels[c], games, won[e], games - won[0] - won[1], won[1 - e],
+                              s, *_interval(s, se), d, *_interval(d, dse)))
             cross.append((labels[r], labels[c], s))
-        conv += [(f"{labels[i]} vs {labels[j]}", k, float(y), float(x)) for k, (y, x) in enumerate(zip(ys, xs))]
     f = pl.Float64
     pairs_df = pl.DataFrame(pair_rows, orient="row", schema={
-        "row": pl.String, "col": pl.String, "games": pl.Int64, "score": f, "score_lo": f, "score_hi": f,
-        "points_diff": f, "points_diff_lo": f, "points_diff_hi": f})
+        "row": pl.String, "col": pl.String, "games": pl.Int64, "won": pl.Int64, "drawn": pl.Int64, "lost": pl.Int64,
+        "score": f, "score_lo": f, "score_hi": f, "points_diff": f, "points_diff_lo": f, "points_diff_hi": f})
     crosstable = pl.DataFrame(cross, orient="row", schema={"row": pl.String, "col": pl.String, "value": f})
 
-    n_chunks = len(aggs_by_pair[0])
-    rating = bradley_terry(_pair_wins(aggs_by_pair, pairs, m, range(n_chunks)))
-    rng = SplitMix64(BOOTSTRAP_SEED)
-    boots = []
-    for _ in range(BOOTSTRAP):
-        idx = [rng.below(n_chunks) for _ in range(n_chunks)]
-        boots.append(bradley_terry(_pair_wins(aggs_by_pair, pairs, m, idx)))
-    boots = np.array(boots)
-    lo, hi = np.percentile(boots, 2.5, axis=0), np.percentile(boots, 97.5, axis=0)
+    rating = stats.bradley_terry(wins)
+    cols = [c for p in range(P) for c in (at(p, lay.won(0)), at(p, lay.won(1)))]
+    cov = stats.bradley_terry_cov(rating, pairs, [S[c] for c in cols], [[G[a, b] for b in cols] for a in cols], n)
+    half = stats.Z95 * np.sqrt(np.maximum(np.diag(cov), 0.0))
     ratings = pl.DataFrame({"label": labels, "metric": ["rating"] * m, "estimate": rating.tolist(),
-                            "lo": lo.tolist(), "hi": hi.tolist()})
+                            "lo": (rating - half).tolist(), "hi": (rating + half).tolist()})
+    rating_cov = pl.DataFrame({"label": labels, **{lab: cov[:, c].tolist() for c, lab in enumerate(labels)}})
 
     # points per hand by category for each strategy, over all its games
     est_rows, ph = [], []
@@ -141,21 +106,21 @@ def analyse(labels: list[str], pairs: list[tuple[int, int]], aggs_by_pair: list[
                      .group_by("label", "value", maintain_order=True).agg(pl.col("count").sum()))
     hands_hist = pl.DataFrame([("all pairs", b, int(c)) for b, c in enumerate(hh) if c], orient="row",
                               schema=count_schema)
-    wins = pairs_df.group_by("row", maintain_order=True).agg(
-        (pl.col("score") * pl.col("games")).sum().alias("w"), pl.col("games").sum().alias("g"))
-    for r in wins.iter_rows(named=True):
-        lo_, hi_ = stats.wilson(round(r["w"]), r["g"])
-        est_rows.append((r["row"], "win_rate", r["w"] / r["g"], lo_, hi_))
+    # each strategy's score against all its opponents: a ratio over the pairs it played, on the same deals
+    for s in range(m):
+        mine = [(p, 0 if i == s else 1) for p, (i, j) in enumerate(pairs) if s in (i, j)]
+        r, se = stats.deal_ratio(S, G, n, one(*(at(p, lay.won(e)) for p, e in mine)),
+                                 one(*(at(p, lay.games) for p, _ in mine)))
+        est_rows.append((labels[s], "win_rate", r, *_interval(r, se)))
     estimates = pl.concat([ratings, pl.DataFrame(est_rows, orient="row", schema=ratings.schema)])
-    return {"pairs": pairs_df, "crosstable": crosstable, "ratings": ratings, "estimates": estimates,
-            "categories": categories, "points_hist": points_hist, "hands_hist": hands_hist,
-            "convergence": pl.DataFrame(conv, orient="row", schema={"label": pl.String, "chunk": pl.Int64,
-                                                                   "numer": f, "denom": f})}
+    return {"pairs": pairs_df, "crosstable": crosstable, "ratings": ratings, "rating_cov": rating_cov,
+            "estimates": estimates, "categories": categories, "points_hist": points_hist, "hands_hist": hands_hist,
+            "convergence": convergence_frame(conv)}
 
 
 def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, seed: int | None = None,
                jobs: int = 1, argv: list[str] | None = None, on_run=None,
-               executor=None) -> dict:
+               executor=None, chunk_size: int = 0, on_chunk=None) -> dict:
     """Play every pair on the same duplicate deals (via the runner), then write the tables and summary.
 
     ``executor`` (e.g. ``cluster.connect(...)``) is handed to ``runner.run`` for every run.
@@ -176,8 +141,8 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
     specs = []
     for i, j in pairs:
         try:
-            s = make_spec(strategies[i], [strategies[j]], r, n, seed=seed, players_fixed=True,
-                                 chunk_size=chunk_size_for(n))
+            s = make_spec(strategies[i], [strategies[j]], r, n, seed=seed, players_fixed=True, keep_deals=True,
+                          chunk_size=chunk_size)
         except RunError as e:
             raise TournamentError(str(e)) from None
         seed = s.seed
@@ -188,20 +153,23 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
                 "strategies": list(strategies), "n": n, "chunk_size": specs[0].chunk_size,
                 "pairs": [{"a": strategies[i], "b": strategies[j], "run": f"runs/{k:02d}"}
                           for k, (i, j) in enumerate(pairs)],
-                "bootstrap": {"replicates": BOOTSTRAP, "seed": BOOTSTRAP_SEED}, "argv": argv or []}
+                "argv": argv or []}
     try:
         aggs_by_pair = runner.run_series(out, manifest, ("kind", "seed", "n", "rules", "strategies"), specs,
                                          "tournament", jobs=jobs, executor=executor, argv=argv,
-                                         on_run=on_run and (lambda k: on_run(k, specs[k])))
+                                         on_run=on_run and (lambda k: on_run(k, specs[k])), on_chunk=on_chunk)
     except RunError as e:
         raise TournamentError(str(e)) from None
-    tables = analyse([parse_strategy(x).short for x in strategies], pairs, aggs_by_pair)
+    tables = analyse([parse_strategy(x).short for x in strategies], pairs, aggs_by_pair, [out / p["run"] for p in manifest["pairs"]])
     write_tables(out, tables)
     summary = {"kind": KIND, "version": __version__, "engine": engine_for(list(strategies)), "seed": seed,
                "rules": r.canonical(),
-               "rules_digest": r.digest(), "strategies": list(strategies), "n_per_pair": n,
+               "rules_digest": r.digest(), "strategies": list(strategies), "labels": tables["ratings"]["label"].to_list(),
+               "n_per_pair": n,
                "games_per_pair": specs[0].played, "chunks": specs[0].n_chunks,
                "ratings": _json_rows(tables["ratings"]), "pairs": _json_rows(tables["pairs"]),
-               "interval": "95%: crosstable over chunks as clusters; ratings by a chunk bootstrap"}
+               "estimates": _json_rows(tables["estimates"].filter(tables["estimates"]["metric"] == "win_rate")),
+               "interval": "95% normal intervals, the deal as unit (every pair plays the same deals): crosstable "
+                           "by the delta method, ratings by a sandwich estimator of the Bradley-Terry fit"}
     write_json(out / "summary.json", summary)
     return summary

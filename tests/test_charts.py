@@ -59,18 +59,13 @@ def test_prep_crosstable_is_square_with_null_diagonal():
     assert df.rows() == [("g", None, 0.2, 1.0), ("m", -0.2, None, None), ("r", None, None, None)]
 
 
-def test_prep_convergence_cumulative_ratio_and_cluster_interval():
-    chunks = pl.DataFrame({"label": ["a"] * 3, "chunk": [2, 0, 1],
-                           "numer": [30.0, 10.0, 20.0], "denom": [10.0, 10.0, 10.0]})
-    df = charts.prep_convergence(chunks)
-    assert df["chunks"].to_list() == [1, 2, 3]
-    assert df["n"].to_list() == [10.0, 20.0, 30.0]
-    assert df["estimate"].to_list() == [1.0, 1.5, 2.0]
-    assert df["lo"][0] is None
-    # k=2: residuals -5, +5 -> se = sqrt(50 / 2) / 10 = 0.5
-    assert df["hi"][1] == pytest.approx(1.5 + charts.Z95 * 0.5)
-    # k=3: residuals -10, 0, 10 -> se = sqrt(200 / 6) / 10
-    assert df["lo"][2] == pytest.approx(2.0 - charts.Z95 * math.sqrt(200 / 6) / 10)
+def test_prep_convergence_orders_by_chunk_and_nulls_undefined_intervals():
+    frame = charts.convergence_frame([("a", 2, 20.0, 1.5, 1.0, 2.0), ("a", 1, 10.0, 1.0, math.nan, math.nan),
+                                      ("b", 1, 10.0, 0.5, 0.4, 0.6)])
+    df = charts.prep_convergence(frame)
+    assert df["chunks"].to_list() == [1, 1, 2]
+    assert df["label"].unique(maintain_order=True).to_list() == ["a", "b"]
+    assert df["lo"][0] is None and df["hi"][0] is None and df["lo"][2] == 1.0
 
 
 def _ax():
@@ -111,9 +106,9 @@ def test_plot_crosstable_annotates_off_diagonal_cells():
 
 
 def test_plot_convergence_one_line_and_band_per_label():
-    chunks = pl.DataFrame({"label": ["a", "a", "b", "b"], "chunk": [0, 1, 0, 1],
-                           "numer": [1.0, 2.0, 3.0, 4.0], "denom": [2.0, 2.0, 2.0, 2.0]})
-    ax = charts.plot_convergence(_ax(), charts.prep_convergence(chunks))
+    frame = charts.convergence_frame([("a", 1, 2.0, 0.5, 0.1, 0.9), ("a", 2, 4.0, 0.75, 0.5, 1.0),
+                                      ("b", 1, 2.0, 1.5, 1.0, 2.0), ("b", 2, 4.0, 1.75, 1.5, 2.0)])
+    ax = charts.plot_convergence(_ax(), charts.prep_convergence(frame))
     assert len(ax.get_lines()) == 2
     assert len(ax.collections) == 2
 
@@ -144,21 +139,20 @@ def _category_frame(n_bars):
 
 @pytest.mark.parametrize("n_bars", [2, 16])
 def test_points_by_category_legend_overlaps_no_tick_label(n_bars):
-    fig = charts.new_figure(max(6.4, 3.2 + 0.75 * n_bars), 5.5)
+    fig = charts.new_figure(8.0, 1.8 + 0.42 * n_bars)
     ax = charts.plot_points_by_category(fig.add_subplot(), charts.prep_points_by_category(_category_frame(n_bars)))
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     r = FigureCanvasAgg(fig).get_renderer()
     fig.draw(r)  # constrained layout places the legend and the labels
     legend = ax.get_legend().get_window_extent(r)
-    ticks = [t.get_window_extent(r) for t in ax.get_xticklabels() if t.get_text()]
+    ticks = [t.get_window_extent(r) for t in ax.get_yticklabels() if t.get_text()]  # horizontal bars
     assert len(ticks) == n_bars
     assert not any(legend.overlaps(t) for t in ticks)
     assert not legend.overlaps(ax.get_window_extent(r))  # the legend sits outside the bars
-    if n_bars == 2:  # upright labels must not run into each other (rotated ones have overlapping boxes)
-        assert all(not a.overlaps(b) for a, b in zip(ticks, ticks[1:]))
+    assert all(not a.overlaps(b) for a, b in zip(ticks, ticks[1:]))  # level labels, one per row
     fig_box = fig.bbox
-    assert legend.x1 <= fig_box.x1 and all(t.y0 >= fig_box.y0 for t in ticks)  # nothing cut off
+    assert legend.x1 <= fig_box.x1 and all(t.x0 >= fig_box.x0 for t in ticks)  # nothing cut off
 
 
 def test_plot_effects_per_metric_panel_has_zero_line_and_variant_rows(est):

@@ -239,9 +239,12 @@ def test_replay_prints_the_score_by_category(cli, tmp_path):
     rec = _record()
     human, _ = _replay(cli, tmp_path, rec)
     assert human.exit_code == 0
-    rows = {line.split()[0]: line.split()[1:] for line in human.stdout.splitlines()[2:] if line and line[0].isalpha()}
+    lines = human.stdout.splitlines()
+    assert "siete_oros" not in human.stdout  # what a person reads: human names (machine names stay in JSON)
     for k in batch.SIDE_COLUMNS:
-        assert rows[k] == [str(s[k]) for s in rec["score"]]
+        name = batch.COLUMN_TEXT[k]
+        row = next(line for line in lines if line.startswith(name + " ") and line[len(name):].split()[0].isdigit())
+        assert row[len(name):].split() == [str(s[k]) for s in rec["score"]]
 
 
 # --- records that are not records: one-line error, exit 2

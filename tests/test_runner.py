@@ -8,7 +8,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from escoba_sim import chunk, executor, runfolder, runner, runspec
+from escoba_sim import chunk, executor, runfolder, runner, runspec, stats
 from escoba_sim.batch import play_games, play_hands
 from escoba_sim.runner import RunInterrupted, resume, run
 from escoba_sim.runspec import RunError, make_spec
@@ -112,6 +112,11 @@ def test_summary_matches_naive_oracle(kw):
         m, se = naive_ratio([o["ycl"][k, a] - o["ycl"][k, b] for k in deals], x)
         assert d["points_per_hand"]["mean"] == pytest.approx(m, abs=1e-12)
         assert d["points_per_hand"]["se"] == pytest.approx(se, rel=1e-9)
+    if E == 2 and spec.mode == "games":  # the game win rate is a ratio over deals too
+        m, se = naive_ratio([o["score"][d] // 2 for d in deals], [spec.rotations] * len(deals))
+        g = s["entrants"][0]["games"]
+        assert g["win_rate"] == pytest.approx(m) and g["se"] == pytest.approx(se, rel=1e-9)
+        assert g["ci95"] == pytest.approx([m - stats.Z95 * se, m + stats.Z95 * se])
     if E == 2:
         scores = np.array([o["score"][d] for d in deals]) / (2 * spec.rotations)
         assert s["elo"]["score"] == pytest.approx(scores.mean())
@@ -247,20 +252,49 @@ def test_resume_refuses_a_folder_dealt_with_another_deal_stream(cli, tmp_path, m
     assert len(list((tmp_path / "o" / "chunks").iterdir())) == 2  # nothing played, nothing lost
 
 
-def test_sprt_stops_reproducibly(tmp_path):
-    spec = make_spec("greedy", ["random"], None, 400, hands=True, seed=5, chunk_size=10,
+def naive_sprt_stop(spec):
+    """The first deal after which the GSPRT leaves its bounds, from the oracle's per-deal scores."""
+    o = oracle(spec)
+    hist = [0] * (2 * spec.rotations + 1)
+    lower, upper = stats.sprt_bounds(spec.sprt.alpha, spec.sprt.beta)
+    for i, d in enumerate(sorted(o["xcl"])):
+        hist[o["score"][d]] += 1
+        llr = stats.sprt_llr(hist, spec.sprt.elo0, spec.sprt.elo1)
+        if not lower < llr < upper:
+            return i + 1, llr
+    return None, llr
+
+
+@pytest.mark.parametrize("chunk_size", [10, 57])
+def test_sprt_stops_at_the_deciding_deal_reproducibly(tmp_path, chunk_size):
+    """The GSPRT is checked after every deal: the run ends on the deal where LLR first leaves its bounds
+    (not at a chunk end, where it overshot to -260 against +-2.94), the same for any --jobs and chunk size."""
+    spec = make_spec("greedy", ["random"], None, 400, hands=True, seed=5, chunk_size=chunk_size,
                      sprt=runspec.Sprt(-20, 20, 0.05, 0.05))
+    deals, llr = naive_sprt_stop(spec)
     a = run(spec).summary
     assert a["status"] == "stopped-by-sprt"
     assert a["sprt"]["decision"].startswith("accept H1")
+    assert deals is not None and a["deals"] == a["sprt"]["deals"] == deals and a["hands"] == 2 * deals
+    assert a["sprt"]["hands"] == 2 * deals
+    assert a["sprt"]["llr"] == pytest.approx(llr) and a["sprt"]["upper"] <= llr < a["sprt"]["upper"] + 1.0
     used = a["chunks"]["used"]
-    assert used < spec.n_chunks and a["hands"] == used * 10 * 2
-    assert a["sprt"]["llr"] >= a["sprt"]["upper"] and all(v < a["sprt"]["upper"] for v in a["sprt"]["llr_by_chunk"][:-1])
+    assert used == -(-deals // chunk_size)
     b = run(spec, tmp_path / "o", jobs=2).summary
     assert strip(a) == strip(b)
     assert sorted(p.name for p in (tmp_path / "o" / "chunks").iterdir()) == [runfolder.chunk_name(k) for k in range(used)]
     assert json.loads((tmp_path / "o" / "manifest.json").read_text())["status"] == "stopped-by-sprt"
     assert strip(resume(tmp_path / "o").summary) == strip(a)
+
+
+def test_sprt_with_a_large_effect_stops_close_to_its_bound():
+    """greedy against random with 12,500-deal chunks: once LLR -260 at the first chunk end; now near the bound."""
+    spec = make_spec("greedy", ["random"], None, 100_000, seed=3, sprt=runspec.Sprt(0, 5, 0.05, 0.05))
+    s = run(spec).summary
+    sp = s["sprt"]
+    assert s["status"] == "stopped-by-sprt" and sp["decision"].startswith("accept H1")
+    assert sp["upper"] <= sp["llr"] < sp["upper"] + 1.0
+    assert s["games"] == sp["games"] < 5000
 
 
 def test_save_hands_rows(tmp_path):
@@ -324,10 +358,10 @@ def test_failing_chunk_keeps_finished_chunks(tmp_path, monkeypatch):
     spec = make_spec("greedy", ["maxoros"], None, 20, hands=True, seed=3, chunk_size=2)
     real = runner.play_chunk
 
-    def flaky(s, k, hands_dir=None):
+    def flaky(s, k, *args, **kwargs):
         if k == 3:
             raise RuntimeError("worker lost")
-        return real(s, k, hands_dir)
+        return real(s, k, *args, **kwargs)
 
     monkeypatch.setattr(runner, "play_chunk", flaky)
     with pytest.raises(RuntimeError, match="worker lost"):

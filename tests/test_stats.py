@@ -132,10 +132,129 @@ def test_sprt_llr_and_bounds():
     assert stats.sprt_decision(-3.0, 0.05, 0.05) == "H0"
     assert stats.sprt_decision(0.0, 0.05, 0.05) is None
     # a strategy against itself (every pair scores 1/2): conclusive for H0 when elo0 = 0 < elo1
-    assert stats.sprt_llr([0, 0, 7, 0, 0], 0, 20) == -math.inf
+    # no variance yet (one deal, or self-play on duplicate deals): no measured evidence
+    assert stats.sprt_llr([0, 0, 7, 0, 0], 0, 20) == 0.0
     assert stats.sprt_llr([], 0, 20) == 0.0
 
 
 def test_score_moments_exact_for_large_counts():
     n, mu, var = stats.score_moments([10**12, 0, 10**12])
     assert n == 2 * 10**12 and mu == 0.5 and var == 0.25
+
+
+# --- the deal model: every standard error against a naive per-deal computation ----------------
+
+def _deal_data(seed=7, n=300):
+    """Per-deal vectors (hands, points a, points b, hands b, points c) with strong within-deal correlation."""
+    rng = np.random.default_rng(seed)
+    x = rng.integers(1, 9, n)  # hands of the deal
+    luck = rng.normal(0, 3, n)
+    ya = np.maximum(0, np.round(1.3 * x + luck + rng.normal(0, 1, n))).astype(np.int64)
+    xb = x + rng.integers(0, 2, n)
+    yb = np.maximum(0, np.round(1.2 * xb + luck + rng.normal(0, 1, n))).astype(np.int64)  # same luck: paired
+    return np.stack([x, ya, xb, yb], axis=1).astype(np.int64)
+
+
+def _deal_sums(v):
+    return [int(s) for s in v.sum(axis=0)], [[int(g) for g in row] for row in v.T @ v]
+
+
+def test_deal_ratio_matches_a_naive_per_deal_computation():
+    v = _deal_data()
+    S, G = _deal_sums(v)
+    r, se = stats.deal_ratio(S, G, len(v), [0, 1, 0, 0], [1, 0, 0, 0])
+    y, x = v[:, 1].astype(float), v[:, 0].astype(float)
+    R = y.sum() / x.sum()
+    n = len(v)
+    naive = math.sqrt(n / (n - 1) * (((y - R * x) / x.sum()) ** 2).sum())
+    assert r == pytest.approx(R, rel=1e-14) and se == pytest.approx(naive, rel=1e-12)
+    # the classic five-sum form gives the same
+    r2, se2 = stats.ratio_mean(y.sum(), x.sum(), (y * y).sum(), (x * y).sum(), (x * x).sum(), n)
+    assert se2 == pytest.approx(naive, rel=1e-12)
+
+
+def test_paired_difference_keeps_the_covariance_term():
+    """Two ratios on the same deals: se of the difference against naive per-deal residuals, and far below
+    the se that forgets the covariance (sqrt(se_a^2 + se_b^2)), which must fail this test."""
+    v = _deal_data()
+    S, G = _deal_sums(v)
+    n = len(v)
+    d, se = stats.deal_ratio_diff(S, G, n, [0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0])
+    x, ya, xb, yb = (v[:, i].astype(float) for i in range(4))
+    ra, rb = ya.sum() / x.sum(), yb.sum() / xb.sum()
+    u = (ya - ra * x) / x.sum() - (yb - rb * xb) / xb.sum()
+    naive = math.sqrt(n / (n - 1) * (u ** 2).sum())
+    assert d == pytest.approx(ra - rb, rel=1e-12) and se == pytest.approx(naive, rel=1e-10)
+    _, se_a = stats.deal_ratio(S, G, n, [0, 1, 0, 0], [1, 0, 0, 0])
+    _, se_b = stats.deal_ratio(S, G, n, [0, 0, 0, 1], [0, 0, 1, 0])
+    assert se < 0.5 * math.hypot(se_a, se_b)
+    # the sequence form compare and report used keeps the pairing the same way
+    d2, se2 = stats.paired_ratio_diff(ya.astype(int), x.astype(int), yb.astype(int), xb.astype(int))
+    assert d2 == pytest.approx(d) and se2 == pytest.approx(naive, rel=1e-10)
+
+
+def test_hand_worked_ratio_se():
+    # deals (y, x): (1, 1), (3, 1), (2, 2): R = 6/4; residuals -0.5, 1.5, -1 over 4; se^2 = 3/2 * 3.5/16
+    v = np.array([[1, 1], [3, 1], [2, 2]])
+    S, G = _deal_sums(v)
+    r, se = stats.deal_ratio(S, G, 3, [1, 0], [0, 1])
+    assert r == 1.5 and se == pytest.approx(math.sqrt(1.5 * 3.5 / 16))
+    assert math.isnan(stats.deal_ratio(S, G, 1, [1, 0], [0, 1])[1])  # one deal: no variance
+
+
+def test_sprt_llr_path_equals_the_llr_after_each_deal():
+    hist = [3, 1, 4, 1, 5]
+    bins = [4, 0, 2, 2, 3, 4, 1]
+    path = stats.sprt_llr_path(hist, bins, -10, 10)
+    h = list(hist)
+    for b, llr in zip(bins, path):
+        h[b] += 1
+        assert llr == pytest.approx(stats.sprt_llr(h, -10, 10), rel=1e-12, abs=1e-12)
+    assert stats.sprt_llr_path([0, 0, 0, 0, 0], [2], 0, 5) == [0.0]  # one deal: no variance, no evidence
+
+
+def test_bradley_terry_covariance_against_a_numeric_sandwich():
+    """H from a finite-difference Hessian of the log-likelihood, V from per-deal score vectors."""
+    rng = np.random.default_rng(3)
+    pairs = [(0, 1), (0, 2), (1, 2)]
+    n = 400
+    strength = np.array([0.4, 0.0, -0.4])
+    luck = rng.normal(0, 0.8, n)  # a deal favours the first-named strategy in every pair
+    cols = []
+    for i, j in pairs:
+        p = 1 / (1 + np.exp(strength[j] - strength[i] - 0.3 * luck))
+        wi = rng.binomial(2, p)  # two games per deal (both seatings)
+        cols += [wi, 2 - wi]
+    v = np.stack(cols, axis=1).astype(np.int64)
+    S, G = _deal_sums(v)
+    wins = np.zeros((3, 3))
+    for p, (i, j) in enumerate(pairs):
+        wins[i, j], wins[j, i] = S[2 * p], S[2 * p + 1]
+    elo = stats.bradley_terry(wins)
+    cov = stats.bradley_terry_cov(elo, pairs, S, G, n)
+    theta = elo / stats.ELO_PER_NAT
+
+    def loglik(t):
+        return sum(wins[i, j] * math.log(1 / (1 + math.exp(t[j] - t[i]))) for i in range(3) for j in range(3) if i != j)
+
+    eps = 1e-4
+    H = np.zeros((3, 3))
+    for a in range(3):
+        for b in range(3):
+            def f(da, db):
+                t = theta.copy()
+                t[a] += da
+                t[b] += db
+                return loglik(t)
+            H[a, b] = -(f(eps, eps) - f(eps, -eps) - f(-eps, eps) + f(-eps, -eps)) / (4 * eps * eps)
+    U = np.zeros((n, 3))
+    for p, (i, j) in enumerate(pairs):
+        pij = 1 / (1 + math.exp(theta[j] - theta[i]))
+        U[:, i] += v[:, 2 * p] * (1 - pij) - v[:, 2 * p + 1] * pij
+        U[:, j] += v[:, 2 * p + 1] * pij - v[:, 2 * p] * (1 - pij)
+    V = n / (n - 1) * ((U - U.mean(axis=0)).T @ (U - U.mean(axis=0)))
+    Hp = np.linalg.pinv(H, rcond=1e-6)  # the ones vector is H's null space (up to rounding)
+    naive = stats.ELO_PER_NAT ** 2 * Hp @ V @ Hp
+    assert cov == pytest.approx(naive, rel=1e-4, abs=1e-6)
+    # the deal effect makes the pairs covary: ignoring it (independent games) gives another answer
+    assert abs(cov[0, 0] - stats.ELO_PER_NAT ** 2 * Hp[0, 0]) > 0.05 * cov[0, 0]

@@ -6,19 +6,19 @@ import numpy as np
 import polars as pl
 import pytest
 
-from escoba_sim import tournament
+from escoba_sim import stats, tournament
 from escoba_sim.compare import read_tables
 
 
 def test_bradley_terry_recovers_a_known_strength_ratio():
     # i beats j 3 times in 4: strength ratio 3 -> 400 log10(3) Elo apart (with the half-win prior: 3.5/1.5)
-    r = tournament.bradley_terry(np.array([[0, 300], [100, 0]]))
+    r = stats.bradley_terry(np.array([[0, 300], [100, 0]]))
     assert r[0] - r[1] == pytest.approx(400 * np.log10(300.5 / 100.5), abs=1e-6)
     assert r.sum() == pytest.approx(0)
 
 
 def test_bradley_terry_is_finite_for_a_perfect_record():
-    r = tournament.bradley_terry(np.array([[0, 10, 10], [0, 0, 5], [0, 5, 0]]))
+    r = stats.bradley_terry(np.array([[0, 10, 10], [0, 0, 5], [0, 5, 0]]))
     assert np.all(np.isfinite(r)) and r[0] > r[1] == pytest.approx(r[2])
 
 
@@ -59,4 +59,4 @@ def test_every_pair_uses_the_same_deals(tour):
 
 def test_tournament_cli(cli, tmp_path):
     r = cli("tournament", "greedy", "random", "-n", "60", "--seed", "2", "--out", tmp_path / "t")
-    assert "ratings" in r.output and "greedy" in r.output
+    assert "Ratings" in r.output and "greedy" in r.output and "Crosstable" in r.output

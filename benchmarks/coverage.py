@@ -1,0 +1,103 @@
+"""Coverage of the 95% intervals: many small runs against the value of one large run.
+
+For each of four quantities, ``--runs`` small runs with seeds 1, 2, ... each give a 95%
+interval; the table counts how often it holds the quantity's value in one large run
+(seed 0, ``--scale`` times more games). The deal model (escoba_sim.stats) should cover
+close to 95%: 92-98% is what tests/test_coverage.py requires (the large run's own error
+pulls the figure down by about 0.1 point at scale 50).
+
+    python benchmarks/coverage.py [--runs 250] [--scale 50] [--out benchmarks/COVERAGE.md]
+
+Quantities: the score of greedy against maxoros (games, duplicate deals); greedy's points
+per hand minus maxoros's; a compare effect (lucky_deal=off minus ludoteka on greedy's game
+win rate, paired by deal); a rating difference (greedy minus maxoros in a three-strategy
+Bradley-Terry tournament with random).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+SMALL = {"run": 2000, "compare": 1000, "tournament": 600}  # games (per ruleset, per pair)
+STRATS = ("greedy", "maxoros", "random")
+
+
+def quantities(seed: int, scale: int, work: Path) -> dict[str, tuple[float, float, float]]:
+    """``name -> (estimate, lo, hi)`` for one seed; ``scale`` multiplies every run's games."""
+    from escoba_sim import compare, runner, runspec, tournament
+
+    out = {}
+    s = runner.run(runspec.make_spec("greedy", ["maxoros"], "ludoteka", SMALL["run"] * scale, seed=seed)).summary
+    el = s["elo"]
+    out["score greedy vs maxoros"] = (el["score"], *el["score_ci95"])
+    d = s["differences"][0]["points_per_hand"]
+    out["points per hand, greedy - maxoros"] = (d["mean"], *d["ci95"])
+    folder = work / f"c{seed}"
+    c = compare.compare(compare.build_variants([], ["lucky_deal=escobas,off"]), "greedy", "maxoros",
+                        SMALL["compare"] * scale, folder, seed=seed)
+    e = next(x for x in c["effects"] if x["metric"] == "win_rate")
+    out["compare effect: lucky_deal=off on win rate"] = (e["estimate"], e["lo"], e["hi"])
+    shutil.rmtree(folder)
+    folder = work / f"t{seed}"
+    t = tournament.tournament(list(STRATS), SMALL["tournament"] * scale, folder, seed=seed)
+    import numpy as np
+    import polars as pl
+
+    cov = pl.read_parquet(folder / "tables" / "rating_cov.parquet")
+    r = {x["label"]: x["estimate"] for x in t["ratings"]}
+    var = cov.filter(pl.col("label") == "greedy")["greedy"][0] + cov.filter(pl.col("label") == "maxoros")["maxoros"][0] \
+        - 2 * cov.filter(pl.col("label") == "greedy")["maxoros"][0]
+    diff = r["greedy"] - r["maxoros"]
+    half = 1.959963984540054 * float(np.sqrt(max(var, 0.0)))
+    out["rating difference greedy - maxoros"] = (diff, diff - half, diff + half)
+    shutil.rmtree(folder)
+    return out
+
+
+def coverage(runs: int = 250, scale: int = 50) -> tuple[dict, dict]:
+    """``(truth, hits)``: the large run's values and, per quantity, how many small intervals held them."""
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        truth = {k: v[0] for k, v in quantities(0, scale, work).items()}
+        hits = {k: 0 for k in truth}
+        widths = {k: 0.0 for k in truth}
+        for seed in range(1, runs + 1):
+            for k, (_, lo, hi) in quantities(seed, 1, work).items():
+                hits[k] += lo <= truth[k] <= hi
+                widths[k] += (hi - lo) / runs
+    return truth, {k: (hits[k], runs, widths[k]) for k in hits}
+
+
+def table(truth: dict, hits: dict, scale: int) -> str:
+    lines = [f"| quantity | large-run value ({scale}x games, seed 0) | covered | runs | coverage | mean width |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for k, (h, n, w) in hits.items():
+        lines.append(f"| {k} | {truth[k]:.5f} | {h} | {n} | {100 * h / n:.1f}% | {w:.4f} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=250)
+    ap.add_argument("--scale", type=int, default=50)
+    ap.add_argument("--out", type=Path)
+    a = ap.parse_args()
+    t0 = time.perf_counter()
+    truth, hits = coverage(a.runs, a.scale)
+    text = table(truth, hits, a.scale)
+    print(text)
+    print(f"\n{time.perf_counter() - t0:.0f} s")
+    if a.out:
+        a.out.write_text(
+            "# Coverage of the 95% intervals\n\nMade by `python benchmarks/coverage.py --runs "
+            f"{a.runs} --scale {a.scale} --out {a.out}` (small runs: {SMALL['run']} games; compare "
+            f"{SMALL['compare']} games per ruleset; tournament {SMALL['tournament']} games per pair; seeds "
+            f"1..{a.runs}).\n\n{text}\n")
+
+
+if __name__ == "__main__":
+    main()
