@@ -66,8 +66,9 @@ static inline void esc_shuffle_words(esc_rng *r, uint8_t deck[40]) {
 }
 
 /* Fisher-Yates from the top, deck[0] dealt first: 20 outputs for 39 swaps.
- * A word can be rejected only if its low product is below n <= 40 (odds about
- * 2e-7 per shuffle); then the whole shuffle is redone word by word. */
+ * A word can be rejected only if its low product is below n <= 40; when any
+ * is (about one shuffle in 2.8 million; an actual rejection, one in 14
+ * million) the whole shuffle is redone word by word. */
 static inline void esc_shuffle(esc_rng *r, uint8_t deck[40]) {
     const uint64_t start = r->state;
     for (int i = 0; i < 40; i++) deck[i] = (uint8_t)i;
