@@ -3,6 +3,8 @@
 import json
 from pathlib import Path
 
+from escoba_sim.rng import DEAL_STREAM_VERSION
+
 HERE = Path(__file__).resolve().parent
 R = HERE / "results"
 
@@ -10,6 +12,15 @@ R = HERE / "results"
 def _load(name):
     p = R / f"{name}.json"
     return json.loads(p.read_text()) if p.exists() else None
+
+
+def _stale(s):
+    """A warning for numbers dealt with an older deal stream (their JSON has no or another deal_stream)."""
+    made = s.get("deal_stream", 1)
+    if made == DEAL_STREAM_VERSION:
+        return ""
+    return (f"**Not re-run since deal stream {DEAL_STREAM_VERSION}:** dealt with stream {made}; the same command "
+            "now deals other hands, so these numbers reproduce only within their intervals. ")
 
 
 def _img(folder, chart):
@@ -27,11 +38,11 @@ def main():
     s = _load("strategies_by_preset")
     if s:
         lines += ["## Strength of the built-in strategies under each preset", "",
-                  f"Command: `{s['command']}`. Round-robin tournament, duplicate deals; Bradley-Terry rating on "
+                  _stale(s) + f"Command: `{s['command']}`. Round-robin tournament, duplicate deals; Bradley-Terry rating on "
                   "the Elo scale (mean 0) with a 95% chunk-bootstrap interval.", "",
                   "| preset | greedy | maxoros | random |", "|---|---|---|---|"]
         for preset, r in s.items():
-            if preset == "command":
+            if preset in ("command", "deal_stream"):
                 continue
             cell = lambda k: f"{r[k][0]:+.1f} [{r[k][1]:+.1f}, {r[k][2]:+.1f}]"  # noqa: E731
             lines.append(f"| {preset} | {cell('greedy')} | {cell('maxoros')} | {cell('random')} |")
@@ -39,7 +50,7 @@ def main():
     s = _load("rule_fields")
     if s:
         lines += ["## What each rule field does (greedy vs maxoros, ludoteka base)", "",
-                  f"Command: `{s['command']}`. Every variant plays the same deals as the base; differences are "
+                  _stale(s) + f"Command: `{s['command']}`. Every variant plays the same deals as the base; differences are "
                   "paired by chunk.", "", "| variant | quantity | difference vs ludoteka | 95% interval |",
                   "|---|---|---|---|"]
         for e in s["effects"]:
@@ -51,7 +62,7 @@ def main():
     s = _load("seat_advantage")
     if s:
         lines += ["## How much playing first (mano) is worth", "",
-                  f"Command: `{s['command']}`. greedy against itself, so any difference is the seat: "
+                  _stale(s) + f"Command: `{s['command']}`. greedy against itself, so any difference is the seat: "
                   "points per hand of the mano minus the dealer's.", "", "| preset | mano - dealer | 95% interval |",
                   "|---|---|---|"]
         for k, v in s["seat_advantage_points_per_hand"].items():
@@ -59,7 +70,7 @@ def main():
         lines += ["", _img("seat_advantage", "seat_advantage")]
     s = _load("game_length")
     if s:
-        lines += ["## How long games last", "", f"Command: `{s['command']}`. greedy vs maxoros.", "",
+        lines += ["## How long games last", "", _stale(s) + f"Command: `{s['command']}`. greedy vs maxoros.", "",
                   "| ruleset | hands per game | 95% interval |", "|---|---|---|"]
         for k, v in s["hands_per_game"].items():
             lines.append(f"| {k} | {v[0]:.3f} | [{v[1]:.3f}, {v[2]:.3f}] |")
@@ -76,7 +87,7 @@ def main():
 def _strength_section(s) -> list[str]:
     """Every strategy under ludoteka (strategy_strength.py): ratings, pairs against greedy, behaviour."""
     lines = ["## Every strategy under ludoteka: strength and what each does", "",
-             f"Command: `{s['command']}` (script: `{s['script']}`; engine {s['engine']}, version {s['version']}). "
+             _stale(s) + f"Command: `{s['command']}` (script: `{s['script']}`; engine {s['engine']}, version {s['version']}). "
              f"{s['games_per_pair']} games per pair on duplicate deals. Labels are short names; the full specs "
              "(every weight) are in results/strategy_strength.json. Ratings: Bradley-Terry on the Elo scale "
              "(mean 0) with a 95% chunk bootstrap; pairs: game score (wins / games) and points per hand of the "
@@ -111,7 +122,7 @@ def _strength_section(s) -> list[str]:
 def _search_section(s) -> list[str]:
     """ismcts (search_strength.py): its pairs and the ratings of the tournament it played."""
     lines = ["## The search strategy ismcts against the others (ludoteka)", "",
-             f"Command: `{s['command']}` (script: `{s['script']}`; engine {s['engine']}, version {s['version']}). "
+             _stale(s) + f"Command: `{s['command']}` (script: `{s['script']}`; engine {s['engine']}, version {s['version']}). "
              f"`{s['ismcts']}` is ismcts at its default budget (docs/ismcts.md); {s['games_per_pair']} games per "
              "pair on duplicate deals (each deal played with the seats swapped). Game score = wins / games and "
              "points per hand = ismcts minus the opponent, both with 95% intervals over chunks (clusters of "

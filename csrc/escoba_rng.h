@@ -66,16 +66,18 @@ static inline void esc_shuffle_words(esc_rng *r, uint8_t deck[40]) {
 }
 
 /* Fisher-Yates from the top, deck[0] dealt first: 20 outputs for 39 swaps.
- * A word can be rejected only if its low product is below n <= 40 (odds about
- * 2e-7 per shuffle); then the whole shuffle is redone word by word. */
+ * A word can be rejected only if its low product is below n <= 40; when any
+ * is (about one shuffle in 2.8 million; an actual rejection, one in 14
+ * million) the whole shuffle is redone word by word. */
 static inline void esc_shuffle(esc_rng *r, uint8_t deck[40]) {
     const uint64_t start = r->state;
     for (int i = 0; i < 40; i++) deck[i] = (uint8_t)i;
-    uint32_t rare = 0;
+    uint32_t low = 0xFFFFFFFFu; /* the smallest low product: below 40, a rejection is possible */
     for (int i = 39; i > 1; i -= 2) {
         const uint64_t x = esc_next(r);
         const uint64_t m1 = (x >> 32) * (uint64_t)(i + 1), m2 = (x & 0xFFFFFFFFu) * (uint64_t)i;
-        rare |= ((uint32_t)m1 < 40u) | ((uint32_t)m2 < 40u);
+        low = (uint32_t)m1 < low ? (uint32_t)m1 : low;
+        low = (uint32_t)m2 < low ? (uint32_t)m2 : low;
         const uint32_t j1 = (uint32_t)(m1 >> 32), j2 = (uint32_t)(m2 >> 32);
         uint8_t t = deck[i]; deck[i] = deck[j1]; deck[j1] = t;
         t = deck[i - 1]; deck[i - 1] = deck[j2]; deck[j2] = t;
@@ -83,7 +85,7 @@ static inline void esc_shuffle(esc_rng *r, uint8_t deck[40]) {
     const uint64_t m = (esc_next(r) >> 32) * 2u; /* i = 1: n = 2 divides 2^32, never rejected */
     const uint32_t j = (uint32_t)(m >> 32);
     uint8_t t = deck[1]; deck[1] = deck[j]; deck[j] = t;
-    if (__builtin_expect(rare != 0, 0)) {
+    if (__builtin_expect(low < 40u, 0)) {
         r->state = start;
         esc_shuffle_words(r, deck);
     }

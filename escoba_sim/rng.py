@@ -67,7 +67,7 @@ def below32(words, n: int) -> int:
     ``m = w * n`` maps a word to ``m >> 32``; the ``2^32 mod n`` words whose low half
     ``m & M32`` falls below ``2^32 mod n`` are rejected (the next word is taken), so every
     result stands for exactly ``floor(2^32 / n)`` words. With n <= 40 a rejection happens
-    about once in 5 million shuffles.
+    about once in 14 million shuffles (the sum over n = 2..40 of (2^32 mod n) / 2^32).
     """
     reject_below = (1 << 32) % n
     while True:

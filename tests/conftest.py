@@ -1,5 +1,5 @@
 """Shared test setup: in CI the compiled core must be the active engine; hypothesis runs the
-same examples every time (HYPOTHESIS_PROFILE=explore draws new ones); CLI helpers."""
+same examples every time (HYPOTHESIS_PROFILE=explore draws new ones); test sizes by engine; CLI helpers."""
 
 import os
 import signal
@@ -12,6 +12,15 @@ from hypothesis import settings
 settings.register_profile("repeatable", derandomize=True)  # CI and every local run test the same cases
 settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
+
+
+def engine_sized(compiled: int, reference: int) -> int:
+    """How many hands or games a test plays: ``compiled`` on the compiled core, ``reference`` when the
+    reference engine plays (ESCOBA_SIM_PURE_PYTHON=1 or no core: about 1,000 times slower), so the
+    suite passes in both modes within the timeout. batch.ENGINE says which engine is in use."""
+    from escoba_sim.batch import ENGINE
+
+    return compiled if ENGINE == "cython" else reference
 
 
 def pytest_sessionstart(session):

@@ -27,6 +27,8 @@ from escoba_sim import runfolder
 from escoba_sim.runner import run
 from escoba_sim.runspec import make_spec
 
+from conftest import engine_sized
+
 distributed = pytest.importorskip("distributed")
 
 REPO = Path(__file__).resolve().parents[1]
@@ -117,12 +119,13 @@ def assert_same_aggs(a: dict, b: dict) -> None:
 
 
 def test_run_on_cluster_equals_local(cli, dask_cluster, tmp_path):
-    args = ["run", "-s", "greedy", "--vs", "maxoros", "--hands", "-n", "30000", "--seed", "11", "--chunk", "1000",
+    n = engine_sized(30000, 3000)
+    args = ["run", "-s", "greedy", "--vs", "maxoros", "--hands", "-n", str(n), "--seed", "11", "--chunk", str(n // 30),
             "--json", "-q"]
     r = cli(*args, "--scheduler", dask_cluster.address, "--out", tmp_path / "dask")
     assert r.exit_code == 0, r.output
     got = json.loads(r.stdout)
-    spec = make_spec("greedy", ["maxoros"], None, 30000, hands=True, seed=11, chunk_size=1000)
+    spec = make_spec("greedy", ["maxoros"], None, n, hands=True, seed=11, chunk_size=n // 30)
     assert spec.n_chunks == 15
     want = run(spec, tmp_path / "local", jobs=1)
     assert got["status"] == "complete"
@@ -163,7 +166,10 @@ def test_killed_worker_loses_only_its_chunk(fresh_cluster, tmp_path):
     """SIGKILL a worker while it plays a chunk: the scheduler gives the chunk to the other worker; same files."""
     from escoba_sim.cluster import connect
 
-    spec = make_spec("greedy", ["maxoros"], None, 64_000, seed=21, chunk_size=2000, save_hands=True)
+    # 16 chunks (of n / 32 deals, both seats) long enough to be caught mid-play: 64k games on the core, 480 on
+    # the reference engine
+    n = engine_sized(64_000, 480)
+    spec = make_spec("greedy", ["maxoros"], None, n, seed=21, chunk_size=n // 32, save_hands=True)
     assert spec.n_chunks == 16
     killed: dict = {}
     with connect(fresh_cluster.address) as ex:
@@ -283,17 +289,18 @@ def test_cluster_failures_are_explained_in_one_line():
 def test_ctrl_c_on_cluster_then_resume(dask_cluster, tmp_path, interrupt):
     """Ctrl-C keeps the finished chunks as in a local run (exit 130); resume on the cluster gives the same result."""
     out = tmp_path / "o"
-    args = ["escoba-sim", "run", "-s", "greedy", "--vs", "random", "--hands", "-n", "20000", "--seed", "7",
+    n = engine_sized(20000, 4000)  # 200 (40) chunks of 100 hands
+    args = ["escoba-sim", "run", "-s", "greedy", "--vs", "random", "--hands", "-n", str(n), "--seed", "7",
             "--chunk", "50", "-q", "--out", str(out), "--scheduler", dask_cluster.address]
     code, _, err = interrupt(args, lambda: len(list((out / "chunks").glob("chunk-*.parquet"))) >= 2)
     assert code == 130, err
     assert f"escoba-sim resume {out}" in err
     assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
     saved = len(list((out / "chunks").glob("chunk-*.parquet")))
-    assert 2 <= saved < 200
+    assert 2 <= saved < n // 100
     r = subprocess.run(["escoba-sim", "resume", str(out), "--json", "--scheduler", dask_cluster.address],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
-    spec = make_spec("greedy", ["random"], None, 20000, hands=True, seed=7, chunk_size=50)
+    spec = make_spec("greedy", ["random"], None, n, hands=True, seed=7, chunk_size=50)
     assert strip(json.loads(r.stdout)) == strip(run(spec).summary)
-    assert json.loads(r.stdout)["performance"]["hands_computed"] == 20000 - saved * 100
+    assert json.loads(r.stdout)["performance"]["hands_computed"] == n - saved * 100

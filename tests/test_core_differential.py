@@ -269,7 +269,8 @@ def test_crafted_states_give_the_outputs_asked_for():
                                    0x06666666_00000000, 0xFFFFFFFF_00000005])
 def test_shuffle_rejections_match(first):
     """Words whose low product falls below 2^32 mod n are rejected and the next word taken, in both
-    engines (a 0 word is rejected for every n that does not divide 2^32; 0x19999999 * 10 = 2^32 - 6)."""
+    engines: a 0 word is rejected for every n that does not divide 2^32 (here the first word for
+    n = 40 and the second for n = 39); the other states take the fast path."""
     state = state_for_outputs(first)
     words = rng.words32(rng.SplitMix64(state))
     n_words = []
@@ -283,6 +284,8 @@ def test_shuffle_rejections_match(first):
         n_words.append(before)
     if first >> 32 == 0:
         assert n_words[0] >= 2  # the crafted first word is rejected
+    if first & rng.M32 == 0 and first >> 32 != 0:
+        assert n_words[1] >= 2  # the crafted second word is rejected
     assert _core.shuffled_deck_from_state(state) == rng.shuffle(rng.SplitMix64(state))
     assert sorted(rng.shuffle(rng.SplitMix64(state))) == list(range(40))
 

@@ -12,7 +12,7 @@ import pytest
 from escoba_sim import engine
 from escoba_sim.cards import card_str, cards_str, mask_of, parse_card, parse_cards
 from escoba_sim.engine import HandState, Move
-from escoba_sim.rules import PRESETS, Ruleset
+from escoba_sim.rules import PRESETS
 from escoba_sim.strategies import make_strategy
 
 C = parse_card
