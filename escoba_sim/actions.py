@@ -82,6 +82,17 @@ def observation_offsets(rules: Ruleset) -> dict[str, int]:
     return out
 
 
+def hand_returns(rules: Ruleset, totals) -> list[float]:
+    """Each player's return: its side's points minus the mean of the other sides' points."""
+    ns = rules.n_sides
+    out = []
+    for seat in range(rules.players):
+        s = rules.side_of(seat)
+        others = sum(totals[o] for o in range(ns) if o != s) / (ns - 1)
+        out.append(float(totals[s] - others))
+    return out
+
+
 def _set_mask(out: np.ndarray, at: int, mask: int) -> None:
     for c in range(N_CARDS):
         if mask >> c & 1:
@@ -122,6 +133,9 @@ class ActionHand:
         new.st, new.phase, new.card, new.chosen = new_st, self.phase, self.card, self.chosen
         new.candidates, new._moves, new.lay_checks = list(self.candidates), self._moves, list(self.lay_checks)
         return new
+
+    def __deepcopy__(self, memo) -> ActionHand:  # OpenSpiel clones states with deepcopy
+        return self.copy()
 
     # ---------------------------------------------------------------- turns
     @property
@@ -195,7 +209,7 @@ class ActionHand:
         assert move is not None
         if not move.take and st.rules.capture == "any":
             self.lay_checks.append((move.player, mask_of(st.table), len(st.stock)))
-        engine.apply_move(st, move)
+        engine.apply_move(st, move, legal=self.moves())
         self._start_turn()
 
     def actions_for(self, decision: Move | None) -> list[int]:

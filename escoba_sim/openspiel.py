@@ -44,7 +44,7 @@ import numpy as np
 import pyspiel
 
 from . import actions
-from .actions import N_ACTIONS, ActionHand
+from .actions import N_ACTIONS, ActionHand, hand_returns
 from .cards import card_str, cards_str
 from .rng import PLAY, SplitMix64
 from .rules import FIELD_NAMES, Ruleset, RulesError, coerce_field, parse_rules
@@ -197,17 +197,6 @@ class EscobaState(pyspiel.State):
         clone.hand, _ = self.hand.resample(player, random.Random(seed))
         clone.deck = list(clone.hand.st.deck)
         return clone
-
-
-def hand_returns(rules: Ruleset, totals) -> list[float]:
-    """Each player's return: its side's points minus the mean of the other sides' points."""
-    ns = rules.n_sides
-    out = []
-    for seat in range(rules.players):
-        s = rules.side_of(seat)
-        others = sum(totals[o] for o in range(ns) if o != s) / (ns - 1)
-        out.append(float(totals[s] - others))
-    return out
 
 
 class EscobaObserver:
