@@ -66,3 +66,7 @@ cdef extern from "escoba_ismcts.h" nogil:
     void esc_score(const esc_hand *h, int leftovers, esc_hand_result *res)
     void esc_ismcts_blow(esc_hand *h, int seat)
     int esc_ismcts_play(esc_hand *h, int seat, esc_move mv, uint64_t cap)
+
+# the ruleset and seats as C values, shared with the other extension modules (escoba_sim/_vec.pyx)
+cdef esc_rules _c_rules(rules) except *
+cdef _c_players(rules, strategies, esc_player *out)

@@ -327,3 +327,54 @@ class ActionHand:
                 if positions[c] < dealt_before and engine.capture_options(mapping[c], table_cards):
                     return False
         return True
+
+
+class SeatStrategy:
+    """A built-in strategy spec deciding for the seat to play of an ``ActionHand``.
+
+    ``decide`` returns the engine decision the strategy makes at the start of a
+    turn (a blow or ``None`` in the blow phase, else a move), drawing from the
+    hand's PLAY stream ``rng`` as ``engine.run_hand`` does; ``play`` applies it.
+    ``ismcts`` has no reference implementation: its move comes from the
+    compiled core (its blows follow greedy's rule, as in the core).
+    """
+
+    def __init__(self, spec):
+        from .strategies import parse_strategy
+
+        self.spec = parse_strategy(spec)
+        self.core_only = self.spec.plugin is None and self.spec.builtin.reference is None
+        self.impl = None if self.core_only else self.spec.make()
+
+    def decide(self, hand: ActionHand, rng) -> Move | None:
+        st = hand.st
+        if hand.phase == BLOW:
+            blows = [m for m in hand.candidates if m is not None]
+            if self.core_only:
+                from .strategies import greedy_key
+
+                return max(blows, key=greedy_key)
+            return self.impl.choose_blow(st, blows, rng)
+        moves = hand.moves()
+        if not self.core_only:
+            return self.impl.choose_move(st, moves, rng)
+        if len(moves) == 1:
+            return moves[0]
+        return _core_move(st, moves, self.spec, rng)
+
+    def play(self, hand: ActionHand, rng) -> None:
+        for a in hand.actions_for(self.decide(hand, rng)):
+            hand.apply(a)
+
+
+def _core_move(st: HandState, moves: list[Move], spec, rng) -> Move:
+    """``ismcts``'s move from the compiled core's test hook (it lives only there)."""
+    from .batch import _core
+
+    if _core is None:
+        raise RuntimeError(f"`{spec}` runs only in the compiled core, which is not loaded")
+    params = dict(spec.params)
+    card, take, rng.state = _core.ismcts_move(
+        st.rules, [mask_of(h) for h in st.hands], mask_of(st.table), list(st.piles), list(st.escobas),
+        len(st.stock), st.dealer, st.last_capturer, st.to_play, int(params["iters"]), float(params["c"]), rng.state)
+    return next(m for m in moves if m.card == card and mask_of(m.take) == take)

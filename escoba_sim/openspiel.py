@@ -44,11 +44,10 @@ import numpy as np
 import pyspiel
 
 from . import actions
-from .actions import N_ACTIONS, ActionHand, hand_returns
+from .actions import N_ACTIONS, ActionHand, SeatStrategy, hand_returns
 from .cards import card_str, cards_str
-from .rng import PLAY, SplitMix64
+from .rng import SplitMix64
 from .rules import FIELD_NAMES, Ruleset, RulesError, coerce_field, parse_rules
-from .strategies import parse_strategy
 
 SHORT_NAME = "python_escoba"
 MAX_POINTS = 26  # a bound on one side's hand points without bonuses: 22 escobas + 4 categories
@@ -268,9 +267,8 @@ class StrategyBot(pyspiel.Bot):
 
     def __init__(self, spec: str, rng: SplitMix64 | None = None):
         super().__init__()
-        self.spec = parse_strategy(spec)
+        self.seat_strategy = SeatStrategy(spec)
         self.rng = rng or SplitMix64(random.getrandbits(64))
-        self._impl = None if self.spec.name == "ismcts" and self.spec.plugin is None else self.spec.make()
         self._queue: list[int] = []
 
     def restart_at(self, state):
@@ -282,38 +280,8 @@ class StrategyBot(pyspiel.Bot):
     def step(self, state):
         hand = state.hand
         if not self._queue or self._queue[0] not in hand.legal_actions():
-            self._queue = hand.actions_for(self.decide(hand))
+            self._queue = hand.actions_for(self.seat_strategy.decide(hand, self.rng))
         return self._queue.pop(0)
-
-    def decide(self, hand: ActionHand):
-        """The engine decision (a move, a blow or None) the strategy makes at the start of this turn."""
-        st = hand.st
-        if hand.phase == actions.BLOW:
-            blows = [m for m in hand.candidates if m is not None]
-            if self._impl is None:  # ismcts blows by greedy's rule
-                from .strategies import greedy_key
-                return max(blows, key=greedy_key)
-            return self._impl.choose_blow(st, blows, self.rng)
-        moves = hand.moves()
-        if self._impl is not None:
-            return self._impl.choose_move(st, moves, self.rng)
-        return _ismcts_move(st, moves, self.spec, self.rng)
-
-
-def _ismcts_move(st, moves, spec, rng: SplitMix64):
-    """``ismcts`` lives in the compiled core only: ask it through the core's test hook."""
-    if len(moves) == 1:
-        return moves[0]
-    from .batch import _core
-    from .cards import mask_of
-
-    if _core is None:
-        raise RuntimeError("the `ismcts` strategy needs the compiled core (escoba_sim._core)")
-    params = dict(spec.params)
-    card, take, rng.state = _core.ismcts_move(
-        st.rules, [mask_of(h) for h in st.hands], mask_of(st.table), list(st.piles), list(st.escobas),
-        len(st.stock), st.dealer, st.last_capturer, st.to_play, int(params["iters"]), float(params["c"]), rng.state)
-    return next(m for m in moves if m.card == card and mask_of(m.take) == take)
 
 
 def deal(state: EscobaState, deck: list[int]) -> EscobaState:
