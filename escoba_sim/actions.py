@@ -93,12 +93,6 @@ def hand_returns(rules: Ruleset, totals) -> list[float]:
     return out
 
 
-def _set_mask(out: np.ndarray, at: int, mask: int) -> None:
-    for c in range(N_CARDS):
-        if mask >> c & 1:
-            out[at + c] = 1
-
-
 class ActionHand:
     """One hand of the reference engine driven by the action encoding above.
 
@@ -239,17 +233,16 @@ class ActionHand:
         n, ns = rules.players, rules.n_sides
         off = observation_offsets(rules)
         my_side = rules.side_of(seat)
-        _set_mask(out, off["hand"], mask_of(st.hands[seat]))
-        _set_mask(out, off["table"], mask_of(st.table))
+        piles = [st.piles[(my_side + k) % ns] for k in range(ns)]  # own side first
+        blow = 1 << st.pending_blow[0] if self.phase == BLOW else 0
+        card = 1 << self.card if self.card >= 0 else 0
+        planes = [mask_of(st.hands[seat]), mask_of(st.table), *piles,
+                  mask_of(m.card for m in st.moves if not m.soplar), blow, card, mask_of(self.chosen)]
+        # the 40-card planes are the first blocks of the layout, in this order
+        out[:40 * len(planes)] = np.unpackbits(
+            np.frombuffer(b"".join(m.to_bytes(5, "little") for m in planes), np.uint8), bitorder="little")
         for s in range(ns):
-            _set_mask(out, off["pile"] + 40 * ((s - my_side) % ns), st.piles[s])
             out[off["escobas"] + (s - my_side) % ns] = st.escobas[s]
-        _set_mask(out, off["played"], mask_of(m.card for m in st.moves if not m.soplar))
-        if self.phase == BLOW:
-            _set_mask(out, off["blow"], 1 << st.pending_blow[0])
-        if self.card >= 0:
-            out[off["chosen_card"] + self.card] = 1
-        _set_mask(out, off["chosen_take"], mask_of(self.chosen))
         out[off["stock"]] = len(st.stock)
         for s in range(n):
             out[off["hand_sizes"] + (s - seat) % n] = len(st.hands[s])
