@@ -123,6 +123,9 @@ def main(argv=None) -> None:
     print(f"{'interface':<62} {'steps/CPU s':>14} {'steps/wall s':>14}")
     for r in rows:
         print(f"{r['interface']:<62} {r['steps_per_cpu_s']:>14,.0f} {r['steps_per_wall_s']:>14,.0f}")
+    v = rows[0]
+    print(f"vector: {v['steps'] / max(1, v['hands_ended']):.1f} learner steps per hand (its autoreset step included); "
+          f"the random policy between steps took {v['policy_cpu_share']:.0%} of the loop's CPU")
     ratio = rows[0]["steps_per_cpu_s"] / rows[2]["steps_per_cpu_s"]
     print(f"vector (copy=False) / AEC: {ratio:,.0f}x")
     if a.json:
