@@ -126,7 +126,14 @@ def main(argv=None) -> None:
     rows = load_rows()
     table = summarise(rows)
     seeds = sorted({r["seed"] for r in rows})
-    numbers = {"command": "python analysis/openspiel_yardstick.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+    budgets = sorted({r["budget"] for r in rows})
+    command = (f"python analysis/openspiel_yardstick.py --budgets {','.join(map(str, budgets))} --deals {a.deals}"
+               + (f" --rules {a.rules}" if a.rules != "ludoteka" else ""))
+    short = [t for t in table if t["deals"] < a.deals]
+    note = (f"The run asked for {a.deals} deals per pair; it was stopped at the session's deadline, so the "
+            "pairs with fewer deals above are what was played by then (deals 0, 1, 2, ... in order; rerunning "
+            "the command resumes from results/openspiel_yardstick.jsonl)." if short else "")
+    numbers = {"command": command, "note": note,
                "script": "analysis/openspiel_yardstick.py", "seed": seeds, "rules": sorted({r["rules"] for r in rows}),
                "uct_c": UCT_C, "rollouts": "1 random rollout per leaf (mcts.RandomRolloutEvaluator(1))",
                "rows": table}
