@@ -51,7 +51,7 @@ NO_BLOW = 81
 N_ACTIONS = 82
 
 BLOW, CARD, TAKE_PHASE, OVER = 0, 1, 2, 3
-PHASE_NAMES = ("blow", "card", "take", "over")
+_PHASE_TEXT = ("answer a blow", "play a card", "choose the table cards to take", "")
 
 
 def action_str(action: int) -> str:
@@ -264,7 +264,7 @@ class ActionHand:
         if self.over:
             lines.append("hand over")
         else:
-            lines.append(f"seat {st.to_play} to {PHASE_NAMES[self.phase]}")
+            lines.append(f"seat {st.to_play} to {_PHASE_TEXT[self.phase]}")
             if self.phase == BLOW:
                 lines.append(f"blow open: {card_str(st.pending_blow[0])}")
             if self.card >= 0:

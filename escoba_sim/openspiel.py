@@ -188,7 +188,13 @@ class EscobaState(pyspiel.State):
 
     # -------------------------------------------------------------- for ISMCTS
     def resample_from_infostate(self, player, sampler):
-        """A state that ``player`` cannot tell from this one, its unseen cards dealt again at random."""
+        """A state that ``player`` cannot tell from this one, its unseen cards dealt again at random.
+
+        ``ActionHand.resample`` does the dealing (exact, capture=any inferences included). The copy's
+        ``hand.st.deck`` is its deck; its ``history()`` (kept by OpenSpiel itself) still lists the original
+        chance outcomes, so serialize ``deal(new_state, clone.hand.st.deck)`` + the player actions if a
+        resampled state must be stored.
+        """
         clone = self.clone()
         if self.hand is None:
             return clone

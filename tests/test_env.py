@@ -86,7 +86,8 @@ def test_pettingzoo_illegal_action_ends_the_hand_for_its_player():
 BACKEND_CASES = [("ludoteka", "greedy", 0), ("ludoteka", "random", 1), ("tradicional", "greedy", 0),
                  ("tradicional", "random", 1), ("cardgames", "heuristic", 0), ("robo", "defensive", 1),
                  ("tradicional(players=3)", "random", 2), ("cardgames(players=4,teams=yes)", "maxoros", 1),
-                 ("robo(players=6,teams=yes)", "sevens", 0), ("ludoteka", "endgame", 1)]
+                 ("robo(players=6,teams=yes)", "sevens", 0), ("ludoteka", "endgame", 1),
+                 ("tradicional(hand_size=6,table_size=10)", "random", 0)]  # big tables, many options
 
 
 @pytest.mark.skipif(_vec is None, reason="the compiled core is not built (ESCOBA_SIM_PURE_PYTHON=1)")
