@@ -31,7 +31,7 @@
 Backends: ``"core"`` steps in C (``escoba_sim._vec``; the other seats'
 decisions are the compiled core's); ``"python"`` steps the reference engine
 one hand at a time (``escoba_sim.actions.ActionHand``), the same hands and
-numbers about a thousand times slower, and cannot play ``ismcts``. ``"auto"``
+numbers about 400 times slower, and cannot play ``ismcts``. ``"auto"``
 (the default) takes the core when it is loaded, so under
 ``ESCOBA_SIM_PURE_PYTHON=1`` the environment still works, slowly.
 """
