@@ -63,15 +63,15 @@ def load_rows(path: Path = ROWS) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def run(budgets: list[int], deals: int, opponents: list[str], seed: int, rules: str) -> None:
+def run(budgets: list[int], deals: int, opponents: list[str], seed: int, rules: str, rows_path: Path = ROWS) -> None:
     import pyspiel
 
     import escoba_sim.openspiel  # noqa: F401  registers python_escoba
 
     game = pyspiel.load_game(f"python_escoba(rules={rules})")
-    done = {(r["budget"], r["ours"], r["deal"], r["os_seat"]) for r in load_rows()}
-    ROWS.parent.mkdir(parents=True, exist_ok=True)
-    with ROWS.open("a") as f:
+    done = {(r["budget"], r["ours"], r["deal"], r["os_seat"]) for r in load_rows(rows_path)}
+    rows_path.parent.mkdir(parents=True, exist_ok=True)
+    with rows_path.open("a") as f:
         for budget in budgets:
             for d in range(deals):  # deal-major: every pair grows together, so a cut-off run stays balanced
                 for ours in opponents:
@@ -120,10 +120,11 @@ def main(argv=None) -> None:
     ap.add_argument("--rules", default="ludoteka")
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--table", action="store_true", help="only summarise the rows already played")
+    ap.add_argument("--rows", type=Path, default=ROWS, help="the JSON-lines file of played hands (resumed)")
     a = ap.parse_args(argv)
     if not a.table:
-        run([int(b) for b in a.budgets.split(",")], a.deals, a.opponents.split(","), a.seed, a.rules)
-    rows = load_rows()
+        run([int(b) for b in a.budgets.split(",")], a.deals, a.opponents.split(","), a.seed, a.rules, a.rows)
+    rows = load_rows(a.rows)
     table = summarise(rows)
     seeds = sorted({r["seed"] for r in rows})
     budgets = sorted({r["budget"] for r in rows})
@@ -137,7 +138,7 @@ def main(argv=None) -> None:
                "script": "analysis/openspiel_yardstick.py", "seed": seeds, "rules": sorted({r["rules"] for r in rows}),
                "uct_c": UCT_C, "rollouts": "1 random rollout per leaf (mcts.RandomRolloutEvaluator(1))",
                "rows": table}
-    (RESULTS / "openspiel_yardstick.json").write_text(json.dumps(numbers, indent=2) + "\n")
+    a.rows.with_suffix(".json").write_text(json.dumps(numbers, indent=2) + "\n")
     for t in table:
         print(f"budget {t['budget']:>5} vs {t['ours']:<8} deals {t['deals']:>4}: OpenSpiel ISMCTS "
               f"{t['margin']:+.3f} [{t['lo']:+.3f}, {t['hi']:+.3f}] points/hand; "

@@ -266,3 +266,26 @@ def test_seat_strategy_blows_like_the_engine():
         blows = [m for m in hand.candidates if m is not None]
         assert decision == max(blows, key=greedy_key)
     assert found >= 3
+
+
+def test_yardstick_script_pairs_deals(tmp_path):
+    """analysis/openspiel_yardstick.py on a tiny budget: every deal played from both seats, the margin
+    averaged per deal, and the summary equal to a recomputation from its own rows."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "analysis" / "openspiel_yardstick.py"
+    rows_path = tmp_path / "y.jsonl"
+    out = subprocess.run([sys.executable, str(script), "--budgets", "3", "--deals", "2", "--opponents", "greedy",
+                          "--rows", str(rows_path)], capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert out.returncode == 0, out.stderr
+    rows = [json.loads(line) for line in rows_path.read_text().splitlines()]
+    assert sorted((r["deal"], r["os_seat"]) for r in rows) == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    summary = json.loads(rows_path.with_suffix(".json").read_text())["rows"]
+    assert len(summary) == 1 and summary[0]["deals"] == 2 and summary[0]["hands"] == 4
+    per_deal = [np.mean([r["margin"] for r in rows if r["deal"] == d]) for d in (0, 1)]
+    assert summary[0]["margin"] == pytest.approx(np.mean(per_deal))
+    half = 1.96 * np.std(per_deal, ddof=1) / np.sqrt(2)
+    assert summary[0]["hi"] - summary[0]["margin"] == pytest.approx(half)
