@@ -38,3 +38,16 @@ def test_example_runs(index, module, expect):
                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert out.returncode == 0, out.stderr
     assert re.search(expect, out.stdout), out.stdout
+
+
+def test_readme_section_runs():
+    for module in ("pyspiel", "pettingzoo", "gymnasium"):
+        _need(module)
+    readme = (DOC.parent.parent / "README.md").read_text()
+    section = readme.split("## Use it from OpenSpiel / PettingZoo", 1)[1].split("\n## ", 1)[0]
+    (code,) = re.findall(r"```python\n(.*?)```", section, re.S)
+    code += "print(game.num_players(), env.unwrapped.rules, envs.num_envs)\n"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["2", "ludoteka", "4096"]
