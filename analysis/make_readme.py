@@ -160,7 +160,8 @@ def _yardstick_section(s) -> list[str]:
              "95% interval | hands won: OpenSpiel / ours / tied | ms/move OpenSpiel | ms/move ours |",
              "|---:|---|---:|---:|---|---|---:|---:|"]
     for r in s["rows"]:
-        interval = f"[{r['lo']:+.2f}, {r['hi']:+.2f}]" if r["deals"] > 1 else "-"
+        # a normal interval from a handful of deals would mislead: shown from 10 deals on
+        interval = f"[{r['lo']:+.2f}, {r['hi']:+.2f}]" if r["deals"] >= 10 else "- (too few deals)"
         lines.append(f"| {r['budget']} | {r['ours']} | {r['deals']} ({r['hands']}) | {r['margin']:+.2f} | "
                      f"{interval} | {r['os_hand_wins']} / {r['our_hand_wins']} / {r['ties']} | "
                      f"{r['os_ms_per_move']:,.0f} | {r['our_ms_per_move']:.2f} |")
