@@ -21,6 +21,11 @@ if os.environ.get("ESCOBA_SIM_PURE_PYTHON") != "1" and os.path.exists("escoba_si
                                 "csrc/escoba_strategies.h", "csrc/escoba_ismcts.h", "csrc/escoba_core.h",
                                 "csrc/escoba_evaluate.h"],
                        # no fused multiply-add: heuristic scores must round exactly as in Python
+                       extra_compile_args=["-O3", "-ffp-contract=off"]),
+             # the vectorised environment's stepping loop (escoba_sim/env/vector.py)
+             Extension("escoba_sim._vec", ["escoba_sim/_vec.pyx"], include_dirs=["csrc"],
+                       depends=["csrc/escoba_vec.h", "csrc/escoba_core.h", "csrc/escoba_rng.h",
+                                "csrc/escoba_strategies.h", "csrc/escoba_ismcts.h"],
                        extra_compile_args=["-O3", "-ffp-contract=off"])],
             compiler_directives={"language_level": 3, "boundscheck": False, "wraparound": False,
                                  "cdivision": True, "initializedcheck": False},

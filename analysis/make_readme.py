@@ -81,6 +81,9 @@ def main():
     s = _load("search_strength")
     if s:
         lines += _search_section(s)
+    s = _load("openspiel_yardstick")
+    if s:
+        lines += _yardstick_section(s)
     (HERE / "README.md").write_text("\n".join(lines) + "\n")
 
 
@@ -147,6 +150,35 @@ def _search_section(s) -> list[str]:
     lines += ["", "Cost per move: benchmarks/README.md (bench_strategies.py).", "",
               _img("search_strength", "crosstable"), _img("search_strength", "ratings")]
     return lines
+
+
+def _yardstick_section(s) -> list[str]:
+    """OpenSpiel's own ISMCTS against our strategies through python_escoba (openspiel_yardstick.py)."""
+    lines = ["## An outside yardstick: OpenSpiel's ISMCTS against our strategies", "",
+             f"Command: `{s['command']}` (script: `{s['script']}`, seed {', '.join(map(str, s['seed']))}, "
+             f"rules {', '.join(s['rules'])}). OpenSpiel's Python `ISMCTSBot` (its own tree, UCT with "
+             f"c = {s['uct_c']} in points of hand margin, {s['rollouts']}, resampling through "
+             "`python_escoba`'s `resample_from_infostate`) plays our strategies through the OpenSpiel game on "
+             "duplicate deals: each deal is played twice with the seats swapped, and the margin is averaged "
+             "over the pair. Margin = OpenSpiel's hand points minus ours, per hand; the interval is 95% "
+             "(normal, over deals). Time per move: wall-clock milliseconds per decision step of the action "
+             "encoding (a card, a table card, lay or no blow), measured on a 2-core machine shared with "
+             "other jobs (load about 10), so several times what a free core takes; both sides were slowed "
+             "alike. OpenSpiel's bot runs in Python on the Python game (random rollouts through the "
+             "reference engine); ours run in the engine (greedy, endgame) or the compiled core (ismcts, "
+             "1000 iterations).", "",
+             "| OpenSpiel ISMCTS simulations | vs our | deals (hands) | OpenSpiel minus ours, points/hand | "
+             "95% interval | hands won: OpenSpiel / ours / tied | ms/move OpenSpiel | ms/move ours |",
+             "|---:|---|---:|---:|---|---|---:|---:|"]
+    for r in s["rows"]:
+        # a normal interval from a handful of deals would mislead: shown from 10 deals on
+        interval = f"[{r['lo']:+.2f}, {r['hi']:+.2f}]" if r["deals"] >= 10 else "- (too few deals)"
+        lines.append(f"| {r['budget']} | {r['ours']} | {r['deals']} ({r['hands']}) | {r['margin']:+.2f} | "
+                     f"{interval} | {r['os_hand_wins']} / {r['our_hand_wins']} / {r['ties']} | "
+                     f"{r['os_ms_per_move']:,.0f} | {r['our_ms_per_move']:.2f} |")
+    if s.get("note"):
+        lines += ["", s["note"]]
+    return lines + [""]
 
 
 if __name__ == "__main__":

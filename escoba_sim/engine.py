@@ -256,8 +256,11 @@ def apply_blow(st: HandState, move: Move | None) -> None:
     st.pending_blow = None
 
 
-def apply_move(st: HandState, move: Move) -> None:
-    """Play ``move`` for the seat to play, draw if the rules say so, and pass the turn."""
+def apply_move(st: HandState, move: Move, *, legal: list[Move] | None = None) -> None:
+    """Play ``move`` for the seat to play, draw if the rules say so, and pass the turn.
+
+    ``legal``: the seat's ``legal_moves(st)`` if the caller already has them (saves recomputing them).
+    """
     if st.over:
         raise IllegalMove("the hand is over")
     if st.pending_blow is not None:
@@ -265,7 +268,8 @@ def apply_move(st: HandState, move: Move) -> None:
     seat = st.to_play
     if move.player != seat:
         raise IllegalMove(f"it is seat {seat}'s turn, not seat {move.player}'s")
-    legal = legal_moves(st)
+    if legal is None:
+        legal = legal_moves(st)
     if move not in legal:
         raise IllegalMove(explain_illegal(st, move, legal))
     st.hands[seat].remove(move.card)

@@ -1,0 +1,149 @@
+"""An outside yardstick: OpenSpiel's own ISMCTS bot against our strategies through ``python_escoba``.
+
+OpenSpiel's ``ISMCTSBot`` (open_spiel/python/algorithms/ismcts.py, random
+rollouts, its own tree and UCT) plays each of our strategies on duplicate
+deals: deal ``d`` is ``rng.shuffled_deck(seed, d, 0)`` with seat 0 dealing,
+played twice, the OpenSpiel bot in seat 0 then in seat 1. Our strategies play
+through ``escoba_sim.openspiel.StrategyBot`` (the engine's decisions; ismcts
+through the compiled core). A hand's score is the OpenSpiel bot's return:
+its hand points minus ours. Rows go to a JSON-lines file as they finish, so an
+interrupted run resumes where it stopped; ``--table`` only summarises.
+
+    python analysis/openspiel_yardstick.py --budgets 100,1000 --deals 200
+    python analysis/openspiel_yardstick.py --table      # the summary (results/openspiel_yardstick.json)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import RESULTS, SEED  # noqa: E402
+
+ROWS = RESULTS / "openspiel_yardstick.jsonl"
+OPPONENTS = ("greedy", "endgame", "ismcts")
+UCT_C = 4.0  # returns are in points of hand margin, as our ismcts's c = 4
+
+
+def play_hand(game, ours: str, budget: int, seed: int, deal: int, os_seat: int) -> dict:
+    import pyspiel  # noqa: F401  (the game is registered by escoba_sim.openspiel)
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from escoba_sim.openspiel import StrategyBot, deal as deal_cards
+    from escoba_sim.rng import PLAY, SplitMix64, shuffled_deck
+
+    rs = np.random.RandomState((seed * 1_000_003 + deal * 2 + os_seat) % 2**32)
+    os_bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), uct_c=UCT_C, max_simulations=budget,
+                              random_state=rs)
+    our_bot = StrategyBot(ours, SplitMix64.for_hand(seed, deal, 0, PLAY))
+    state = deal_cards(game.new_initial_state(), shuffled_deck(seed, deal, 0))
+    spent, steps = [0.0, 0.0], [0, 0]  # [OpenSpiel bot, ours]
+    while not state.is_terminal():
+        who = 0 if state.current_player() == os_seat else 1
+        t = time.perf_counter()
+        action = (os_bot if who == 0 else our_bot).step(state)
+        spent[who] += time.perf_counter() - t
+        steps[who] += 1
+        state.apply_action(action)
+    return {"budget": budget, "ours": ours, "deal": deal, "os_seat": os_seat,
+            "margin": state.returns()[os_seat], "os_time": spent[0], "os_steps": steps[0],
+            "our_time": spent[1], "our_steps": steps[1]}
+
+
+def load_rows(path: Path = ROWS) -> list[dict]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def run(budgets: list[int], deals: int, opponents: list[str], seed: int, rules: str, rows_path: Path = ROWS) -> None:
+    import pyspiel
+
+    import escoba_sim.openspiel  # noqa: F401  registers python_escoba
+
+    game = pyspiel.load_game(f"python_escoba(rules={rules})")
+    done = {(r["budget"], r["ours"], r["deal"], r["os_seat"]) for r in load_rows(rows_path)}
+    rows_path.parent.mkdir(parents=True, exist_ok=True)
+    with rows_path.open("a") as f:
+        for budget in budgets:
+            for d in range(deals):  # deal-major: every pair grows together, so a cut-off run stays balanced
+                for ours in opponents:
+                    for os_seat in (0, 1):
+                        if (budget, ours, d, os_seat) in done:
+                            continue
+                        row = play_hand(game, ours, budget, seed, d, os_seat)
+                        row.update(seed=seed, rules=rules)
+                        f.write(json.dumps(row) + "\n")
+                        f.flush()
+
+
+def summarise(rows: list[dict]) -> list[dict]:
+    """Per (budget, opponent): deals with both seats played, mean margin paired by deal, 95% interval, times."""
+    out = []
+    for budget in sorted({r["budget"] for r in rows}):
+        for ours in OPPONENTS:
+            by_deal: dict[int, dict[int, dict]] = {}
+            for r in rows:
+                if r["budget"] == budget and r["ours"] == ours:
+                    by_deal.setdefault(r["deal"], {})[r["os_seat"]] = r
+            pairs = [v for v in by_deal.values() if len(v) == 2]
+            if not pairs:
+                continue
+            x = np.array([(v[0]["margin"] + v[1]["margin"]) / 2 for v in pairs])
+            n = len(x)
+            half = 1.96 * x.std(ddof=1) / math.sqrt(n) if n > 1 else math.nan
+            hands = [h for v in pairs for h in v.values()]
+            wins = sum(h["margin"] > 0 for h in hands)
+            losses = sum(h["margin"] < 0 for h in hands)
+            out.append({
+                "budget": budget, "ours": ours, "deals": n, "hands": 2 * n,
+                "margin": float(x.mean()), "lo": float(x.mean() - half), "hi": float(x.mean() + half),
+                "os_hand_wins": wins, "our_hand_wins": losses, "ties": 2 * n - wins - losses,
+                "os_ms_per_move": 1000 * sum(h["os_time"] for h in hands) / max(1, sum(h["os_steps"] for h in hands)),
+                "our_ms_per_move": 1000 * sum(h["our_time"] for h in hands) / max(1, sum(h["our_steps"] for h in hands)),
+            })
+    return out
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--budgets", default="100,1000", help="OpenSpiel ISMCTS simulations per move, comma separated")
+    ap.add_argument("--deals", type=int, default=200, help="duplicate deals per pair (2 hands each)")
+    ap.add_argument("--opponents", default=",".join(OPPONENTS))
+    ap.add_argument("--rules", default="ludoteka")
+    ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--table", action="store_true", help="only summarise the rows already played")
+    ap.add_argument("--rows", type=Path, default=ROWS, help="the JSON-lines file of played hands (resumed)")
+    a = ap.parse_args(argv)
+    if not a.table:
+        run([int(b) for b in a.budgets.split(",")], a.deals, a.opponents.split(","), a.seed, a.rules, a.rows)
+    rows = load_rows(a.rows)
+    table = summarise(rows)
+    seeds = sorted({r["seed"] for r in rows})
+    budgets = sorted({r["budget"] for r in rows})
+    command = (f"python analysis/openspiel_yardstick.py --budgets {','.join(map(str, budgets))} --deals {a.deals}"
+               + (f" --rules {a.rules}" if a.rules != "ludoteka" else ""))
+    short = [t for t in table if t["deals"] < a.deals]
+    note = (f"The run asked for {a.deals} deals per pair; it was stopped at the session's deadline, so the "
+            "pairs with fewer deals above are what was played by then (deals 0, 1, 2, ... in order; rerunning "
+            "the command resumes from results/openspiel_yardstick.jsonl)." if short else "")
+    numbers = {"command": command, "note": note,
+               "script": "analysis/openspiel_yardstick.py", "seed": seeds, "rules": sorted({r["rules"] for r in rows}),
+               "uct_c": UCT_C, "rollouts": "1 random rollout per leaf (mcts.RandomRolloutEvaluator(1))",
+               "rows": table}
+    a.rows.with_suffix(".json").write_text(json.dumps(numbers, indent=2) + "\n")
+    for t in table:
+        print(f"budget {t['budget']:>5} vs {t['ours']:<8} deals {t['deals']:>4}: OpenSpiel ISMCTS "
+              f"{t['margin']:+.3f} [{t['lo']:+.3f}, {t['hi']:+.3f}] points/hand; "
+              f"ms/move OpenSpiel {t['os_ms_per_move']:.1f}, ours {t['our_ms_per_move']:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,144 @@
+"""Escoba del 15 as a PettingZoo AEC environment, in the style of PettingZoo's classic card games.
+
+    from escoba_sim.env import escoba_v0
+    env = escoba_v0.env(rules="ludoteka")
+    env.reset(seed=42)
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        action = None if termination or truncation else env.action_space(agent).sample(obs["action_mask"])
+        env.step(action)
+
+One episode is one hand. Agents ``player_0 .. player_{n-1}`` are the seats.
+Observations are dicts: ``observation`` (int8 vector, the planes of
+``escoba_sim.actions``, seen from the agent's seat) and ``action_mask`` (82
+int8, the legal actions of the fixed encoding). Rewards come at the end of the
+hand: each seat's side points minus the mean of the other sides' (two sides:
+own minus opponent's), as in ``escoba_sim.openspiel``. ``infos[agent]`` holds
+the hand's points per side (``"totals"``) once it is over.
+
+Seeding: ``reset(seed=s)`` deals game 0 of seed ``s`` (``rng.shuffled_deck(s,
+0, 0)``, dealer ``0``); each further ``reset()`` without a seed deals the next
+game (game ``g``, dealer ``g % players``), exactly the hands of
+``escoba-sim run --hands`` with that seed. Without any seed the first reset
+draws one from the OS.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .. import actions
+from ..actions import N_ACTIONS, ActionHand, hand_returns
+from ..rng import shuffled_deck
+from ..rules import parse_rules
+
+
+def env(**kwargs):
+    """The environment with PettingZoo's usual wrappers (an illegal move ends the hand with -1 for its player)."""
+    e = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+class raw_env(AECEnv, EzPickle):
+    metadata = {"render_modes": ["human", "ansi"], "name": "escoba_v0", "is_parallelizable": False,
+                "render_fps": 1}
+
+    def __init__(self, rules: str = "ludoteka", render_mode: str | None = None):
+        EzPickle.__init__(self, rules, render_mode)
+        super().__init__()
+        self.rules = parse_rules(rules)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(self.rules.players)]
+        self.agents = self.possible_agents[:]
+        self._obs_size = actions.observation_size(self.rules)
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(low=0, high=40, shape=(self._obs_size,), dtype=np.int8),
+            "action_mask": spaces.Box(low=0, high=1, shape=(N_ACTIONS,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
+        self._seed: int | None = None
+        self._game = 0
+        self.hand: ActionHand | None = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def observe(self, agent):
+        seat = self.possible_agents.index(agent)
+        obs = np.zeros(self._obs_size, np.int8)
+        self.hand.observation_planes(seat, obs)
+        mask = np.zeros(N_ACTIONS, np.int8)
+        if not self.hand.over and self.hand.to_play == seat:
+            mask[self.hand.legal_actions()] = 1
+        return {"observation": obs, "action_mask": mask}
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self._seed, self._game = int(seed), 0
+        elif self._seed is None:
+            self._seed, self._game = random.getrandbits(63), 0
+        else:
+            self._game += 1
+        game = self._game
+        self.hand = ActionHand.deal(self.rules, shuffled_deck(self._seed, game, 0), game % self.rules.players)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0 for a in self.agents}
+        self._cumulative_rewards = {a: 0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        if self.hand.over:  # a deal can't end a hand, but keep the API whole if a ruleset ever allows it
+            self._finish()
+        else:
+            self.agent_selection = self.possible_agents[self.hand.to_play]
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        self._cumulative_rewards[agent] = 0
+        self.hand.apply(int(action))
+        if self.hand.over:
+            self._finish()
+        else:
+            self.agent_selection = self.possible_agents[self.hand.to_play]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self):
+        totals = self.hand.st.result.total
+        for a, r in zip(self.possible_agents, hand_returns(self.rules, totals)):
+            self.rewards[a] = r
+            self.terminations[a] = True
+            self.infos[a] = {"totals": list(totals)}
+        # the seat that finished the hand stays selected; agent_iter hands every agent its final reward
+        self.agent_selection = self.possible_agents[self.hand.st.moves[-1].player] if self.hand.st.moves else \
+            self.possible_agents[0]
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        seat = self.hand.to_play if not self.hand.over else 0
+        text = self.hand.observation_string(seat)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self):
+        pass
