@@ -19,27 +19,40 @@ from . import __version__
 
 
 class CountType(click.ParamType):
-    """A positive whole count written as ``1000``, ``1_000_000``, ``1e6`` or ``2.5e5``."""
+    """A positive whole count written as ``1000``, ``1_000_000``, ``1e6`` or ``2.5e5``, at most ``batch.MAX_COUNT``.
+
+    The text is read exactly (decimal, never a float), so ``1e400`` or a count
+    past 2^53 is judged as written and a huge one is refused before anything is built.
+    """
 
     name = "count"
 
     def convert(self, value, param, ctx):
+        import decimal
+
+        from .batch import MAX_COUNT
+
         if isinstance(value, int) and not isinstance(value, bool):
-            n = value
+            d = decimal.Decimal(value)
         else:
             text = str(value).strip().replace("_", "")
-            if not re.fullmatch(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?", text):
-                self.fail(f"`{value}` is not a count (examples: 1000, 1_000_000, 1e6, 2.5e5)", param, ctx)
-            try:
-                f = float(text)
-            except ValueError:
-                self.fail(f"`{value}` is not a count", param, ctx)
-            if f != int(f):
-                self.fail(f"`{value}` is not a whole number", param, ctx)
-            n = int(f)
-        if n <= 0:
-            self.fail(f"`{value}` must be positive", param, ctx)
-        return n
+            if not re.fullmatch(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,9})?", text):
+                self.fail(f"`{_shown(value)}` is not a count (examples: 1000, 1_000_000, 1e6, 2.5e5)", param, ctx)
+            d = decimal.Decimal(text)
+        if d <= 0:
+            self.fail(f"`{_shown(value)}` must be positive", param, ctx)
+        if d > MAX_COUNT:
+            self.fail(f"`{_shown(value)}` is more than escoba-sim plays in one run (at most "
+                      f"{MAX_COUNT:.0e}, about 30 years of one core)".replace("e+", "e"), param, ctx)
+        if d != d.to_integral_value():
+            self.fail(f"`{_shown(value)}` is not a whole number", param, ctx)
+        return int(d)
+
+
+def _shown(value, width: int = 60) -> str:
+    """A value for an error line: long input is cut, so the message stays one readable line."""
+    text = " ".join(str(value).split())
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 class RulesType(click.ParamType):
@@ -137,6 +150,8 @@ def _load_record_file(path: str):
         return json.loads(text)
     except json.JSONDecodeError as e:
         fail(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})", 2)
+    except RecursionError:
+        fail(f"{path}: not a hand record (JSON nested too deeply)", 2)
 
 
 @main.command()
@@ -145,9 +160,10 @@ def _load_record_file(path: str):
               help="Strategy of the next seat; repeat it for 3, 4 or 6 players.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1),
               help="Run seed (0 to 2^64-1); without --seed or --deck one is drawn and printed.")
-@click.option("--game", type=click.IntRange(min=0), default=0, show_default=True, help="Game index in the run.")
+@click.option("--game", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Game index in the run (0 to 2^64-1).")
 @click.option("--hand", "hand_index", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Hand index within the game.")
+              help="Hand index within the game (below the engine's limit of hands per game).")
 @click.option("--deck", help='A known deal instead of a shuffled one: all 40 cards in dealing order, "7o Rb 3c ...".')
 @click.option("--dealer", type=click.IntRange(min=0),
               help="Dealer seat (default: (game + hand) % players with --seed, 0 with --deck).")
@@ -168,7 +184,11 @@ def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json):
     played. With --deck, --seed (default 0) only feeds the random strategy.
     """
     from .cards import parse_cards
+    from .engine import MAX_HANDS_PER_GAME
     from .record import check_deck, format_trace, play_record
+
+    if hand_index >= MAX_HANDS_PER_GAME:
+        fail(f"--hand: {hand_index} is past the last hand a game can have ({MAX_HANDS_PER_GAME - 1})", 2)
 
     strategies = [strategy, *vs]
     if len(strategies) != ruleset.players:
@@ -193,10 +213,12 @@ def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json):
         click.echo(f"seed {seed} (drawn at random; pass --seed {seed} to see this hand again)", err=True)
     if dealer is not None and dealer >= ruleset.players:
         fail(f"--dealer: {dealer} is not a seat (0 to {ruleset.players - 1} with {ruleset.players} players)")
-    from .strategies import StrategyError
+    from .strategies import PluginError, StrategyError
 
     try:  # trace plays in the reference engine, which has no core-only strategy (ismcts)
         _, record = play_record(ruleset, strategies, seed, game, hand_index, dealer=dealer, deck=cards)
+    except PluginError as e:
+        fail(str(e))
     except StrategyError as e:
         fail(f"{e}; trace plays the hand in the reference engine")
     if as_json:
@@ -439,11 +461,18 @@ def _same_command() -> str:
     return shlex.join(["escoba-sim", *sys.argv[1:]])
 
 
+def _resume_command(out, spec) -> str:
+    """The command that continues the run in ``out`` (its plugins were named by this person: trusted)."""
+    from .strategies import plugins_in
+
+    return shlex.join(["escoba-sim", "resume", str(out)] + (["--trust-plugins"] if plugins_in(spec.strategies) else []))
+
+
 def _run_and_report(start, *, as_json: bool, quiet: bool, spec, out) -> None:
     """Run with a progress bar on stderr; report on stdout; Ctrl-C keeps finished chunks (exit 130)."""
     from .runner import ProgressBar, print_report
 
-    with _stops_cleanly(f"escoba-sim resume {shlex.quote(str(out))}" if out is not None else None):
+    with _stops_cleanly(_resume_command(out, spec) if out is not None else None):
         with ProgressBar(spec, enabled=not quiet and sys.stderr.isatty()) as bar:
             result = start(bar)
     if as_json:
@@ -459,10 +488,14 @@ def _players_named(text: str | None) -> bool:
     from pathlib import Path
 
     p = Path(text)
-    if p.is_file():
+    try:
+        is_file = p.is_file()
+    except (OSError, ValueError):  # a name too long to be a file, a NUL byte: a spec, not a file
+        is_file = False
+    if is_file:
         try:
-            return bool(re.search(r"^\s*players\s*=", p.read_text(), re.M))
-        except (OSError, UnicodeDecodeError):
+            return bool(re.search(r"^\s*players\s*=", p.read_text(encoding="utf-8"), re.M))
+        except (OSError, ValueError):  # unreadable or not UTF-8: parse_rules says so
             return False
     return bool(re.search(r"\bplayers\s*=", text))
 
@@ -539,9 +572,15 @@ def run(strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairing,
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: all cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON on stdout.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--trust-plugins", is_flag=True,
+              help="Run the strategy plugins (Python files) the folder's manifest names. Without it a folder "
+                   "never runs code: resuming a plugin's run is refused.")
 @scheduler_option
-def resume(directory, jobs, as_json, quiet, scheduler):
+def resume(directory, jobs, as_json, quiet, trust_plugins, scheduler):
     """Finish a run kept with `run --out DIRECTORY`; the result equals an uninterrupted run's.
+
+    Chunks are checked against the run's fingerprint and checksum; a damaged,
+    missing or foreign chunk is played again.
 
     \b
     Example:
@@ -551,13 +590,18 @@ def resume(directory, jobs, as_json, quiet, scheduler):
     from pathlib import Path
 
     from .runner import RunError, RunSpec, read_manifest, run as run_chunks
+    from .strategies import plugins_in
 
     try:
         spec = RunSpec.from_json(read_manifest(Path(directory))["spec"])
+        plugins = plugins_in(spec.strategies)
     except RunError as e:
         fail(str(e))
     except (KeyError, TypeError, ValueError) as e:
         fail(f"{directory}: the manifest does not describe a run ({e})")
+    if plugins and not trust_plugins:
+        fail(f"{directory} was played with the strategy plugin `{plugins[0]}`, code named by the folder, not by "
+             f"you; read it, then run it with: {_resume_command(directory, spec)}")
     with _executor(scheduler, jobs, quiet) as (executor, jobs):
         _run_and_report(lambda bar: run_chunks(spec, directory, jobs=jobs, executor=executor, on_chunk=bar,
                                                resume=True),
@@ -665,14 +709,26 @@ def report(directory, out):
         page = write_report(directory, out)
     except ReportError as e:
         fail(str(e))
+    except OSError as e:
+        where = e.filename or out or f"{directory}/report"
+        fail(f"cannot write the report to {where} ({e.strerror or e}); choose another --out")
     click.echo(str(page))
 
 
 # --- bench: hands per second of the compiled core and the reference engine ---
 
+def _finite(ctx, param, value):
+    """click's FloatRange lets nan through (every comparison with nan is false)."""
+    import math
+
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a number of seconds", ctx, param)
+    return value
+
+
 @main.command()
 @click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True, help="Ruleset.")
-@click.option("--seconds", type=click.FloatRange(min=0.01), default=2.0, show_default=True,
+@click.option("--seconds", type=click.FloatRange(0.01, 3600), default=2.0, show_default=True, callback=_finite,
               help="Time per measurement for the compiled core (the reference gets a quarter, at least 1 s).")
 @click.option("--json", "as_json", is_flag=True, help="Print the measurements as JSON on stdout.")
 def bench(ruleset, seconds, as_json):

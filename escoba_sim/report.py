@@ -53,11 +53,20 @@ def read_folder(d: Path) -> tuple[str, dict, dict]:
         manifest = json.loads((d / "manifest.json").read_text())
     except FileNotFoundError:
         raise ReportError(f"{d}: no manifest.json; give a run, compare or tournament folder") from None
-    except (OSError, json.JSONDecodeError) as e:
+    except (OSError, ValueError) as e:  # unreadable, not UTF-8, not JSON, nested too deeply
         raise ReportError(f"{d}/manifest.json: cannot read it ({e})") from None
+    except RecursionError:
+        raise ReportError(f"{d}/manifest.json: not a results manifest (JSON nested too deeply)") from None
+    if not isinstance(manifest, dict):
+        raise ReportError(f"{d}/manifest.json: not a results manifest (a JSON object)")
     kind = folder_kind(manifest)
     if kind == "run":
-        return kind, manifest, run_tables(d, manifest)
+        from .runner import RunError
+
+        try:  # the run folder is checked as resume checks it; no strategy code is needed to report it
+            return kind, manifest, run_tables(d, manifest)
+        except RunError as e:
+            raise ReportError(str(e)) from None
     from .compare import read_tables
 
     tables = read_tables(d)
