@@ -713,7 +713,8 @@ class GuardedPlugin:
         except KeyboardInterrupt:
             raise
         except BaseException as e:
-            raise PluginError(self.label, f"{method} raised {_describe(e)}", seat, number) from None
+            how = f"called sys.exit({e.code!r})" if isinstance(e, SystemExit) else f"raised {_describe(e)}"
+            raise PluginError(self.label, f"{method} {how}", seat, number) from None
         if _snapshot(st) != before:
             raise PluginError(self.label, f"{method} changed the hand's state (a strategy may only read it)",
                               seat, number)
