@@ -14,7 +14,7 @@ manifest, summary), which shows the cost of the files.
 
 Wall-clock ratios move by +-10% on a shared machine, so the script also
 prints the runner's own cost in isolation: CPU milliseconds that
-``runner.play_chunk`` spends per 100,000 hands beyond the core (the batches
+``chunk.play_chunk`` spends per 100,000 hands beyond the core (the batches
 are played once and replayed from memory), next to the core's CPU time for
 the same hands. That figure is stable and bounds the ratio from below.
 """
@@ -50,10 +50,10 @@ def aggregation_cost(rules: str) -> None:
     """CPU ms per 100k hands of the runner's aggregation, with the batches replayed from memory."""
     import time
 
-    from escoba_sim import runner
+    from escoba_sim import chunk, runspec
 
     cache: dict = {}
-    real = {"play_hands": runner.play_hands, "play_games": runner.play_games}
+    real = {"play_hands": chunk.play_hands, "play_games": chunk.play_games}
 
     def cached(name):
         def play(r, lineup, seed, first, count):
@@ -71,25 +71,25 @@ def aggregation_cost(rules: str) -> None:
             best = min(best, time.process_time() - t)
         return best
 
-    runner.play_hands, runner.play_games = cached("play_hands"), cached("play_games")
+    chunk.play_hands, chunk.play_games = cached("play_hands"), cached("play_games")
     try:
         print(f"\n{'runner aggregation':<34}{'core CPU ms':>12}{'runner CPU ms':>15}{'core share':>12}")
         for label, hands, pairing in (("--hands independent", True, "independent"), ("--hands duplicate", True, "duplicate"),
                                       ("games duplicate", False, "duplicate")):
             n = 100_000 if hands else 25_000
-            spec = runner.make_spec("greedy", ["maxoros"], rules, n, hands=hands, seed=1, pairing=pairing,
+            spec = runspec.make_spec("greedy", ["maxoros"], rules, n, hands=hands, seed=1, pairing=pairing,
                                     chunk_size=n // (2 if pairing == "duplicate" else 1))
             cache.clear()
             t = time.process_time()
-            agg = runner.play_chunk(spec, 0)  # plays and caches the batches
+            agg = chunk.play_chunk(spec, 0)  # plays and caches the batches
             first = time.process_time() - t
-            extra = cpu(lambda: runner.play_chunk(spec, 0))
+            extra = cpu(lambda: chunk.play_chunk(spec, 0))
             played = int(agg["hands"][0])
             core_ms = (first - extra) * 1e8 / played
             extra_ms = extra * 1e8 / played
             print(f"{label + ' (per 100k hands)':<34}{core_ms:>12.1f}{extra_ms:>15.1f}{core_ms / (core_ms + extra_ms):>12.3f}")
     finally:
-        runner.play_hands, runner.play_games = real["play_hands"], real["play_games"]
+        chunk.play_hands, chunk.play_games = real["play_hands"], real["play_games"]
 
 
 def main() -> None:

@@ -402,7 +402,7 @@ def rules_show(ruleset, as_json):
         click.echo(f"{f:<18}{format_value(v)}{note}")
 
 
-# --- strategy-vs-strategy batches: run, resume (runner.py does the work) ---
+# --- strategy-vs-strategy batches: run, resume (runner.py runs the loop) ---
 
 @contextlib.contextmanager
 def _executor(scheduler: str | None, jobs: int | None, quiet: bool = False):
@@ -437,7 +437,9 @@ def _executor(scheduler: str | None, jobs: int | None, quiet: bool = False):
 def _stops_cleanly(continue_with: str | None):
     """Ctrl-C or SIGTERM keeps the finished chunks and exits 130 with one line saying how to continue
     (``continue_with`` None: nothing is kept)."""
-    from .runner import RunError, RunInterrupted, stop_on_signals
+    from .executor import stop_on_signals
+    from .runner import RunInterrupted
+    from .runspec import RunError
 
     nothing_kept = " (nothing was saved: use --out DIR to keep finished chunks)"
     try:
@@ -470,7 +472,7 @@ def _resume_command(out, spec) -> str:
 
 def _run_and_report(start, *, as_json: bool, quiet: bool, spec, out) -> None:
     """Run with a progress bar on stderr; report on stdout; Ctrl-C keeps finished chunks (exit 130)."""
-    from .runner import ProgressBar, print_report
+    from .console import ProgressBar, print_report
 
     with _stops_cleanly(_resume_command(out, spec) if out is not None else None):
         with ProgressBar(spec, enabled=not quiet and sys.stderr.isatty()) as bar:
@@ -541,7 +543,8 @@ def run(strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairing,
     for any --jobs, and `escoba-sim resume DIR` finishes an interrupted --out run.
     """
     from .rules import RulesError, parse_rules
-    from .runner import RunError, Sprt, make_spec, run as run_chunks
+    from .runner import run as run_chunks
+    from .runspec import RunError, Sprt, make_spec
 
     if save_hands and not out:
         fail("--save-hands needs --out DIR (the hands are written there)")
@@ -589,7 +592,9 @@ def resume(directory, jobs, as_json, quiet, trust_plugins, scheduler):
     """
     from pathlib import Path
 
-    from .runner import RunError, RunSpec, read_manifest, run as run_chunks
+    from .runfolder import read_manifest
+    from .runner import run as run_chunks
+    from .runspec import RunError, RunSpec
     from .strategies import plugins_in
 
     try:

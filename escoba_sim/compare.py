@@ -35,6 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__, runner, stats
+from .chunk import merge
+from .runfolder import atomic_write, write_json
+from .runspec import MAX_CHUNK, RunError, RunSpec, make_spec
 from .batch import POINT_COLUMNS, SIDE_COLUMNS, engine_for
 from .rules import FIELD_NAMES, Ruleset, RulesError, coerce_field, format_value, parse_rules
 
@@ -114,7 +117,7 @@ def build_variants(rules: list[str | Ruleset], vary: list[str]) -> list[Variant]
 def chunk_size_for(n: int, rotations: int = 2, mode: str = "games") -> int:
     """Deals per chunk so that a comparison has at least MIN_CHUNKS chunks (when it has that many deals)."""
     deals = -(-n // rotations)
-    return max(1, min(runner.MAX_CHUNK[mode], deals // MIN_CHUNKS or 1))
+    return max(1, min(MAX_CHUNK[mode], deals // MIN_CHUNKS or 1))
 
 
 # --- what each quantity is, in words and units (terminal output and chart titles) ----------
@@ -252,7 +255,7 @@ def _interval(est: float, se: float) -> tuple[float | None, float | None]:
     return stats.normal_ci(est, se)
 
 
-def analyse(variants: list[Variant], specs: list[runner.RunSpec], chunks: list[list[dict]]):
+def analyse(variants: list[Variant], specs: list[RunSpec], chunks: list[list[dict]]):
     """All result tables (Polars frames) from the runs' chunk aggregates."""
     import polars as pl
 
@@ -290,7 +293,7 @@ def analyse(variants: list[Variant], specs: list[runner.RunSpec], chunks: list[l
     for v, aggs in zip(variants, chunks):
         merged = None
         for a in aggs:
-            merged = runner.merge(merged, a)
+            merged = merge(merged, a)
         hist = merged["points_hist"]
         for e, who in enumerate(labels):
             if hist.size:
@@ -309,7 +312,7 @@ def analyse(variants: list[Variant], specs: list[runner.RunSpec], chunks: list[l
 def write_tables(out: Path, tables: dict) -> None:
     (out / "tables").mkdir(parents=True, exist_ok=True)
     for name, df in tables.items():
-        runner._atomic(out / "tables" / f"{name}.parquet", lambda tmp, df=df: df.write_parquet(tmp))
+        atomic_write(out / "tables" / f"{name}.parquet", lambda tmp, df=df: df.write_parquet(tmp))
 
 
 def read_tables(out: Path) -> dict:
@@ -334,9 +337,9 @@ def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | 
     specs = []
     for v in variants:
         try:
-            s = runner.make_spec(strategy, [vs], v.rules, n, seed=seed, players_fixed=True,
+            s = make_spec(strategy, [vs], v.rules, n, seed=seed, players_fixed=True,
                                  chunk_size=chunk_size_for(n))
-        except runner.RunError as e:
+        except RunError as e:
             raise CompareError(f"{v.label}: {e}") from None
         seed = s.seed  # one seed for every ruleset: the same deals
         specs.append(s)
@@ -352,7 +355,7 @@ def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | 
         chunks = runner.run_series(out, manifest, ("kind", "seed", "n", "rulesets", "strategies"), specs,
                                    "comparison", jobs=jobs, executor=executor, argv=argv,
                                    on_run=on_run and (lambda i: on_run(i, variants[i])))
-    except runner.RunError as e:
+    except RunError as e:
         raise CompareError(str(e)) from None
     tables = analyse(variants, specs, chunks)
     write_tables(out, tables)
@@ -362,5 +365,5 @@ def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | 
                "rulesets": manifest["rulesets"],
                "interval": "95% normal interval, chunks as clusters (ratio estimator); effects paired by chunk",
                "estimates": _json_rows(tables["estimates"]), "effects": _json_rows(tables["effects"])}
-    runner._write_json(out / "summary.json", summary)
+    write_json(out / "summary.json", summary)
     return summary

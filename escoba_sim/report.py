@@ -79,17 +79,20 @@ def run_tables(d: Path, manifest: dict) -> dict:
     """Tidy tables of a runner folder, from its chunk aggregates."""
     import polars as pl
 
-    from . import runner, stats
+    from . import stats
+    from .chunk import merge
+    from .runfolder import read_run_chunks
+    from .runspec import RunSpec
     from .batch import POINT_COLUMNS, SIDE_COLUMNS
     from .compare import _interval
 
-    spec = runner.RunSpec.from_json(manifest["spec"])
-    aggs = runner.read_run_chunks(d, spec)
+    spec = RunSpec.from_json(manifest["spec"])
+    aggs = read_run_chunks(d, spec)
     labels = spec.labels()
     T = SIDE_COLUMNS.index("total")
     merged = None
     for a in aggs:
-        merged = runner.merge(merged, a)
+        merged = merge(merged, a)
     est, conv = [], []
 
     def ratio(ys, xs):

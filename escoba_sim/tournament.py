@@ -26,6 +26,9 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__, runner, stats
+from .chunk import add_padded, merge
+from .runfolder import write_json
+from .runspec import RunError, make_spec
 from .batch import POINT_COLUMNS, SIDE_COLUMNS, engine_for
 from .compare import _interval, _json_rows, chunk_size_for, write_tables
 from .rng import SplitMix64
@@ -123,13 +126,13 @@ def analyse(labels: list[str], pairs: list[tuple[int, int]], aggs_by_pair: list[
     for (i, j), aggs in zip(pairs, aggs_by_pair):
         merged = None
         for a in aggs:
-            merged = runner.merge(merged, a)
+            merged = merge(merged, a)
         for e, s in enumerate((i, j)):
             pts[s] += merged["points"][e]
             hands[s] += int(merged["hands"][0])
             if merged["points_hist"].size:
                 ph += [(labels[s], b, int(c)) for b, c in enumerate(merged["points_hist"][e]) if c]
-        hh = runner._add(hh, merged["game_hands_hist"])
+        hh = add_padded(hh, merged["game_hands_hist"])
     cat_rows = [(labels[s], c, pts[s][SIDE_COLUMNS.index(c)] / hands[s]) for s in range(m) for c in POINT_COLUMNS
                 if hands[s]]
     categories = pl.DataFrame(cat_rows, orient="row", schema={"label": pl.String, "category": pl.String, "points": f})
@@ -173,9 +176,9 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
     specs = []
     for i, j in pairs:
         try:
-            s = runner.make_spec(strategies[i], [strategies[j]], r, n, seed=seed, players_fixed=True,
+            s = make_spec(strategies[i], [strategies[j]], r, n, seed=seed, players_fixed=True,
                                  chunk_size=chunk_size_for(n))
-        except runner.RunError as e:
+        except RunError as e:
             raise TournamentError(str(e)) from None
         seed = s.seed
         specs.append(s)
@@ -190,7 +193,7 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
         aggs_by_pair = runner.run_series(out, manifest, ("kind", "seed", "n", "rules", "strategies"), specs,
                                          "tournament", jobs=jobs, executor=executor, argv=argv,
                                          on_run=on_run and (lambda k: on_run(k, specs[k])))
-    except runner.RunError as e:
+    except RunError as e:
         raise TournamentError(str(e)) from None
     tables = analyse([parse_strategy(x).short for x in strategies], pairs, aggs_by_pair)
     write_tables(out, tables)
@@ -200,5 +203,5 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
                "games_per_pair": specs[0].played, "chunks": specs[0].n_chunks,
                "ratings": _json_rows(tables["ratings"]), "pairs": _json_rows(tables["pairs"]),
                "interval": "95%: crosstable over chunks as clusters; ratings by a chunk bootstrap"}
-    runner._write_json(out / "summary.json", summary)
+    write_json(out / "summary.json", summary)
     return summary

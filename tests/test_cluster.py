@@ -23,8 +23,9 @@ from pathlib import Path
 import pytest
 
 from escoba_sim import compare as compare_mod
-from escoba_sim import runner
-from escoba_sim.runner import make_spec, run
+from escoba_sim import runfolder
+from escoba_sim.runner import run
+from escoba_sim.runspec import make_spec
 
 distributed = pytest.importorskip("distributed")
 
@@ -104,7 +105,7 @@ def fresh_cluster(tmp_path):
 
 
 def chunk_aggs(out: Path, spec) -> dict:
-    return {k: runner.read_chunk(p) for k, p in sorted(runner.finished_chunks(out, spec).items())}
+    return {k: runfolder.read_chunk(p) for k, p in sorted(runfolder.finished_chunks(out, spec).items())}
 
 
 def assert_same_aggs(a: dict, b: dict) -> None:
@@ -135,7 +136,7 @@ def test_resume_on_cluster_equals_uninterrupted(cli, dask_cluster, tmp_path):
     spec = make_spec("greedy", ["random"], "tradicional", 2000, seed=5, chunk_size=100)
     assert spec.n_chunks == 10
     run(spec, tmp_path / "part", only_chunks=[0, 3, 4])  # as if interrupted
-    assert runner.read_manifest(tmp_path / "part")["status"] == "interrupted"
+    assert runfolder.read_manifest(tmp_path / "part")["status"] == "interrupted"
     r = cli("resume", tmp_path / "part", "--scheduler", dask_cluster.address, "--json", "-q")
     assert r.exit_code == 0, r.output
     assert strip(json.loads(r.stdout)) == strip(run(spec).summary)

@@ -11,7 +11,7 @@ for the hand invariants (40 cards, points adding up).
 import numpy as np
 import pytest
 
-from escoba_sim import batch, runner
+from escoba_sim import batch, runner, runspec
 from escoba_sim.cards import mask_of
 from escoba_sim.engine import play_hand
 from escoba_sim.rules import parse_rules
@@ -69,10 +69,10 @@ def test_the_cli_refuses_ismcts_on_the_reference_engine_without_a_traceback(cli,
     r = cli("trace", "-s", "ismcts", "--vs", "greedy", "--seed", "1")
     assert r.exit_code == 1 and "runs only in the compiled core" in r.output
     # run / tournament validate before any worker starts when the reference engine is in use
-    monkeypatch.setattr(runner, "engine_for", lambda strategies, engine_name=None: "python")
-    with pytest.raises(runner.RunError, match="runs only in the compiled core"):
-        runner.make_spec("ismcts", ["greedy"], "ludoteka", 10)
-    runner.make_spec("greedy", ["maxoros"], "ludoteka", 10)  # the reference strategies still pass
+    monkeypatch.setattr(runspec, "engine_for", lambda strategies, engine_name=None: "python")
+    with pytest.raises(runspec.RunError, match="runs only in the compiled core"):
+        runspec.make_spec("ismcts", ["greedy"], "ludoteka", 10)
+    runspec.make_spec("greedy", ["maxoros"], "ludoteka", 10)  # the reference strategies still pass
 
 
 def test_spec_parameters():
@@ -172,7 +172,7 @@ def test_small_budget_beats_random_clearly():
 
 @pytest.mark.slow
 def test_default_budget_beats_greedy_outside_the_95_interval():
-    spec = runner.make_spec("ismcts", ["greedy"], "ludoteka", 200, seed=20261129)
+    spec = runspec.make_spec("ismcts", ["greedy"], "ludoteka", 200, seed=20261129)
     res = runner.run(spec, jobs=2)
     diff = res.summary["differences"][0]["points_per_hand"]
     assert diff["ci95"][0] > 0, diff

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from escoba_sim import compare, report, runner, tournament
+from escoba_sim import compare, report, runner, runspec, tournament
 
 
 @pytest.fixture(scope="session")
@@ -14,7 +14,7 @@ def folders(tmp_path_factory):
     compare.compare(compare.build_variants([], ["lucky_deal=escobas,off"]), "greedy", "maxoros", 120,
                     base / "compare", seed=1)
     tournament.tournament(["greedy", "maxoros", "random"], 60, base / "tournament", seed=1)
-    runner.run(runner.make_spec("greedy", ["random"], "ludoteka", 200, seed=1), base / "run")
+    runner.run(runspec.make_spec("greedy", ["random"], "ludoteka", 200, seed=1), base / "run")
     return base
 
 

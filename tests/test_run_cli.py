@@ -10,7 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from escoba_sim.cli import main
-from escoba_sim.runner import make_spec, run
+from escoba_sim.runner import run
+from escoba_sim.runspec import make_spec
 
 
 def invoke(*args):
@@ -116,7 +117,7 @@ def test_out_folder_errors_keep_the_run(tmp_path):
 
 
 def test_progress_goes_to_stderr(capsys):
-    from escoba_sim.runner import ProgressBar
+    from escoba_sim.console import ProgressBar
 
     spec = make_spec("greedy", ["maxoros"], None, 8, hands=True, seed=1, chunk_size=2)
     with ProgressBar(spec, enabled=True) as bar:

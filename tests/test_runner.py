@@ -8,9 +8,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from escoba_sim import runner
+from escoba_sim import chunk, executor, runfolder, runner, runspec
 from escoba_sim.batch import play_games, play_hands
-from escoba_sim.runner import RunError, RunInterrupted, make_spec, resume, run
+from escoba_sim.runner import RunInterrupted, resume, run
+from escoba_sim.runspec import RunError, make_spec
 
 
 def strip(summary):
@@ -153,11 +154,11 @@ def test_jobs_do_not_change_the_summary():
 
 def test_chunk_frame_round_trip():
     spec = make_spec("greedy", ["random", "maxoros"], None, 18, seed=2, chunk_size=3)
-    agg = runner.play_chunk(spec, 1)
+    agg = chunk.play_chunk(spec, 1)
     assert agg["games"][0] == 9 and agg["points_hist"].shape[0] == 3
     with pytest.raises(IndexError):
-        runner.play_chunk(spec, 2)
-    back = runner.frame_to_agg(runner.agg_to_frame(1, spec, agg))
+        chunk.play_chunk(spec, 2)
+    back = runfolder.frame_to_agg(runfolder.agg_to_frame(1, spec, agg))
     assert agg.keys() == back.keys()
     for k in agg:
         assert np.array_equal(agg[k], back[k]), k
@@ -202,15 +203,15 @@ def test_a_swallowed_ctrl_c_still_stops_the_run(tmp_path, pool):
         calls.append(p.chunk)
         if len(calls) == 2:
             try:
-                runner._stop_requested(signal.SIGINT, None)  # what the handler does on Ctrl-C
+                executor._stop_requested(signal.SIGINT, None)  # what the handler does on Ctrl-C
             except KeyboardInterrupt:
                 pass  # ... and what a finalizer does with the exception
 
-    with runner.stop_on_signals(), ThreadPoolExecutor(1) as ex, pytest.raises(RunInterrupted) as e:
+    with executor.stop_on_signals(), ThreadPoolExecutor(1) as ex, pytest.raises(RunInterrupted) as e:
         run(spec, tmp_path / "cut", on_chunk=swallowed, executor=ex if pool else None)
     assert e.value.done == len(calls) < spec.n_chunks
     assert json.loads((tmp_path / "cut" / "manifest.json").read_text())["status"] == "interrupted"
-    assert not runner._STOP.is_set()  # leaving the block forgets the signal
+    assert not executor._STOP.is_set()  # leaving the block forgets the signal
     assert strip(resume(tmp_path / "cut").summary) == strip(run(spec).summary)
 
 
@@ -227,7 +228,7 @@ def test_partial_session_out_of_order_then_resume(tmp_path):
 
 def test_sprt_stops_reproducibly(tmp_path):
     spec = make_spec("greedy", ["random"], None, 400, hands=True, seed=5, chunk_size=10,
-                     sprt=runner.Sprt(-20, 20, 0.05, 0.05))
+                     sprt=runspec.Sprt(-20, 20, 0.05, 0.05))
     a = run(spec).summary
     assert a["status"] == "stopped-by-sprt"
     assert a["sprt"]["decision"].startswith("accept H1")
@@ -236,7 +237,7 @@ def test_sprt_stops_reproducibly(tmp_path):
     assert a["sprt"]["llr"] >= a["sprt"]["upper"] and all(v < a["sprt"]["upper"] for v in a["sprt"]["llr_by_chunk"][:-1])
     b = run(spec, tmp_path / "o", jobs=2).summary
     assert strip(a) == strip(b)
-    assert sorted(p.name for p in (tmp_path / "o" / "chunks").iterdir()) == [runner.chunk_name(k) for k in range(used)]
+    assert sorted(p.name for p in (tmp_path / "o" / "chunks").iterdir()) == [runfolder.chunk_name(k) for k in range(used)]
     assert json.loads((tmp_path / "o" / "manifest.json").read_text())["status"] == "stopped-by-sprt"
     assert strip(resume(tmp_path / "o").summary) == strip(a)
 
@@ -283,19 +284,19 @@ def test_make_spec_errors():
     with pytest.raises(RunError, match="exactly two"):
         make_spec("greedy", ["random", "maxoros"], "cardgames(players=4)", 10, teams=True)
     with pytest.raises(RunError, match="two strategies"):
-        make_spec("greedy", ["random", "maxoros"], None, 10, sprt=runner.Sprt())
+        make_spec("greedy", ["random", "maxoros"], None, 10, sprt=runspec.Sprt())
     with pytest.raises(RunError, match="elo0 must be smaller"):
-        runner.Sprt.parse("elo0=5,elo1=0")
+        runspec.Sprt.parse("elo0=5,elo1=0")
     with pytest.raises(RunError, match="needs both"):
-        runner.Sprt.parse("elo1=3")
-    assert runner.Sprt.parse("elo0=0, elo1=20", 0.1, 0.2) == runner.Sprt(0, 20, 0.1, 0.2)
+        runspec.Sprt.parse("elo1=3")
+    assert runspec.Sprt.parse("elo0=0, elo1=20", 0.1, 0.2) == runspec.Sprt(0, 20, 0.1, 0.2)
 
 
 def test_chunk_size_does_not_depend_on_jobs_and_is_bounded():
-    assert runner.default_chunk(10, "hands") == 250
-    assert runner.default_chunk(10**8, "hands") == runner.MAX_CHUNK["hands"]
-    assert runner.default_chunk(10**8, "games") == runner.MAX_CHUNK["games"]
-    assert runner.default_chunk(160_000, "hands") == 10_000
+    assert runspec.default_chunk(10, "hands") == 250
+    assert runspec.default_chunk(10**8, "hands") == runspec.MAX_CHUNK["hands"]
+    assert runspec.default_chunk(10**8, "games") == runspec.MAX_CHUNK["games"]
+    assert runspec.default_chunk(160_000, "hands") == 10_000
 
 
 def test_failing_chunk_keeps_finished_chunks(tmp_path, monkeypatch):
@@ -346,6 +347,6 @@ def test_cluster_standard_errors_are_calibrated(hands):
 
 
 def test_labels_are_short_specs_numbered_when_repeated():
-    spec = runner.make_spec("heuristic:oros=2", ["greedy", "heuristic:oros=2"], None, 100, seed=1)
+    spec = runspec.make_spec("heuristic:oros=2", ["greedy", "heuristic:oros=2"], None, 100, seed=1)
     assert spec.strategies[0].startswith("heuristic:cards=1,oros=2")  # the canonical spec is kept
     assert spec.labels() == ["heuristic:oros=2#1", "greedy", "heuristic:oros=2#2"]

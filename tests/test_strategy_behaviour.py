@@ -15,7 +15,8 @@ import pytest
 
 from escoba_sim import batch
 from escoba_sim.rules import PRESETS
-from escoba_sim.runner import make_spec, run
+from escoba_sim.runner import run
+from escoba_sim.runspec import make_spec
 
 pytestmark = pytest.mark.skipif(batch.ENGINE != "cython", reason="statistics need the compiled core")
 
