@@ -437,7 +437,7 @@ def _executor(scheduler: str | None, jobs: int | None, quiet: bool = False):
 def _stops_cleanly(continue_with: str | None):
     """Ctrl-C or SIGTERM keeps the finished chunks and exits 130 with one line saying how to continue
     (``continue_with`` None: nothing is kept)."""
-    from .executor import stop_on_signals
+    from .executor import exit_code, stop_on_signals
     from .runner import RunInterrupted
     from .runspec import RunError
 
@@ -449,11 +449,11 @@ def _stops_cleanly(continue_with: str | None):
         where = f"; {e.done} of {e.total} chunks of this run are saved in {e.out}. Continue with: {continue_with}" \
             if e.out is not None else nothing_kept
         click.echo(f"Interrupted{where}", err=True)
-        sys.exit(130)
+        sys.exit(exit_code())
     except KeyboardInterrupt:  # between runs of a series, or before a run started: finished work is on disk
         click.echo(f"Interrupted. Continue with: {continue_with}" if continue_with else f"Interrupted{nothing_kept}",
                    err=True)
-        sys.exit(130)
+        sys.exit(exit_code())
     except RunError as e:
         fail(str(e))
 
@@ -463,18 +463,12 @@ def _same_command() -> str:
     return shlex.join(["escoba-sim", *sys.argv[1:]])
 
 
-def _resume_command(out, spec) -> str:
-    """The command that continues the run in ``out`` (its plugins were named by this person: trusted)."""
-    from .strategies import plugins_in
-
-    return shlex.join(["escoba-sim", "resume", str(out)] + (["--trust-plugins"] if plugins_in(spec.strategies) else []))
-
-
 def _run_and_report(start, *, as_json: bool, quiet: bool, spec, out) -> None:
     """Run with a progress bar on stderr; report on stdout; Ctrl-C keeps finished chunks (exit 130)."""
     from .console import ProgressBar, print_report
+    from .runfolder import resume_command
 
-    with _stops_cleanly(_resume_command(out, spec) if out is not None else None):
+    with _stops_cleanly(resume_command(out, spec) if out is not None else None):
         with ProgressBar(spec, enabled=not quiet and sys.stderr.isatty()) as bar:
             result = start(bar)
     if as_json:
@@ -592,24 +586,17 @@ def resume(directory, jobs, as_json, quiet, trust_plugins, scheduler):
     """
     from pathlib import Path
 
-    from .runfolder import read_manifest
+    from .runfolder import read_run_spec
     from .runner import run as run_chunks
-    from .runspec import RunError, RunSpec
-    from .strategies import plugins_in
+    from .runspec import RunError
 
     try:
-        spec = RunSpec.from_json(read_manifest(Path(directory))["spec"])
-        plugins = plugins_in(spec.strategies)
+        _, spec = read_run_spec(Path(directory))
     except RunError as e:
         fail(str(e))
-    except (KeyError, TypeError, ValueError) as e:
-        fail(f"{directory}: the manifest does not describe a run ({e})")
-    if plugins and not trust_plugins:
-        fail(f"{directory} was played with the strategy plugin `{plugins[0]}`, code named by the folder, not by "
-             f"you; read it, then run it with: {_resume_command(directory, spec)}")
     with _executor(scheduler, jobs, quiet) as (executor, jobs):
         _run_and_report(lambda bar: run_chunks(spec, directory, jobs=jobs, executor=executor, on_chunk=bar,
-                                               resume=True),
+                                               resume=True, trust_plugins=trust_plugins),
                         as_json=as_json, quiet=quiet, spec=spec, out=directory)
 
 

@@ -81,12 +81,11 @@ def run_tables(d: Path, manifest: dict) -> dict:
 
     from . import stats
     from .chunk import merge
-    from .runfolder import read_run_chunks
-    from .runspec import RunSpec
+    from .runfolder import read_run_chunks, run_spec_of
     from .batch import POINT_COLUMNS, SIDE_COLUMNS
     from .compare import _interval
 
-    spec = RunSpec.from_json(manifest["spec"])
+    spec = run_spec_of(d, manifest)
     aggs = read_run_chunks(d, spec)
     labels = spec.labels()
     T = SIDE_COLUMNS.index("total")

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from escoba_sim.record import record_for_hand
-from escoba_sim.runner import make_spec, run
+from escoba_sim.runner import run
+from escoba_sim.runspec import make_spec
 from escoba_sim.strategies import GuardedPlugin, PluginError, StrategyError, check_strategy, parse_strategy
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "lowcard.py"
