@@ -421,16 +421,34 @@ def _executor(scheduler: str | None, jobs: int | None, quiet: bool = False):
         executor = connect(scheduler, jobs if given else None)
     except ClusterError as e:
         fail(str(e))
-    with executor:
+    stopping = True  # unless the command ends normally: then the cluster's work is done
+    try:
         if not quiet:
             click.echo(f"Dask scheduler {executor.client.scheduler.address}: {executor.jobs} worker threads", err=True)
         try:
             yield executor, (jobs if given else executor.jobs)
+            stopping = False
         except Exception as e:
             message = explain(e)
             if message is None:
                 raise
             fail(message)
+    except SystemExit as e:
+        if e.code in (130, 143) and getattr(executor, "cluster", None) is not None:
+            # Ctrl-C: finished chunks are saved and the line saying so is printed. The embedded
+            # cluster's workers are ended below, but its finalizers then hold the interpreter's
+            # exit for seconds; nothing is left to do, so the process ends at once.
+            executor.shutdown(wait=False, cancel_futures=True)
+            stopping = False
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(e.code)
+        raise
+    finally:
+        if stopping:
+            executor.shutdown(wait=False, cancel_futures=True)
+        else:
+            executor.shutdown(wait=True)
 
 
 @contextlib.contextmanager
