@@ -143,7 +143,9 @@ def stop_workers(executor: cf.ProcessPoolExecutor) -> None:
     processes = getattr(executor, "_processes", None) or {}
     for proc in list(processes.values()):
         proc.terminate()
-    executor.shutdown(wait=False, cancel_futures=True)
+    # no cancel_futures: the pool's manager thread fails every pending future itself once it sees
+    # the dead workers, and (CPython 3.11) trips over any future cancelled meanwhile
+    executor.shutdown(wait=False)
 
 
 def run_pool(executor, spec: RunSpec, todo: Iterable[int], hands_dir: str | None, window: int, state,
@@ -177,7 +179,13 @@ def run_pool(executor, spec: RunSpec, todo: Iterable[int], hands_dir: str | None
                 finished(k, agg)
             check_stop()
             if state.stopped is not None:
+                for f in pending:
+                    f.cancel()
                 return
-    finally:
-        for f in pending:
-            f.cancel()
+    except BaseException:
+        # chunks not started need not run; a process pool is ended by the caller instead
+        # (stop_workers), whose manager thread must find its futures not cancelled
+        if not isinstance(executor, cf.ProcessPoolExecutor):
+            for f in pending:
+                f.cancel()
+        raise

@@ -312,6 +312,16 @@ def _wait_for(cond, timeout=180.0):
     return False
 
 
+def _stop(p: subprocess.Popen, sig: int) -> tuple[float, str]:
+    """Send ``sig``; the seconds until the process has exited (what a shell waits for: helper
+    processes that still hold the pipes a moment longer do not count), and its stderr."""
+    t0 = time.time()
+    p.send_signal(sig)
+    p.wait(timeout=120)
+    took = time.time() - t0
+    return took, p.communicate(timeout=120)[1]
+
+
 # Chunks of 4 million hands: several seconds each for the compiled core even on a quiet machine,
 # so a stop that waited for the chunk in hand (today's behaviour was 15 s) cannot pass the bound.
 LONG = ["-s", "greedy", "--vs", "random", "--hands", "-n", "8e7", "--chunk", "2e6", "--seed", "4", "-q"]
@@ -328,10 +338,7 @@ def test_a_signal_stops_a_long_chunk_promptly(tmp_path, mode, sig):
         # once the run is under way (for -j 2: its workers are playing), the first chunk is still in hand
         assert _wait_for(lambda: (out / "manifest.json").exists() and (mode == "-j1" or len(_children(p.pid)) >= 2))
         time.sleep(1.0)
-        t0 = time.time()
-        p.send_signal(sig)
-        _, err = p.communicate(timeout=120)
-        took = time.time() - t0
+        took, err = _stop(p, sig)
     finally:
         if p.poll() is None:
             p.kill()
@@ -341,7 +348,7 @@ def test_a_signal_stops_a_long_chunk_promptly(tmp_path, mode, sig):
     assert "Traceback" not in err and "Interrupted" in err and "escoba-sim resume" in err
     assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
     saved = len(list((out / "chunks").glob("chunk-*.parquet")))
-    assert f"{saved} of 40 chunks of this run are saved" in err
+    assert f"{saved} of 20 chunks of this run are saved" in err
 
 
 def test_ctrl_c_keeps_the_chunk_just_finished(tmp_path, cli):
@@ -373,8 +380,10 @@ ENDLESS = "class P:\n    def choose_move(self, st, moves, rng):\n        while T
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_an_endless_plugin_stops_on_sigterm(tmp_path, jobs):
+@pytest.mark.parametrize("jobs,sig", [("1", signal.SIGINT), ("1", signal.SIGTERM), ("2", signal.SIGTERM)])
+def test_an_endless_plugin_stops(tmp_path, jobs, sig):
+    """The issue: a plugin in an endless loop ignored two SIGINTs for ten minutes; SIGTERM then gave
+    `RuntimeError: release unlocked lock` and a hang."""
     f = tmp_path / "endless.py"
     f.write_text(ENDLESS)
     out = tmp_path / "o"
@@ -383,16 +392,13 @@ def test_an_endless_plugin_stops_on_sigterm(tmp_path, jobs):
     try:
         assert _wait_for(lambda: (out / "manifest.json").exists() and (jobs == "1" or len(_children(p.pid)) >= 2))
         time.sleep(1.0)
-        t0 = time.time()
-        p.send_signal(signal.SIGINT)
-        _, err = p.communicate(timeout=120)
-        took = time.time() - t0
+        took, err = _stop(p, sig)
     finally:
         if p.poll() is None:
             p.kill()
             p.wait()
-    assert p.returncode == 130 and took < STOP_BOUND and "Traceback" not in err, err
-    assert "release unlocked lock" not in err
+    assert p.returncode == 128 + sig and took < STOP_BOUND and "Traceback" not in err, err
+    assert "release unlocked lock" not in err and "Interrupted" in err
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
@@ -445,10 +451,7 @@ def test_ctrl_c_with_a_local_dask_cluster(tmp_path):
     try:
         assert _wait_for(lambda: (out / "manifest.json").exists(), timeout=300)
         time.sleep(2.0)
-        t0 = time.time()
-        p.send_signal(signal.SIGINT)
-        _, err = p.communicate(timeout=120)
-        took = time.time() - t0
+        took, err = _stop(p, signal.SIGINT)
     finally:
         if p.poll() is None:
             p.kill()
