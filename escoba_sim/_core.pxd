@@ -66,3 +66,8 @@ cdef extern from "escoba_ismcts.h" nogil:
     void esc_score(const esc_hand *h, int leftovers, esc_hand_result *res)
     void esc_ismcts_blow(esc_hand *h, int seat)
     int esc_ismcts_play(esc_hand *h, int seat, esc_move mv, uint64_t cap)
+
+cdef extern from "escoba_evaluate.h" nogil:
+    int esc_eval_sample(const esc_hand *h, int seat, int blow, const esc_move *opts, int n, int samples, double c,
+                        uint64_t seed, int16_t *out)
+    void esc_eval_exact(const esc_hand *h, int seat, int blow, const esc_move *opts, int n, int *values)

@@ -5,8 +5,12 @@
 translate the ruleset and strategy names into small C codes, run a ``nogil``
 loop of whole hands in C and write the results straight into the arrays that
 ``batch.empty_hands`` / ``batch.empty_games`` allocate, so the returned
-``Batch`` is identical to the reference engine's. The other functions are
-test hooks exposing the C RNG and capture tables to the differential tests.
+``Batch`` is identical to the reference engine's. ``decide_move`` and
+``decide_blow`` expose one compiled decision (the reference engine plays the
+core-only ismcts through them in ``trace`` and ``play``); ``evaluate_sample``
+and ``evaluate_exact`` are the evaluator's searches (csrc/escoba_evaluate.h).
+The other functions are test hooks exposing the C RNG and capture tables to
+the differential tests.
 
 The loops run in sub-batches and call ``PyErr_CheckSignals`` between them
 (with ``ismcts``, whose hands take tens of milliseconds or more, between every
@@ -342,21 +346,11 @@ def reachable_sums(table):
     return t.reach
 
 
-def ismcts_move(rules, hands, table, piles, escobas, stock_left, dealer, last_capturer, int seat, int iters,
-                double c, state):
-    """Test hook: the move `ismcts` makes for ``seat`` (its turn, any blow settled) in a hand state.
-
-    ``hands`` per seat and ``table`` and ``piles`` (per side) are card masks, ``escobas`` per side;
-    only the *sizes* of the other hands and of the stock matter (the search deals the unseen cards
-    itself). ``state`` is the hand's PLAY stream state. Returns (card, table mask taken, the stream
-    state after the decision), so a reference-engine replay can follow the compiled search move by move.
-    """
-    cdef esc_rules R = _c_rules(rules)
-    cdef esc_hand h
-    cdef esc_rng r
-    cdef esc_move mv
-    memset(&h, 0, sizeof(h))
-    h.R = &R
+cdef _hand_view(esc_hand *h, esc_rules *R, hands, table, piles, escobas, int stock_left, int dealer,
+                int last_capturer, int pending):
+    """Fill ``h`` from card masks (``hands`` per seat, ``piles``/``escobas`` per side); the stock has only a size."""
+    memset(h, 0, sizeof(esc_hand))
+    h.R = R
     for i, m in enumerate(hands):
         h.hands[i] = m
     h.table = table
@@ -367,10 +361,101 @@ def ismcts_move(rules, hands, table, piles, escobas, stock_left, dealer, last_ca
     h.pos = 40 - stock_left
     h.dealer = dealer
     h.last_capturer = last_capturer
-    h.pending = -1
+    h.pending = pending
+
+
+def decide_move(rules, strategy, hands, table, piles, escobas, stock_left, dealer, last_capturer, int seat, state):
+    """The move the core's ``strategy`` makes for ``seat`` (its turn, any blow settled): the compiled
+    decision itself (esc_decide_move), so the reference engine can play a core-only strategy (ismcts)
+    step by step and trace it. ``hands`` per seat, ``table`` and ``piles`` (per side) are card masks;
+    the stock is only its size (no strategy reads its order). ``state`` is the hand's PLAY stream state.
+    Returns (card, table mask taken, the stream state after the decision)."""
+    cdef esc_rules R = _c_rules(rules)
+    cdef esc_player pl[6]
+    _c_players(rules, [strategy] * rules.players, pl)
+    cdef esc_hand h
+    cdef esc_tbl t
+    cdef esc_rng r
+    cdef esc_move mv
+    _hand_view(&h, &R, hands, table, piles, escobas, stock_left, dealer, last_capturer, -1)
+    t.mask = h.table
+    t.reach = h.reach
     r.state = state
-    mv = esc_ismcts_move(&h, seat, iters, c, &r)
+    mv = esc_decide_move(&pl[0], &h, seat, &t, h.hands[seat], esc_capturing_cards(h.reach, h.hands[seat]), &r)
     return mv.card, mv.take, r.state
+
+
+def decide_blow(rules, strategy, hands, table, piles, escobas, stock_left, dealer, last_capturer, int seat,
+                int card, state):
+    """The blow the core's ``strategy`` makes for ``seat`` on the laid ``card`` (still on ``table``), as
+    decide_move: returns (table mask taken with the card, 0 = no blow; the stream state after it)."""
+    cdef esc_rules R = _c_rules(rules)
+    cdef esc_player pl[6]
+    _c_players(rules, [strategy] * rules.players, pl)
+    cdef esc_hand h
+    cdef esc_tbl t
+    cdef esc_rng r
+    _hand_view(&h, &R, hands, table, piles, escobas, stock_left, dealer, last_capturer, card)
+    esc_tbl_init(&t, h.table & ~((<uint64_t>1) << card))
+    r.state = state
+    take = esc_decide_blow(&pl[0], &h, seat, &t, card, &r)
+    return take, r.state
+
+
+cdef esc_move *_options(options) except NULL:
+    cdef esc_move *opts = <esc_move *> malloc(max(1, len(options)) * sizeof(esc_move))
+    if opts == NULL:
+        raise MemoryError()
+    for i, (card, take) in enumerate(options):
+        opts[i].card = card
+        opts[i].take = take
+    return opts
+
+
+def evaluate_sample(rules, int seat, hand, table, piles, escobas, sizes, int stock_left, int dealer,
+                    int last_capturer, int pending, options, bint blow, int samples, double c, seed):
+    """The evaluator's determinized search (csrc/escoba_evaluate.h): an int16 array (samples, options)
+    of hand margins for ``seat``'s side. Only the decider's view comes in: its ``hand``, the ``table``,
+    ``piles``/``escobas`` per side, the other hands' ``sizes`` and the stock's size; ``options`` are
+    (card, take mask) pairs (with ``blow``: blows of the laid card ``pending``, take 0 = no blow)."""
+    cdef esc_rules R = _c_rules(rules)
+    cdef esc_hand h
+    # the other hands are placeholders of their public sizes: the search reads only their sizes
+    view = [hand if s == seat else (1 << sizes[s]) - 1 for s in range(rules.players)]
+    _hand_view(&h, &R, view, table, piles, escobas, stock_left, dealer, last_capturer, pending if blow else -1)
+    cdef int n = len(options), rc
+    out = np.zeros((samples, n), dtype=np.int16)
+    cdef int16_t[:, ::1] o = out
+    cdef esc_move *opts = _options(options)
+    cdef uint64_t s = seed
+    try:
+        with nogil:
+            rc = esc_eval_sample(&h, seat, blow, opts, n, samples, c, s, &o[0, 0]) if n and samples else 0
+    finally:
+        free(opts)
+    if rc != 0:
+        raise MemoryError(f"not enough memory for {samples} samples of {n} options")
+    return out
+
+
+def evaluate_exact(rules, int seat, hands, table, piles, escobas, int last_capturer, int pending, options, bint blow):
+    """Exact minimax margins of ``options`` for ``seat`` (two players, no teams, empty stock: ``hands``
+    are the decider's and the opponent's, which is every card the decider has not seen)."""
+    cdef esc_rules R = _c_rules(rules)
+    cdef esc_hand h
+    _hand_view(&h, &R, hands, table, piles, escobas, 0, 0, last_capturer, pending if blow else -1)
+    cdef int n = len(options)
+    cdef esc_move *opts = _options(options)
+    cdef int *values = <int *> malloc(max(1, n) * sizeof(int))
+    try:
+        if values == NULL:
+            raise MemoryError()
+        with nogil:
+            esc_eval_exact(&h, seat, blow, opts, n, values)
+        return [values[i] for i in range(n)]
+    finally:
+        free(opts)
+        free(values)
 
 
 def ismcts_turns_hand(rules, strategies, seed, int game):

@@ -170,7 +170,11 @@ def _load_record_file(path: str):
 @click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True,
               help="Preset, preset(field=value,...) or a TOML file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the hand record (JSON) instead of the play-by-play.")
-def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json):
+@click.option("--analyze", "with_analysis", is_flag=True,
+              help="Show the evaluator's value of each play, the best move and the loss (as `analyze`); "
+                   "with --json, an `analysis` field.")
+@click.option("--samples", type=COUNT, default=None, help="With --analyze: deals per decision (default 4000).")
+def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json, with_analysis, samples):
     """Play one hand and print it play by play, or as a hand record.
 
     \b
@@ -179,6 +183,7 @@ def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json):
       escoba-sim trace -s greedy --vs maxoros --seed 7 --json > hand.json
       escoba-sim trace -s greedy --vs greedy --vs random -r 'tradicional(players=3)' --seed 1
       escoba-sim trace -s greedy --vs maxoros --deck "7o Rb 3c ..." --dealer 1
+      escoba-sim trace -s ismcts --vs greedy --seed 7 --analyze
 
     The same --seed/--game/--hand as a batch run shows the very hand the run
     played. With --deck, --seed (default 0) only feeds the random strategy.
@@ -215,16 +220,27 @@ def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json):
         fail(f"--dealer: {dealer} is not a seat (0 to {ruleset.players - 1} with {ruleset.players} players)")
     from .strategies import PluginError, StrategyError
 
-    try:  # trace plays in the reference engine, which has no core-only strategy (ismcts)
+    try:  # the reference engine plays; a core-only strategy (ismcts) decides through the compiled core
         _, record = play_record(ruleset, strategies, seed, game, hand_index, dealer=dealer, deck=cards)
     except PluginError as e:
         fail(str(e))
     except StrategyError as e:
-        fail(f"{e}; trace plays the hand in the reference engine")
+        fail(str(e))
+    notes = None
+    if with_analysis:
+        from .analyze import analyze_record, trace_notes
+        from .evaluate import DEFAULT_SAMPLES, EvaluationError
+
+        try:
+            an = analyze_record(record, samples=samples or DEFAULT_SAMPLES)
+        except EvaluationError as e:
+            fail(str(e))
+        record["analysis"] = an.to_json()
+        notes = trace_notes(an)
     if as_json:
         emit_json(record)
     else:
-        click.echo(format_trace(record))
+        click.echo(format_trace(record, notes))
 
 
 @main.command()
@@ -308,6 +324,157 @@ def moves(hand_text, table_text, ruleset, as_json):
                        + ("  ESCOBA" if m.escoba else ""))
         else:
             click.echo(f"  {card_str(m.card):<3} lays")
+
+
+# --- a person at the table (play.py) and what the evaluator makes of a hand (analyze.py, evaluate.py) ---
+
+def _terminal_io(colour: bool):
+    """(ask, say) on stdin/stdout: line editing on a terminal; piped input is echoed after its prompt so
+    that a transcript reads like a session; ``colour`` keeps the styles even when stdout is not a terminal."""
+    interactive = sys.stdin.isatty()
+    if interactive:
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401  (gives input() line editing and history)
+
+    def ask(prompt: str):
+        if interactive:
+            try:
+                return input(prompt)
+            except EOFError:
+                return None
+        line = sys.stdin.readline()
+        if not line:
+            return None
+        click.echo(prompt + line.rstrip("\n"))
+        return line
+
+    return ask, lambda text: click.echo(text, color=colour)
+
+
+@main.command()
+@click.option("--vs", type=STRATEGY, multiple=True, required=True,
+              help="The computer's strategy (any spec, plugins too); repeat it for 3 or 4 players.")
+@click.option("--teams", is_flag=True, help="Four players in two teams: you and a computer partner (seat 2) "
+                                            "against seats 1 and 3.")
+@click.option("--partner", type=STRATEGY, help="With --teams: your partner's strategy (default: the first --vs).")
+@click.option("--rules", "-r", "rules_text", default="ludoteka", show_default=True,
+              help="Preset, preset(field=value,...) or a TOML file; the player count follows --vs unless set here.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Seed of the deals; without it one is drawn and printed.")
+@click.option("-n", "count", type=COUNT, default="1", show_default=True, help="Games to play (hands with --hands).")
+@click.option("--hands", "hands_mode", is_flag=True, help="-n counts single hands instead of games to the target.")
+@click.option("--out", "-o", type=click.Path(file_okay=False), default="escoba-play", show_default=True,
+              help="Folder for the hand records (one JSON file per hand).")
+@click.option("--samples", type=COUNT, default=None,
+              help="Deals of the unseen cards per hint (default: the evaluator's, 4000).")
+@click.option("--color/--no-color", "colour", default=None,
+              help="Cards in colour by suit (default: when the output is a terminal).")
+def play(vs, teams, partner, rules_text, seed, count, hands_mode, out, samples, colour):
+    """Play Escoba against the computer in the terminal; every hand is saved as a hand record.
+
+    Type a move by its number, or by its cards: `5o` plays the 5 of oros (its
+    only move), `5o Rc` names the cards it takes, `5o -` lays it. Keys: `?` the
+    3 best moves by the evaluator (from your information only), `u` takes back
+    your last move and the computer's replies, `q` quits (the hand in play is
+    saved as unfinished). Under soplar rules you are offered to blow when the
+    computer lays a card that could have captured.
+
+    \b
+    Examples:
+      escoba-sim play --vs ismcts
+      escoba-sim play --vs heuristic -r tradicional --seed 7 --hands -n 3
+      escoba-sim play --vs greedy --vs maxoros              # three players
+      escoba-sim play --vs greedy --teams --partner ismcts  # two teams of two
+      escoba-sim analyze escoba-play/7-g0-h0.json           # where points were lost
+    """
+    from pathlib import Path
+
+    from .evaluate import DEFAULT_SAMPLES
+    from .play import Session, seat_specs
+    from .rules import RulesError, parse_rules
+    from .strategies import StrategyError
+
+    try:
+        rules = parse_rules(rules_text)
+    except RulesError as e:
+        fail(f"--rules: {e}")
+    if teams:
+        if len(vs) > 2:
+            fail("--teams: give one --vs (both opponents) or two (seat 1, seat 3)")
+        rules = rules.replace(players=4, teams=True)
+    elif partner:
+        fail("--partner needs --teams")
+    elif not _players_named(rules_text) and rules.players != 1 + len(vs):
+        try:
+            rules = parse_rules(rules.replace(players=1 + len(vs)))
+        except RulesError as e:
+            fail(f"{len(vs)} --vs: {e}")
+    elif len(vs) > 1 and len(vs) != rules.players - 1:
+        fail(f"{rules.canonical()} is played by {rules.players} players: give one --vs (every computer seat) "
+             f"or {rules.players - 1}")
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbits(64)
+        click.echo(f"seed {seed} (drawn at random; pass --seed {seed} to see these deals again)", err=True)
+    colour = sys.stdout.isatty() if colour is None else colour
+    ask, say = _terminal_io(colour)
+    try:
+        session = Session(seat_specs(rules, list(vs), partner), seed, Path(out), ask=ask, say=say, colour=colour,
+                          samples=samples or DEFAULT_SAMPLES)
+    except StrategyError as e:
+        fail(str(e))
+    say(f"rules {rules.canonical()}; you are seat 0; "
+        + ", ".join(session.seats.name(s) for s in range(1, rules.players)))
+    try:
+        session.play(count, hands_mode)
+    except OSError as e:
+        fail(f"{out}: cannot save the hand record ({e.strerror or e})")
+
+
+@main.command()
+@click.argument("record")
+@click.option("--seat", "seats", type=click.IntRange(min=0), multiple=True,
+              help="Analyse only this seat's decisions (repeatable; default: every seat).")
+@click.option("--samples", type=COUNT, default=None,
+              help="Deals of the unseen cards per decision (default: the evaluator's, 4000).")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Seed of the searches (decision k searches with a seed mixed from it and k).")
+@click.option("--json", "as_json", is_flag=True, help="Print every decision and the totals as JSON.")
+def analyze(record, seats, samples, seed, as_json):
+    """Value every decision of a hand record: move played, best move, expected loss in points, marks.
+
+    RECORD is a hand record (from `play`, `trace --json` or written by hand),
+    or - for stdin. Each decision is valued from the decider's information
+    only (its hand, the table, every card played), by the evaluator
+    (docs/evaluate.md): exact when nothing is hidden, else a search over
+    deals of the unseen cards. Losses of 0.2, 0.5 and 1.0 points are marked
+    inaccuracy, mistake and blunder.
+
+    \b
+    Examples:
+      escoba-sim trace -s greedy --vs greedy --seed 3 --json > hand.json
+      escoba-sim analyze hand.json
+      escoba-sim analyze escoba-play/7-g0-h0.json --seat 0 --json
+    """
+    from .analyze import AnalysisError, analyze_record, format_analysis
+    from .evaluate import DEFAULT_SAMPLES, EvaluationError
+
+    data = _load_record_file(record)
+    progress = None
+    if sys.stderr.isatty():
+        def progress(done, total):
+            click.echo(f"\ranalysing: decision {done} of {total}", err=True, nl=done == total)
+    try:
+        an = analyze_record(data, seats=list(seats) or None, samples=samples or DEFAULT_SAMPLES, seed=seed,
+                            on_decision=progress)
+    except AnalysisError as e:
+        fail(f"{record}: {e}", 2)
+    except EvaluationError as e:
+        fail(str(e))
+    if as_json:
+        emit_json(an.to_json())
+    else:
+        click.echo(format_analysis(an, record))
 
 
 @main.group("rules")

@@ -28,7 +28,7 @@ from .cards import CardError, card_str, cards_str, parse_card, parse_cards, valu
 from .engine import HandState, IllegalMove, Move
 from .rng import shuffled_deck
 from .rules import Ruleset, RulesError, parse_rules
-from .strategies import make_strategy
+from .strategies import parse_strategy
 
 FORMAT = "escoba-sim/hand"
 VERSION = 1
@@ -75,9 +75,11 @@ def score_json(rules: Ruleset, result: engine.HandResult) -> list[dict[str, Any]
 
 
 def make_record(st: HandState, *, seed: int | None = None, game: int | None = None, hand: int | None = None,
-                strategies: list[str] | None = None) -> dict[str, Any]:
-    """The record of a finished hand (``st.deck`` holds the dealing order, ``st.moves`` every move)."""
-    if not st.over or st.result is None:
+                strategies: list[str] | None = None, unfinished: bool = False) -> dict[str, Any]:
+    """The record of a finished hand (``st.deck`` holds the dealing order, ``st.moves`` every move).
+
+    With ``unfinished`` a hand still in play has a record too (no score; ``replay`` reports it unfinished)."""
+    if not unfinished and (not st.over or st.result is None):
         raise ValueError("only a finished hand has a record")
     rec: dict[str, Any] = {"format": FORMAT, "version": VERSION, "rules": st.rules.canonical(),
                            "dealer": st.dealer, "deck": cards_str(st.deck)}
@@ -85,7 +87,8 @@ def make_record(st: HandState, *, seed: int | None = None, game: int | None = No
         if v is not None:
             rec[k] = v
     rec["moves"] = [move_to_json(m) for m in st.moves]
-    rec["score"] = score_json(st.rules, st.result)
+    if st.over and st.result is not None:
+        rec["score"] = score_json(st.rules, st.result)
     return rec
 
 
@@ -94,7 +97,7 @@ def play_record(rules: Ruleset, strategies: list[str], seed: int, game: int = 0,
     """Play one hand with the reference engine and return its final state and record."""
     if len(strategies) != rules.players:
         raise ValueError(f"{rules.players} players need {rules.players} strategies (one per seat), got {len(strategies)}")
-    st = engine.play_hand(rules, [make_strategy(s) for s in strategies], seed, game, hand, dealer=dealer, deck=deck)
+    st = engine.play_hand(rules, [parse_strategy(s).player() for s in strategies], seed, game, hand, dealer=dealer, deck=deck)
     return st, make_record(st, seed=seed, game=game, hand=hand, strategies=list(strategies))
 
 
@@ -278,6 +281,11 @@ def _problem_for_blow(st: HandState, rm: RecordedMove, n: int) -> Problem | None
     return None
 
 
+# a legal move with a wrong `escoba` mark (indexed by the mark): reported, but the walk goes on
+WRONG_ESCOBA_LABEL = {True: "marked as an escoba but cards stay on the table",
+                      False: "takes the whole table, so it is an escoba, but it is not marked as one"}
+
+
 def walk(rules: Ruleset, deck: list[int], dealer: int, moves: list[RecordedMove],
          problems: list[Problem]) -> Iterator[tuple[HandState, Step]]:
     """Apply ``moves`` from the deal, yielding the state after each legal move with its ``Step``.
@@ -316,9 +324,7 @@ def walk(rules: Ruleset, deck: list[int], dealer: int, moves: list[RecordedMove]
             return
         if rm.escoba is not None and rm.escoba != clears:
             # the move is legal; only its label is wrong, so report it and carry on
-            problems.append(Problem("marked as an escoba but cards stay on the table" if rm.escoba
-                                    else "takes the whole table, so it is an escoba, but it is not marked as one",
-                                    n, rm.player))
+            problems.append(Problem(WRONG_ESCOBA_LABEL[rm.escoba], n, rm.player))
         step = Step(n, move, hand_before, table_before)
         if rules.deal == "draw" and len(st.stock) < stock_before:
             step.drew = st.deck[40 - stock_before]
@@ -395,8 +401,10 @@ def format_score(rules: Ruleset, score: list[dict[str, Any]], strategies: list[s
     return "\n".join(lines)
 
 
-def format_trace(data: dict[str, Any]) -> str:
-    """A hand record told play by play: seat, hand and table before each move, the move, escobas, the sheet."""
+def format_trace(data: dict[str, Any], notes: dict[int, str] | None = None) -> str:
+    """A hand record told play by play: seat, hand and table before each move, the move, escobas, the sheet.
+
+    ``notes`` (by move number) are printed after their move, e.g. the evaluator's view of it."""
     parsed = parse_record(data)
     rules, strategies = parsed.rules, data.get("strategies")
     out: list[str] = []
@@ -435,6 +443,8 @@ def format_trace(data: dict[str, Any]) -> str:
             text = f"lays {card_str(m.card)}"
         if step.drew is not None:
             text += f"  (draws {card_str(step.drew)})"
+        if notes and step.number in notes:
+            text = f"{text:<34}{notes[step.number]}"
         hand = "" if m.soplar else cards_str(step.hand)
         out.append(f"{step.number:>3}  {m.player:<5}{hand:<22}{cards_str(step.table) or '-':<34}{text}")
         if step.dealt:

@@ -500,6 +500,48 @@ class StrategySpec:
             raise StrategyError(f"`{self.name}` has no reference implementation: it runs only in the compiled core")
         return d.reference(**dict(self.params))
 
+    def player(self):
+        """A strategy object that plays single hands step by step in the reference engine (trace, play):
+        the reference class, or for a core-only built-in (ismcts) the compiled core's own decisions."""
+        d = self.builtin
+        if d is None or d.reference is not None:
+            return self.make()
+        from .batch import _core
+
+        if _core is None:
+            raise StrategyError(f"`{self.name}` runs only in the compiled core, which is not loaded")
+        return CoreStrategy(self, _core)
+
+
+class CoreStrategy:
+    """A core-only built-in (ismcts) inside the reference engine: each decision is made by the compiled
+    core's own decision functions (``_core.decide_move`` / ``decide_blow``, which its hand loop calls),
+    from the same position and the same PLAY stream, so a hand played this way is the very hand a batch
+    run plays, and the reference engine still checks every move it makes."""
+
+    def __init__(self, spec: StrategySpec, core):
+        self.spec, self.name, self._core = spec, spec.name, core
+
+    def _view(self, st: HandState) -> tuple:
+        return (st.rules, self.spec, [mask_of(h) for h in st.hands], mask_of(st.table), list(st.piles),
+                list(st.escobas), len(st.stock), st.dealer, st.last_capturer, st.to_play)
+
+    def choose_move(self, st: HandState, moves: list[Move], rng: SplitMix64) -> Move:
+        card, take, rng.state = self._core.decide_move(*self._view(st), rng.state)
+        for m in moves:
+            if m.card == card and mask_of(m.take) == take:
+                return m
+        raise RuntimeError(f"the compiled `{self.spec}` chose a move that is not legal (card {card}, take {take:#x})")
+
+    def choose_blow(self, st: HandState, blows: list[Move], rng: SplitMix64) -> Move | None:
+        take, rng.state = self._core.decide_blow(*self._view(st), blows[0].card, rng.state)
+        if not take:
+            return None
+        for m in blows:
+            if mask_of(m.take) == take:
+                return m
+        raise RuntimeError(f"the compiled `{self.spec}` chose a blow that is not open (take {take:#x})")
+
 
 def _fmt(v: float) -> str:
     if isinstance(v, int):

@@ -2,8 +2,9 @@
 
 ismcts has no pure-Python version (it is a randomised search). Its moves are
 checked instead by replaying hands in the reference engine with a strategy
-that asks the compiled search for each decision (``_core.ismcts_move``, a test
-hook): the reference engine rejects any illegal move, and the replayed hands
+that asks the compiled search for each decision (``StrategySpec.player``, which
+``trace`` and ``play`` use: ``_core.decide_move``): the reference engine rejects
+any illegal move, and the replayed hands
 must equal the compiled core's own, field by field. Batches are also checked
 for the hand invariants (40 cards, points adding up).
 """
@@ -30,30 +31,21 @@ def _assert_same(a, b):
 
 
 class CoreIsmcts:
-    """A reference-engine strategy whose every decision is the compiled search's (via the test hook)."""
+    """The reference-engine player of ismcts (StrategySpec.player: every decision is the compiled
+    search's own), counting the decisions that searched (they draw from the PLAY stream)."""
 
-    name = "ismcts"
-
-    def __init__(self, iters, c=4.0):
-        self.iters, self.c = iters, c
+    def __init__(self, iters):
+        self.inner = parse_strategy(f"ismcts:iters={iters}").player()
         self.searched = 0
 
     def choose_move(self, st, moves, rng):
-        from escoba_sim import _core
+        before = rng.state
+        m = self.inner.choose_move(st, moves, rng)
+        self.searched += rng.state != before
+        return m
 
-        seat = st.to_play
-        card, take, state = _core.ismcts_move(
-            st.rules, [mask_of(h) for h in st.hands], mask_of(st.table), list(st.piles), list(st.escobas),
-            len(st.stock), st.dealer, st.last_capturer, seat, self.iters, self.c, rng.state)
-        self.searched += state != rng.state
-        rng.state = state
-        found = [m for m in moves if m.card == card and mask_of(m.take) == take]
-        assert len(found) == 1, f"ismcts chose an illegal move: card {card}, take {take:#x}"
-        return found[0]
-
-    # blows follow greedy's rule (documented in csrc/escoba_ismcts.h)
-    choose_blow = GreedyStrategy.choose_blow
-    key = staticmethod(greedy_key)
+    def choose_blow(self, st, blows, rng):
+        return self.inner.choose_blow(st, blows, rng)
 
 
 def test_the_reference_engine_refuses_ismcts_clearly():
@@ -62,17 +54,42 @@ def test_the_reference_engine_refuses_ismcts_clearly():
         batch.play_hands(r, ["ismcts", "greedy"], 1, 0, 1, engine_name="python")
     with pytest.raises(StrategyError, match="compiled core"):
         make_strategy("ismcts:iters=10")
+    # single hands step by step (trace, play) use the compiled decisions instead
+    assert parse_strategy("ismcts:iters=10").player().name == "ismcts"
 
 
-def test_the_cli_refuses_ismcts_on_the_reference_engine_without_a_traceback(cli, monkeypatch):
-    # trace always plays in the reference engine
-    r = cli("trace", "-s", "ismcts", "--vs", "greedy", "--seed", "1")
-    assert r.exit_code == 1 and "runs only in the compiled core" in r.output
+def test_run_refuses_ismcts_on_the_reference_engine_without_a_traceback(monkeypatch):
     # run / tournament validate before any worker starts when the reference engine is in use
     monkeypatch.setattr(runspec, "engine_for", lambda strategies, engine_name=None: "python")
     with pytest.raises(runspec.RunError, match="runs only in the compiled core"):
         runspec.make_spec("ismcts", ["greedy"], "ludoteka", 10)
     runspec.make_spec("greedy", ["maxoros"], "ludoteka", 10)  # the reference strategies still pass
+
+
+@pytest.mark.parametrize("rules", ["ludoteka", "tradicional", "ludoteka(players=3)"])
+def test_trace_plays_ismcts_and_its_record_is_the_core_hand(cli, rules):
+    # trace plays hand (game 2, hand 1) in the reference engine with the compiled decisions: the record
+    # replays as legal, and its score equals the compiled core's own hand (same seed, game and hand)
+    import json
+
+    from escoba_sim import _core
+    from escoba_sim.record import replay_record, score_json
+
+    r = parse_rules(rules)
+    specs = ["ismcts:iters=50"] + ["greedy"] * (r.players - 1)
+    args = ["trace", "-s", specs[0], *sum((["--vs", v] for v in specs[1:]), []), "-r", rules, "--seed", 9,
+            "--game", 2, "--hand", 1]
+    out = cli(*args, "--json")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    st, problems = replay_record(data)
+    assert problems == [] and st.over
+    ref = batch.play_games(r.replace(target=1000), specs, 9, 2, 1)  # game 2 long enough to reach hand 1
+    row = {k: list(ref.hands[k][1]) for k in batch.SIDE_COLUMNS}
+    assert [{k: side[k] for k in batch.SIDE_COLUMNS} for side in score_json(r, st.result)] == \
+        [{k: row[k][s] for k in batch.SIDE_COLUMNS} for s in range(r.n_sides)]
+    text = cli(*args)
+    assert text.exit_code == 0 and "score sheet" in text.output
 
 
 def test_spec_parameters():
