@@ -17,8 +17,9 @@ if os.environ.get("ESCOBA_SIM_PURE_PYTHON") != "1" and os.path.exists("escoba_si
         ext_modules = cythonize(
             # depends: a changed C header rebuilds the extension, and the headers ship in the sdist
             [Extension("escoba_sim._core", ["escoba_sim/_core.pyx"], include_dirs=["csrc"],
-                       depends=["csrc/escoba_core.h", "csrc/escoba_rng.h", "csrc/escoba_strategies.h",
-                                "csrc/escoba_ismcts.h", "csrc/escoba_evaluate.h"],
+                       depends=["csrc/escoba_rng.h", "csrc/escoba_tables.h", "csrc/escoba_hand.h",
+                                "csrc/escoba_strategies.h", "csrc/escoba_ismcts.h", "csrc/escoba_core.h",
+                                "csrc/escoba_evaluate.h"],
                        # no fused multiply-add: heuristic scores must round exactly as in Python
                        extra_compile_args=["-O3", "-ffp-contract=off"])],
             compiler_directives={"language_level": 3, "boundscheck": False, "wraparound": False,

@@ -1,7 +1,8 @@
 /* The `ismcts` strategy of escoba-sim: single-observer information-set Monte
  * Carlo tree search (SO-ISMCTS, Cowling, Powley & Whitehouse 2012, "Information
  * Set Monte Carlo Tree Search", IEEE TCIAIG 4(2)), in plain C on top of the
- * core's hand state, capture walks and greedy decisions (escoba_core.h).
+ * core's hand state, capture walks and greedy decisions (escoba_hand.h,
+ * escoba_strategies.h).
  *
  * One decision = `iters` iterations, each of which
  *  1. determinizes: every card the searching seat cannot see (not in its hand,
@@ -46,7 +47,7 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include "escoba_core.h"
+#include "escoba_strategies.h"
 
 /* The parameters arrive per seat (esc_player.p: iters, c); their defaults live
  * in escoba_sim/strategies.py (BUILTINS["ismcts"]): iters 1000, c 4. c is in

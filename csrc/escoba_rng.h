@@ -38,12 +38,54 @@ static inline uint32_t esc_below(esc_rng *r, uint32_t n) {
     return (uint32_t)(((unsigned __int128)esc_next(r) * n) >> 64);
 }
 
-/* Fisher-Yates from the top, deck[0] dealt first (docs/engine.md, Shuffle) */
-static inline void esc_shuffle(esc_rng *r, uint8_t deck[40]) {
+/* The deal stream (docs/engine.md, Shuffle): version 2 takes two swaps from
+ * each 64-bit output, one per 32-bit half (high half first), each mapped to
+ * [0, n) by Lemire's multiply-shift with exact rejection of the low products
+ * below 2^32 mod n. Version 1 (escoba-sim 0.1.0 before it) used one
+ * esc_below per swap. escoba_sim/rng.py (DEAL_STREAM_VERSION) must agree. */
+#define ESC_DEAL_STREAM_VERSION 2
+
+/* the exact shuffle word by word, as rng.py writes it: the fast one below falls
+ * back to it when a rejection is possible */
+static inline void esc_shuffle_words(esc_rng *r, uint8_t deck[40]) {
+    uint64_t x = 0;
+    int low_left = 0; /* the low half of x is the next word */
     for (int i = 0; i < 40; i++) deck[i] = (uint8_t)i;
     for (int i = 39; i > 0; i--) {
-        uint32_t j = esc_below(r, (uint32_t)(i + 1));
+        const uint32_t n = (uint32_t)(i + 1), reject_below = (uint32_t)((1ULL << 32) % n);
+        uint64_t m;
+        do {
+            uint32_t w;
+            if (low_left) { w = (uint32_t)x; low_left = 0; }
+            else { x = esc_next(r); w = (uint32_t)(x >> 32); low_left = 1; }
+            m = (uint64_t)w * n;
+        } while ((uint32_t)m < reject_below);
+        const uint32_t j = (uint32_t)(m >> 32);
         uint8_t t = deck[i]; deck[i] = deck[j]; deck[j] = t;
+    }
+}
+
+/* Fisher-Yates from the top, deck[0] dealt first: 20 outputs for 39 swaps.
+ * A word can be rejected only if its low product is below n <= 40 (odds about
+ * 2e-7 per shuffle); then the whole shuffle is redone word by word. */
+static inline void esc_shuffle(esc_rng *r, uint8_t deck[40]) {
+    const uint64_t start = r->state;
+    for (int i = 0; i < 40; i++) deck[i] = (uint8_t)i;
+    uint32_t rare = 0;
+    for (int i = 39; i > 1; i -= 2) {
+        const uint64_t x = esc_next(r);
+        const uint64_t m1 = (x >> 32) * (uint64_t)(i + 1), m2 = (x & 0xFFFFFFFFu) * (uint64_t)i;
+        rare |= ((uint32_t)m1 < 40u) | ((uint32_t)m2 < 40u);
+        const uint32_t j1 = (uint32_t)(m1 >> 32), j2 = (uint32_t)(m2 >> 32);
+        uint8_t t = deck[i]; deck[i] = deck[j1]; deck[j1] = t;
+        t = deck[i - 1]; deck[i - 1] = deck[j2]; deck[j2] = t;
+    }
+    const uint64_t m = (esc_next(r) >> 32) * 2u; /* i = 1: n = 2 divides 2^32, never rejected */
+    const uint32_t j = (uint32_t)(m >> 32);
+    uint8_t t = deck[1]; deck[1] = deck[j]; deck[j] = t;
+    if (__builtin_expect(rare != 0, 0)) {
+        r->state = start;
+        esc_shuffle_words(r, deck);
     }
 }
 

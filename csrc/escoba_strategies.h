@@ -1,12 +1,9 @@
-/* The strategies of escoba-sim that look past the taken set: `defensive`,
+/* The built-in strategies of escoba-sim but ismcts (escoba_ismcts.h):
+ * `random` and the keyed ones (greedy, maxoros, sevens), whose best capture
+ * is in escoba_tables.h, then those that look past the taken set: `defensive`,
  * `heuristic` and `endgame` (docs/engine.md, "What a strategy has seen, and
- * risk"), plus the dispatch from a seat's strategy id to its decision. The
- * simple keyed strategies (greedy, maxoros, sevens) and `random` live in
- * escoba_core.h; `ismcts` in escoba_ismcts.h.
- *
- * Included at the end of escoba_core.h: it uses the core's hand state, capture
- * walks and keys, and the core's hand loop calls esc_decide_move /
- * esc_decide_blow (declared there) for every decision.
+ * risk"). They read the hand state (escoba_hand.h); the dispatch from a seat's
+ * strategy code to its decision is in escoba_core.h.
  *
  * Exactness with the reference (strategies.py) matters more than speed here:
  * - `unseen` = 40 cards minus the seat's hand, the table and every pile;
@@ -21,8 +18,60 @@
 #ifndef ESCOBA_STRATEGIES_H
 #define ESCOBA_STRATEGIES_H
 
-#include "escoba_core.h"
-#include "escoba_ismcts.h"
+#include "escoba_hand.h"
+
+/* a seat's strategy: its code and parameters (doubles, in the order of StrategyDef.params) */
+#define ESC_MAX_PARAMS 12
+typedef struct { int id; double p[ESC_MAX_PARAMS]; } esc_player;
+
+/* ---------- random and the keyed strategies (greedy, maxoros, sevens): the hand loop inlines these ---------- */
+
+/* lowest value, ties to the highest card id */
+static inline int esc_lowest_value_card(uint64_t cards) {
+    const int v = __builtin_ctz(esc_values_of(cards)); /* value - 1 */
+    return 63 - __builtin_clzll(cards & ESC_SPREAD(1u << v));
+}
+
+static inline esc_move esc_random_move(const esc_hand *h, const esc_tbl *t, uint64_t hand, uint64_t cap, esc_rng *rng) {
+    const int mode = h->R->capture;
+    uint64_t legal = (mode == ESC_CAPTURE_ANY && cap) ? cap : hand;
+    int n = __builtin_popcountll(legal);
+    int k = n > 1 ? (int)esc_below(rng, (uint32_t)n) : 0;
+    if (n <= 3) { /* the usual hand: drop k lowest cards with selects, not a k-trip loop */
+        legal = k >= 1 ? legal & (legal - 1) : legal;
+        legal = k >= 2 ? legal & (legal - 1) : legal;
+    } else {
+        while (k--) legal &= legal - 1;
+    }
+    esc_move mv = { __builtin_ctzll(legal), 0 };
+    if ((cap >> mv.card) & 1) /* its captures in mask order, then the lay if laying is legal */
+        mv.take = esc_draw_option(t, mv.card, mode == ESC_CAPTURE_OPTIONAL, 0, rng);
+    return mv;
+}
+
+static inline esc_move esc_key_move(int strategy, const esc_tbl *t, uint64_t hand, uint64_t cap) {
+    esc_move mv = { -1, 0 };
+    if (cap) {
+        const uint64_t best = esc_best_capture(t, strategy, cap, 1);
+        mv.card = __builtin_ctzll(best & hand);
+        mv.take = best & ~(1ULL << mv.card);
+        return mv;
+    }
+    /* maxoros keeps its oros, sevens its sevens, unless it holds nothing else */
+    const uint64_t keep = strategy == ESC_MAXOROS ? ESC_OROS_MASK : (strategy == ESC_SEVENS ? ESC_SEVENS_MASK : 0);
+    const uint64_t plain = hand & ~keep;
+    const uint64_t pool = (plain != 0) ? plain : hand;
+    mv.card = esc_lowest_value_card(pool);
+    return mv;
+}
+
+/* a blow of the laid card `card` (t: the table without it): the table cards taken with it, 0 = no blow */
+static inline uint64_t esc_choose_blow(int strategy, const esc_tbl *t, int card, esc_rng *rng) {
+    if (strategy == ESC_RANDOM) return esc_draw_option(t, card, 1, 1, rng); /* [no blow] + options */
+    return esc_best_capture(t, strategy, 1ULL << card, 0) & ~(1ULL << card);
+}
+
+/* the decision of a seat's strategy (escoba_strategies.h, included at the end) */
 
 #define ESC_ALL_CARDS ((1ULL << 40) - 1)
 
@@ -334,32 +383,6 @@ static ESC_COLD uint64_t esc_endgame_blow(const double *p, const esc_hand *h, in
     uint64_t take = 0;
     esc_eg_blow(h->R, &s, seat, card, -ESC_EG_INF, ESC_EG_INF, seat, &take);
     return take;
-}
-
-/* ---------- dispatch: one case per strategy ---------- */
-
-static inline esc_move esc_decide_move(const esc_player *pl, const esc_hand *h, int seat, const esc_tbl *t,
-                                       uint64_t hand, uint64_t cap, esc_rng *rng) {
-    switch (pl->id) {
-    case ESC_RANDOM: return esc_random_move(h, t, hand, cap, rng);
-    case ESC_DEFENSIVE: return esc_defensive_move(h, seat, t, hand, cap);
-    case ESC_HEURISTIC: return esc_heuristic_move(pl->p, h, seat, t, hand, cap);
-    case ESC_ENDGAME: return esc_endgame_move(pl->p, h, seat, t, hand, cap);
-    case ESC_ISMCTS: return esc_ismcts_move(h, seat, (int)pl->p[0], pl->p[1], rng); /* iters, c */
-    default: return esc_key_move(pl->id, t, hand, cap); /* greedy, maxoros, sevens */
-    }
-}
-
-/* t: the table without the laid card `card`; returns the table cards taken with it, 0 = no blow */
-static inline uint64_t esc_decide_blow(const esc_player *pl, const esc_hand *h, int seat, const esc_tbl *t, int card,
-                                       esc_rng *rng) {
-    switch (pl->id) {
-    case ESC_DEFENSIVE: return esc_choose_blow(ESC_GREEDY, t, card, rng);
-    case ESC_HEURISTIC: return esc_heuristic_blow(pl->p, t, card);
-    case ESC_ENDGAME: return esc_endgame_blow(pl->p, h, seat, t, card);
-    case ESC_ISMCTS: return esc_choose_blow(ESC_GREEDY, t, card, rng); /* blows are not searched */
-    default: return esc_choose_blow(pl->id, t, card, rng); /* random, greedy, maxoros, sevens */
-    }
 }
 
 #endif

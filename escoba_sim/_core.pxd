@@ -8,16 +8,23 @@ cdef extern from "escoba_rng.h" nogil:
     uint64_t esc_stream_state(uint64_t seed, uint64_t game, uint64_t hand, uint64_t stream)
     uint64_t esc_next(esc_rng *r)
     uint32_t esc_below(esc_rng *r, uint32_t n)
+    int ESC_DEAL_STREAM_VERSION
     void esc_shuffle(esc_rng *r, uint8_t deck[40])
 
-cdef extern from "escoba_core.h" nogil:
+cdef extern from "escoba_tables.h" nogil:
+    int ESC_N_STRATEGIES
+    ctypedef struct esc_tbl:
+        uint64_t mask
+        uint16_t reach
+    uint16_t esc_reach_of(uint64_t mask)
+    void esc_tbl_init(esc_tbl *t, uint64_t mask)
+    int64_t esc_count_options(const esc_tbl *t, int card)
+    uint64_t esc_kth_option(const esc_tbl *t, int card, int64_t k)
+    uint64_t esc_capturing_cards(uint16_t reach, uint64_t hand)
+
+cdef extern from "escoba_hand.h" nogil:
     int ESC_MAX_SEATS
     int ESC_N_SIDE_COLS
-    int ESC_N_STRATEGIES
-    int ESC_MAX_PARAMS
-    ctypedef struct esc_player:
-        int id
-        double p[12]
     ctypedef struct esc_rules:
         int players, teams, n_sides, hand_size, table_size
         int lucky_deal, capture, soplar, deal, sevens, ties
@@ -25,10 +32,6 @@ cdef extern from "escoba_core.h" nogil:
     ctypedef struct esc_hand_result:
         int8_t dealer, lucky_deal, leftovers, leftover_taker
         int16_t side[11][6]
-    ctypedef struct esc_tbl:
-        uint64_t mask
-        uint16_t reach
-    ctypedef int (*esc_push_fn)(void *ctx, const esc_hand_result *res) noexcept nogil
     ctypedef struct esc_hand:
         const esc_rules *R
         uint64_t hands[6]
@@ -42,30 +45,34 @@ cdef extern from "escoba_core.h" nogil:
     ctypedef struct esc_move:
         int card
         uint64_t take
-    uint16_t esc_reach_of(uint64_t mask)
-    int esc_init_tables()
-    const char *esc_impl_name()
-    void esc_tbl_init(esc_tbl *t, uint64_t mask)
-    int64_t esc_count_options(const esc_tbl *t, int card)
-    uint64_t esc_kth_option(const esc_tbl *t, int card, int64_t k)
-    void esc_play_hand(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
-                       uint64_t hand_index, int dealer, esc_hand_result *res)
-    int esc_play_game(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
-                      int max_hands, int32_t *scores, int *winner, esc_push_fn push, void *ctx)
+    void esc_deal(esc_hand *h, const esc_rules *R, int dealer)
+    int esc_next_seat(esc_hand *h, int last)
+    void esc_score(const esc_hand *h, int leftovers, esc_hand_result *res)
+
+cdef extern from "escoba_strategies.h" nogil:
+    int ESC_MAX_PARAMS
+    ctypedef struct esc_player:
+        int id
+        double p[12]
 
 cdef extern from "escoba_ismcts.h" nogil:
     esc_move esc_ismcts_move(const esc_hand *h, int seat, int iters, double c, esc_rng *rng)
     # the search's own copy of a turn (test hooks check it against the core's hand loop)
-    void esc_deal(esc_hand *h, const esc_rules *R, int dealer)
-    int esc_next_seat(esc_hand *h, int last)
-    uint64_t esc_capturing_cards(uint16_t reach, uint64_t hand)
+    void esc_ismcts_blow(esc_hand *h, int seat)
+    int esc_ismcts_play(esc_hand *h, int seat, esc_move mv, uint64_t cap)
+
+cdef extern from "escoba_core.h" nogil:
+    ctypedef int (*esc_push_fn)(void *ctx, const esc_hand_result *res) noexcept nogil
+    int esc_init_tables()
+    const char *esc_impl_name()
     esc_move esc_decide_move(const esc_player *pl, const esc_hand *h, int seat, const esc_tbl *t,
                              uint64_t hand, uint64_t cap, esc_rng *rng)
     uint64_t esc_decide_blow(const esc_player *pl, const esc_hand *h, int seat, const esc_tbl *t, int card,
                              esc_rng *rng)
-    void esc_score(const esc_hand *h, int leftovers, esc_hand_result *res)
-    void esc_ismcts_blow(esc_hand *h, int seat)
-    int esc_ismcts_play(esc_hand *h, int seat, esc_move mv, uint64_t cap)
+    void esc_play_hand(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
+                       uint64_t hand_index, int dealer, esc_hand_result *res)
+    int esc_play_game(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
+                      int max_hands, int32_t *scores, int *winner, esc_push_fn push, void *ctx)
 
 cdef extern from "escoba_evaluate.h" nogil:
     int esc_eval_sample(const esc_hand *h, int seat, int blow, const esc_move *opts, int n, int samples, double c,

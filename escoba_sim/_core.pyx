@@ -26,6 +26,7 @@ from cpython.exc cimport PyErr_CheckSignals
 import numpy as np
 
 from . import engine
+from . import rng as _rng
 # batch imports this module while it loads: bind the module, read its names at call time
 from . import batch as _batch
 from .rules import CAPTURE, DEAL, LUCKY_DEAL, SEVENS, TIES, Ruleset
@@ -34,11 +35,17 @@ from .strategies import BUILTINS, parse_strategy
 if esc_init_tables() != 0:
     raise ImportError("escoba_sim._core: capture lookup tables have an unexpected size")
 
+# the deal stream the C shuffle implements (docs/engine.md, Shuffle) must be the reference's
+DEAL_STREAM_VERSION = ESC_DEAL_STREAM_VERSION
+if DEAL_STREAM_VERSION != _rng.DEAL_STREAM_VERSION:
+    raise ImportError(f"escoba_sim._core deals with stream {DEAL_STREAM_VERSION}, escoba_sim.rng with "
+                      f"{_rng.DEAL_STREAM_VERSION}: rebuild the core (pip install -e .)")
+
 # which compiled hand loop runs on this CPU: "popcnt" or "baseline" (see csrc/escoba_core.h)
 IMPL = esc_impl_name().decode()
 
 # the strategy codes this build of the core plays (StrategyDef.code in strategies.BUILTINS):
-# csrc/escoba_core.h numbers them ESC_RANDOM = 0 .. ESC_N_STRATEGIES - 1; _C_NAMES pins each
+# csrc/escoba_tables.h numbers them ESC_RANDOM = 0 .. ESC_N_STRATEGIES - 1; _C_NAMES pins each
 # name to its C code so that a code renumbered on one side only is caught at import
 _C_NAMES = {"random": 0, "greedy": 1, "maxoros": 2, "sevens": 3, "defensive": 4, "heuristic": 5, "endgame": 6,
            "ismcts": 7}
@@ -320,6 +327,15 @@ def shuffled_deck(seed, game, hand):
     return [deck[i] for i in range(40)]
 
 
+def shuffled_deck_from_state(state):
+    """The shuffle of a DECK stream whose generator state is ``state`` (tests craft rejections)."""
+    cdef esc_rng r
+    cdef uint8_t deck[40]
+    r.state = state
+    esc_shuffle(&r, deck)
+    return [deck[i] for i in range(40)]
+
+
 def capture_options(int card, table):
     """Every subset of ``table`` taking ``card`` to 15, ordered by mask, from the C lookup tables."""
     cdef uint64_t mask = 0
@@ -344,6 +360,24 @@ def reachable_sums(table):
         mask |= (<uint64_t>1) << <int>c
     esc_tbl_init(&t, mask)
     return t.reach
+
+
+def score_piles(rules, piles, escobas, lucky_escobas):
+    """Test hook: esc_score on the given side piles (card masks) and escobas, as
+    {SIDE_COLUMNS name: per-side list}, to check the C scoring rules directly."""
+    cdef esc_rules R = _c_rules(rules)
+    cdef esc_hand h
+    cdef esc_hand_result res
+    memset(&h, 0, sizeof(h))
+    memset(&res, 0, sizeof(res))
+    h.R = &R
+    h.last_capturer = -1
+    for i, (p, e, l) in enumerate(zip(piles, escobas, lucky_escobas)):
+        h.piles[i] = p
+        h.escobas[i] = e
+        h.lucky_escobas[i] = l
+    esc_score(&h, 0, &res)
+    return {name: [res.side[k][s] for s in range(R.n_sides)] for k, name in enumerate(_batch.SIDE_COLUMNS)}
 
 
 cdef _hand_view(esc_hand *h, esc_rules *R, hands, table, piles, escobas, int stock_left, int dealer,

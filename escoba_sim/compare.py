@@ -26,6 +26,9 @@ Quantities (``metric`` names; the player is named by its strategy label):
 - ``tie_sevens``, ``tie_oros``, ``tie_cards``: share of hands whose majority is tied
   (two sides: a tie gives the point to both with ``ties=shared`` and to nobody with
   ``ties=none``, so ties = +-(points awarded - hands); sevens ties only with ``sevens=majority``).
+  A category that neither side took (0-0: only in a hand where nobody captured) scores nobody
+  under either ``ties``; such a hand counts as a tie under ``ties=none`` and as minus one under
+  ``ties=shared`` (too rare to move the share: it needs a whole hand of lays).
 """
 
 from __future__ import annotations

@@ -103,10 +103,11 @@ class HandResult:
     sevens_taken: list[int]
 
 
-def _majority(counts: list[int], ties: str) -> list[int]:
+def majority_points(counts: list[int], ties: str) -> list[int]:
+    """1 for the side(s) with strictly the most; a side that took none never scores, tie or not."""
     top = max(counts)
     winners = [i for i, c in enumerate(counts) if c == top]
-    if len(winners) > 1 and ties == "none":
+    if top == 0 or (len(winners) > 1 and ties == "none"):
         return [0] * len(counts)
     return [1 if c == top else 0 for c in counts]
 
@@ -121,9 +122,9 @@ def score_piles(rules: Ruleset, piles: list[int], escobas: list[int], lucky_esco
     if rules.sevens == "all":
         sevens = [1 if n == 4 else 0 for n in sevens_taken]
     else:
-        sevens = _majority(sevens_taken, rules.ties)
-    oros = _majority(oros_taken, rules.ties)
-    cards = _majority(cards_taken, rules.ties)
+        sevens = majority_points(sevens_taken, rules.ties)
+    oros = majority_points(oros_taken, rules.ties)
+    cards = majority_points(cards_taken, rules.ties)
     bonus = [rules.bonus_all_oros * (o == 10) + rules.bonus_all_sevens * (s == 4)
              for o, s in zip(oros_taken, sevens_taken)]
     total = [sum(x) for x in zip(escobas, siete, sevens, oros, cards, bonus)]
@@ -356,6 +357,13 @@ class GameResult:
     hands: list[HandResult]
 
 
+def game_winner(scores: list[int], target: int) -> int | None:
+    """The side that wins a game with these totals after a hand, or None to play another hand:
+    some side has at least ``target`` and the highest total is not tied."""
+    top = max(scores)
+    return scores.index(top) if top >= target and scores.count(top) == 1 else None
+
+
 def play_game(rules: Ruleset, strategies: list[Strategy], seed: int, game: int = 0) -> GameResult:
     """Hands until some side reaches the target with a unique top score (docs/engine.md, A game)."""
     first_dealer = game % rules.players
@@ -366,7 +374,7 @@ def play_game(rules: Ruleset, strategies: list[Strategy], seed: int, game: int =
         assert st.result is not None
         results.append(st.result)
         scores = [s + p for s, p in zip(scores, st.result.total)]
-        top = max(scores)
-        if top >= rules.target and scores.count(top) == 1:
-            return GameResult(first_dealer, scores, scores.index(top), results)
+        winner = game_winner(scores, rules.target)
+        if winner is not None:
+            return GameResult(first_dealer, scores, winner, results)
     raise RuntimeError(f"game {game} did not end after {MAX_HANDS_PER_GAME} hands")

@@ -26,7 +26,7 @@ from . import engine
 from .batch import SIDE_COLUMNS
 from .cards import CardError, card_str, cards_str, parse_card, parse_cards, value
 from .engine import HandState, IllegalMove, Move
-from .rng import shuffled_deck
+from .rng import DEAL_STREAM_VERSION, shuffled_deck
 from .rules import Ruleset, RulesError, parse_rules
 from .strategies import parse_strategy
 
@@ -86,6 +86,8 @@ def make_record(st: HandState, *, seed: int | None = None, game: int | None = No
     for k, v in (("seed", seed), ("game", game), ("hand", hand), ("strategies", strategies)):
         if v is not None:
             rec[k] = v
+    if seed is not None:  # the deck came from the seed through this deal stream
+        rec["deal_stream"] = DEAL_STREAM_VERSION
     rec["moves"] = [move_to_json(m) for m in st.moves]
     if st.over and st.result is not None:
         rec["score"] = score_json(st.rules, st.result)

@@ -166,13 +166,14 @@ PRESETS: dict[str, Ruleset] = {
     "ludoteka": Ruleset(),
     "tradicional": Ruleset(capture="optional", soplar=True, sevens="all"),
     "cardgames": Ruleset(lucky_deal="capture", capture="any", ties="none", target=21),
-    "robo": Ruleset(lucky_deal="off", ties="none", deal="draw", target=0),
+    "robo": Ruleset(lucky_deal="off", capture="any", ties="none", deal="draw", target=0),
 }
 PRESET_SOURCES = {
     "ludoteka": "seed 000: Ludoteka classic scoring, the main reference (default)",
     "tradicional": "seed 001: traditional sheet, all four sevens, soplar; target 15 (choice)",
     "cardgames": "seed 003: must capture if any card can, lucky deal without escoba, ties score nothing, game to 21",
-    "robo": "seed 004: draw a card after each play, ties score nothing, one hand; no lucky deal (choice)",
+    "robo": ("seed 004: must capture if any card can, draw after each play (after a capture too, then play the "
+             "hand out: choice), ties score nothing, one hand; no lucky deal (choice)"),
 }
 DEFAULT_PRESET = "ludoteka"
 

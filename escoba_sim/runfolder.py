@@ -2,7 +2,7 @@
 
 ::
 
-    DIR/manifest.json           tool version, engine, ruleset (canonical + digest), seed,
+    DIR/manifest.json           tool version, engine, deal stream, ruleset (canonical + digest), seed,
                                 run arguments (``spec``), chunk size and count, status
                                 (running / interrupted / complete / stopped-by-sprt), times
     DIR/chunks/chunk-000123.parquet   aggregates of chunk 123 (its presence marks it done)
@@ -51,6 +51,7 @@ import numpy as np
 
 from . import __version__
 from .batch import engine_for
+from .rng import DEAL_STREAM_VERSION
 from .runspec import RunError, RunSpec
 
 STATUS = ("running", "interrupted", "complete", "stopped-by-sprt")
@@ -314,7 +315,7 @@ def prepare_out(out: Path, spec: RunSpec, argv: list[str] | None = None) -> dict
     except OSError as e:
         raise RunError(f"--out {out}: cannot write there ({e.strerror or e})") from None
     manifest = {"format": FORMAT, "tool": "escoba-sim", "version": __version__, "engine": engine_for(spec.strategies),
-                "rules": spec.rules.canonical(), "rules_digest": spec.rules.digest(),
+                "deal_stream": DEAL_STREAM_VERSION, "rules": spec.rules.canonical(), "rules_digest": spec.rules.digest(),
                 "rules_fields": spec.rules.as_dict(), "seed": spec.seed, "spec": spec.to_json(),
                 "chunk_size": spec.chunk_size, "n_chunks": spec.n_chunks, "argv": argv or [],
                 "status": "running", "started": utc_now(), "ended": None}
@@ -330,6 +331,15 @@ def resume_command(out: Path, spec: RunSpec) -> str:
     from .strategies import plugins_in
 
     return shlex.join(["escoba-sim", "resume", str(out)] + (["--trust-plugins"] if plugins_in(spec.strategies) else []))
+
+
+def check_deal_stream(out: Path, manifest: dict) -> None:
+    """Refuse to resume a run dealt with another deal stream (a manifest without one predates version 2)."""
+    made = manifest.get("deal_stream", 1)
+    if made != DEAL_STREAM_VERSION:
+        raise RunError(f"{out} was dealt with deal stream {made} (escoba-sim {manifest.get('version', '?')}); this "
+                       f"escoba-sim deals with stream {DEAL_STREAM_VERSION}, so the rest would be other hands: "
+                       f"start the run again in a new folder (docs/engine.md, Shuffle)")
 
 
 def finished_chunks(out: Path, spec: RunSpec) -> dict[int, Path]:

@@ -28,9 +28,9 @@ from . import stats
 from .chunk import empty_aggregates, merge, play_chunk
 from .executor import (ChunkFailed, check_stop, deferred_stops, interruptible, make_executor, reassert_handlers,
                        run_pool, stop_requested, stop_workers)
-from .runfolder import (LOCK, ChunkInvalid, finished_chunks, folder_lock, manifest_path, prepare_out, read_chunk,
-                        read_manifest, read_run_chunks, read_run_spec, remove_temporaries, resume_command, utc_now,
-                        write_chunk, write_json)
+from .runfolder import (LOCK, ChunkInvalid, check_deal_stream, finished_chunks, folder_lock, manifest_path,
+                        prepare_out, read_chunk, read_manifest, read_run_chunks, read_run_spec, remove_temporaries,
+                        resume_command, utc_now, write_chunk, write_json)
 from .runspec import RunError, RunSpec
 from .strategies import StrategyError, plugins_in
 from .summary import summarize
@@ -214,6 +214,7 @@ def _open_folder(out: Path, spec: RunSpec, resume: bool, argv, loaded: dict) -> 
         manifest, on_disk = read_run_spec(out)
         if on_disk != spec:
             raise RunError(f"{out} holds a different run")
+        check_deal_stream(out, manifest)
     else:
         manifest = prepare_out(out, spec, argv)
     remove_temporaries(out)  # the lock is ours: any temporary file is a killed writer's

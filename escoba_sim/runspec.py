@@ -138,13 +138,16 @@ class RunSpec:
 
     def fingerprint(self, k: int) -> str:
         """What chunk ``k``'s aggregates depend on, digested: seed, ruleset digest, strategies, mode,
-        pairing and the chunk's deal range. A chunk file carries it, so one from another run (another
+        pairing, the chunk's deal range and the deal stream. A chunk file carries it, so one from another run (another
         seed, say) or another chunk is never taken for this one."""
         import hashlib
 
         first, count = self.chunk_range(k)
+        from .rng import DEAL_STREAM_VERSION
+
         key = {"seed": self.seed, "rules_digest": self.rules.digest(), "strategies": list(self.strategies),
-               "mode": self.mode, "pairing": self.pairing, "chunk": k, "first_deal": first, "deals": count}
+               "mode": self.mode, "pairing": self.pairing, "chunk": k, "first_deal": first, "deals": count,
+               "deal_stream": DEAL_STREAM_VERSION}
         return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:32]
 
     @classmethod

@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from typing import Any, Callable
 
 from .cards import OROS_MASK, SEVENS_MASK, SIETE_OROS, is_oro, mask_of, value
-from .engine import HandState, Move, capture_options
+from .engine import HandState, Move, capture_options, majority_points
 from .rng import SplitMix64
 
 FULL = (1 << 40) - 1
@@ -209,14 +209,8 @@ def _hand_totals(rules, piles: list[int], escobas: list[int]) -> list[int]:
     oros = [(p & OROS_MASK).bit_count() for p in piles]
     sevens = [(p & SEVENS_MASK).bit_count() for p in piles]
 
-    def majority(counts):
-        top = max(counts)
-        if rules.ties == "none" and counts.count(top) > 1:
-            return [0] * len(counts)
-        return [int(c == top) for c in counts]
-
-    sv = [int(n == 4) for n in sevens] if rules.sevens == "all" else majority(sevens)
-    ob, cb = majority(oros), majority(cards)
+    sv = [int(n == 4) for n in sevens] if rules.sevens == "all" else majority_points(sevens, rules.ties)
+    ob, cb = majority_points(oros, rules.ties), majority_points(cards, rules.ties)
     return [escobas[i] + (piles[i] >> SIETE_OROS & 1) + sv[i] + ob[i] + cb[i]
             + rules.bonus_all_oros * (oros[i] == 10) + rules.bonus_all_sevens * (sevens[i] == 4)
             for i in range(len(piles))]
@@ -393,7 +387,7 @@ class StrategyDef:
     code: int | None = None
 
 
-# Codes are the C strategy ids (ESC_RANDOM ... in csrc/escoba_core.h); a new strategy takes the next one.
+# Codes are the C strategy ids (ESC_RANDOM ... in csrc/escoba_tables.h); a new strategy takes the next one.
 BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
     StrategyDef("random", "a uniformly random legal card, then a random capture option", RandomStrategy, code=0),
     StrategyDef("greedy", "most cards, then escoba, 7 of oros, oros; lays its lowest card", GreedyStrategy, code=1),

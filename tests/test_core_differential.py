@@ -197,6 +197,30 @@ def test_reachable_sums():
         assert _core.reachable_sums(table) == expected
 
 
+# ---------------- scoring on constructed piles ----------------
+
+@pytest.mark.parametrize("rules", [PRESETS["ludoteka"], PRESETS["tradicional"], PRESETS["cardgames"],
+                                   PRESETS["robo"].replace(players=3),
+                                   PRESETS["ludoteka"].replace(players=6, teams=True, bonus_all_oros=2,
+                                                               bonus_all_sevens=3)], ids=str)
+def test_scoring_matches_reference_on_constructed_piles(rules):
+    """Every card goes to a side or to nobody (no capture); empty piles and 0-0 categories included."""
+    r = random.Random(5)
+    n = rules.n_sides
+    cases = [[0] * n, [0b1111 << 10] + [0] * (n - 1)]  # nobody captured; a lucky deal with no oro and no seven
+    for _ in range(300):
+        owners = [r.randrange(-1, n) if r.random() < 0.3 else r.randrange(n) for _ in range(40)]
+        cases.append([sum(1 << c for c in range(40) if owners[c] == s) for s in range(n)])
+    for piles in cases:
+        escobas = [r.randint(0, 3) for _ in range(n)]
+        lucky = [min(e, r.randint(0, 2)) for e in escobas]
+        ref = engine.score_piles(rules, piles, escobas, lucky)
+        got = _core.score_piles(rules, piles, escobas, lucky)
+        assert got == {k: getattr(ref, k) for k in batch.SIDE_COLUMNS}, piles
+    nobody = _core.score_piles(rules, [0] * n, [0] * n, [0] * n)
+    assert nobody["total"] == [0] * n  # a side that took nothing scores nothing, tie or not
+
+
 # ---------------- RNG equality ----------------
 
 def test_rng_streams_match():
@@ -218,10 +242,79 @@ def test_shuffled_deck_matches():
         assert _core.shuffled_deck(seed, game, hand) == rng.shuffled_deck(seed, game, hand)
 
 
+def _unfinalize(z: int) -> int:
+    """The inverse of SplitMix64's finaliser, to craft a generator whose next output is ``z``."""
+    def unxorshift(y, k):
+        x = y
+        for _ in range(64 // k + 1):
+            x = y ^ (x >> k)
+        return x
+    z = unxorshift(z, 31)
+    z = unxorshift((z * pow(0x94D049BB133111EB, -1, 1 << 64)) & rng.M64, 27)
+    z = unxorshift((z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & rng.M64, 30)
+    return z
+
+
+def state_for_outputs(first: int) -> int:
+    """A generator state whose first next() is ``first``."""
+    return (_unfinalize(first) - rng.GOLDEN) & rng.M64
+
+
+def test_crafted_states_give_the_outputs_asked_for():
+    for x in (0, 1, 0xDEADBEEF << 32, rng.M64):
+        assert rng.SplitMix64(state_for_outputs(x)).next() == x
+
+
+@pytest.mark.parametrize("first", [0, 0x00000000_12345678, 0x87654321_00000001, 0x19999999_9999999A,
+                                   0x06666666_00000000, 0xFFFFFFFF_00000005])
+def test_shuffle_rejections_match(first):
+    """Words whose low product falls below 2^32 mod n are rejected and the next word taken, in both
+    engines (a 0 word is rejected for every n that does not divide 2^32; 0x19999999 * 10 = 2^32 - 6)."""
+    state = state_for_outputs(first)
+    words = rng.words32(rng.SplitMix64(state))
+    n_words = []
+    for n in (40, 39):
+        before = 0
+        while True:
+            before += 1
+            m = next(words) * n
+            if m & rng.M32 >= (1 << 32) % n:
+                break
+        n_words.append(before)
+    if first >> 32 == 0:
+        assert n_words[0] >= 2  # the crafted first word is rejected
+    assert _core.shuffled_deck_from_state(state) == rng.shuffle(rng.SplitMix64(state))
+    assert sorted(rng.shuffle(rng.SplitMix64(state))) == list(range(40))
+
+
+def test_below32_is_exactly_uniform_over_all_words():
+    """Over all 2^32 words (counted by arithmetic, not enumeration) each result gets floor(2^32/n) words."""
+    for n in range(1, 41):
+        reject_below = (1 << 32) % n
+        # words w with w*n mod 2^32 >= reject_below, grouped by w*n >> 32: exactly floor(2^32/n) per value
+        counts = []
+        for j in range(n):
+            lo, hi = -(-(j << 32) // n), -(-((j + 1) << 32) // n)  # the words w with w*n >> 32 == j
+            # only the first of them can have a low product below n, so only it can be rejected
+            counts.append((hi - lo) - ((lo * n) & rng.M32 < reject_below))
+        assert counts == [(1 << 32) // n] * n, n
+
+
+def test_deal_stream_version_is_shared():
+    assert _core.DEAL_STREAM_VERSION == rng.DEAL_STREAM_VERSION == 2
+
+
 def test_known_rng_values():
     # SplitMix64's published first output for state 0 pins both implementations
     assert rng.SplitMix64(0).next() == 0xE220A8397B1DCDAF
     assert _core.next_values(0, 1) == [0xE220A8397B1DCDAF]
+    # deal stream 2 pins the first swaps: 0xE220A839 * 40 >> 32 = 35, 0x7B1DCDAF * 39 >> 32 = 18
+    assert (0xE220A839 * 40) >> 32 == 35 and (0x7B1DCDAF * 39) >> 32 == 18
+    deck = rng.shuffle(rng.SplitMix64(0))
+    ref = list(range(40))
+    ref[39], ref[35] = ref[35], ref[39]
+    ref[38], ref[18] = ref[18], ref[38]
+    assert deck[38:] == ref[38:] and deck == _core.shuffled_deck_from_state(0)
 
 
 # ---------------- batch dispatch ----------------

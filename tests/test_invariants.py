@@ -36,7 +36,7 @@ def rulesets(draw):
 def naive_majority(counts, ties):
     top = max(counts)
     n_top = sum(c == top for c in counts)
-    return [int(c == top and (n_top == 1 or ties == "shared")) for c in counts]
+    return [int(c == top and c > 0 and (n_top == 1 or ties == "shared")) for c in counts]
 
 
 def check_hand(rules: Ruleset, strategy_names, seed: int) -> None:

@@ -52,22 +52,22 @@ def test_a_scripted_game_finishes_and_every_hand_replays(cli, tmp_path):
 
 
 def test_wrong_entries_hint_take_back_and_quit(cli, tmp_path):
-    # seed 5, ludoteka: greedy opens with 2c taking 3o Rb; the person holds 7o 2b 5b at the table 4c 5e
-    script = ["?", "u", "9", "zz", "Rb", "7o 4c", "2b", "u", "5b", "q"]
+    # seed 5, ludoteka: greedy opens with Re taking 4o 1e; the person holds Sc 5e 6e at the table Sb Cb
+    script = ["?", "u", "9", "zz", "Rb", "5e Sb", "Sc", "u", "5e", "q"]
     out = cli("play", "--vs", "greedy", "--seed", 5, "--out", tmp_path, input="\n".join(script) + "\n")
     assert out.exit_code == 0, out.output
     text = out.output
-    assert "your hand: 7o 2b 5b" in text
+    assert "your hand: Sc 5e 6e" in text
     hint = text[text.index("hint ("):].splitlines()[1:4]
     assert len(hint) == 3 and all(re.search(r"[+-]\d\.\d\d ±\d\.\d\d$", x) for x in hint)
     for reason in ("nothing to take back in this hand", "choose a number from 1 to 3",
-                   "`zz`: suit must be o, c, e or b", "Rb is not in your hand", "7o + 4c sum to 11, not 15",
+                   "`zz`: suit must be o, c, e or b", "Rb is not in your hand", "5e + Sb sum to 13, not 15",
                    "taken back: your last move and the replies to it", "saved the unfinished hand"):
         assert reason in text, reason
     (f,) = records(tmp_path)
     data = json.loads(f.read_text())
     assert "unfinished" in f.name and "score" not in data
-    assert [m["card"] for m in data["moves"] if m["player"] == 0] == ["5b"]  # 2b was taken back
+    assert [m["card"] for m in data["moves"] if m["player"] == 0] == ["5e"]  # Sc was taken back
     st, problems = replay_record(data)
     assert len(problems) == 1 and "not finished" in problems[0].reason
     assert cli("analyze", f, "--samples", 200).exit_code == 0
@@ -128,7 +128,7 @@ def test_bad_options_are_one_line_errors(cli, tmp_path):
 def test_colour_when_asked(cli, tmp_path):
     out = cli("play", "--vs", "greedy", "--seed", 5, "--hands", "--color", "--out", tmp_path, input="q\n")
     assert "\x1b[" in out.output
-    assert "your hand: 7o 2b 5b" in ANSI.sub("", out.output)
+    assert "your hand: Sc 5e 6e" in ANSI.sub("", out.output)
 
 
 @pytest.mark.skipif(batch.ENGINE != "cython", reason="hints need the compiled core")
@@ -141,7 +141,7 @@ def test_play_in_a_real_terminal(tmp_path):
     try:
         child.expect(r"your move \[1-(\d+)")
         seen = ANSI.sub("", child.before)
-        assert "your hand: 7o 2b 5b" in seen
+        assert "your hand: Sc 5e 6e" in seen
         assert "\x1b[" in child.before  # a terminal gets colour
         child.sendline("?")
         child.expect(r"hint \(")
@@ -149,13 +149,13 @@ def test_play_in_a_real_terminal(tmp_path):
         assert len(re.findall(r"±\d\.\d\d", child.before)) == 3
         child.sendline("u")
         child.expect("nothing to take back")
-        child.sendline("5b")
-        child.expect(r"you lay .*5b")
+        child.sendline("5e")
+        child.expect(r"you lay .*5e")
         child.expect(r"your move")
         child.sendline("u")
         child.expect("taken back")
         child.expect(r"your move")
-        child.sendline("2b")
+        child.sendline("Sc")
         child.expect(r"your move")
         child.sendline("q")
         child.expect("saved the unfinished hand")
@@ -165,7 +165,7 @@ def test_play_in_a_real_terminal(tmp_path):
     assert child.exitstatus == 0
     (f,) = records(tmp_path)
     moves = json.loads(f.read_text())["moves"]
-    assert [m["card"] for m in moves if m["player"] == 0] == ["2b"]
+    assert [m["card"] for m in moves if m["player"] == 0] == ["Sc"]
 
 
 def test_without_the_core_play_still_works_and_hints_say_why(cli, tmp_path, monkeypatch):

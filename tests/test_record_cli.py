@@ -44,6 +44,7 @@ def test_trace_json_replays_clean(cli, tmp_path, rules, seed):
     record = json.loads(out.stdout)
     assert record["format"] == "escoba-sim/hand" and record["version"] == 1
     assert record["rules"] == parse_rules(rules).canonical() and record["seed"] == seed
+    assert record["deal_stream"] == 2  # the stream that made the deck from the seed
     assert len(record["deck"].split()) == 40
     path = tmp_path / "hand.json"
     path.write_text(out.stdout)

@@ -11,7 +11,7 @@ RULES_MD_TABLE = """
 | `ludoteka`    | escobas | card     | no  | majority | shared | rounds | 15 | 2 |
 | `tradicional` | escobas | optional | yes | all      | shared | rounds | 15 | 2 |
 | `cardgames`   | capture | any      | no  | majority | none   | rounds | 21 | 2 |
-| `robo`        | off     | card     | no  | majority | none   | draw   | 0  | 2 |
+| `robo`        | off     | any      | no  | majority | none   | draw   | 0  | 2 |
 """
 COLUMNS = ("lucky_deal", "capture", "soplar", "sevens", "ties", "deal", "target", "players")
 

@@ -226,6 +226,27 @@ def test_partial_session_out_of_order_then_resume(tmp_path):
     assert sorted(p.chunk for p in seen[1:]) == [0, 3]
 
 
+@pytest.mark.parametrize("made_with", [1, None])  # None: a 0.1.0 manifest without the field (stream 1)
+def test_resume_refuses_a_folder_dealt_with_another_deal_stream(cli, tmp_path, made_with):
+    from escoba_sim.rng import DEAL_STREAM_VERSION
+
+    spec = make_spec("random", ["maxoros"], None, 30, hands=True, seed=17, chunk_size=3)
+    run(spec, tmp_path / "o", only_chunks=[0, 1])
+    path = tmp_path / "o" / "manifest.json"
+    manifest = json.loads(path.read_text())
+    assert manifest["deal_stream"] == DEAL_STREAM_VERSION == 2
+    if made_with is None:
+        del manifest["deal_stream"]
+    else:
+        manifest["deal_stream"] = made_with
+    path.write_text(json.dumps(manifest))
+    with pytest.raises(RunError, match="dealt with deal stream 1 .*this escoba-sim deals with stream 2"):
+        resume(tmp_path / "o")
+    r = cli("resume", tmp_path / "o")
+    assert r.exit_code != 0 and "deal stream 1" in r.output and "Traceback" not in r.output
+    assert len(list((tmp_path / "o" / "chunks").iterdir())) == 2  # nothing played, nothing lost
+
+
 def test_sprt_stops_reproducibly(tmp_path):
     spec = make_spec("greedy", ["random"], None, 400, hands=True, seed=5, chunk_size=10,
                      sprt=runspec.Sprt(-20, 20, 0.05, 0.05))

@@ -1,0 +1,166 @@
+/* One hand's state in escoba-sim: the ruleset, the deal, whose turn it is,
+ * the refills and the scoring of the piles (docs/engine.md, "One hand" and
+ * "Scoring a hand"). The decisions are in escoba_strategies.h, the loop that
+ * plays a hand in escoba_core.h. Plain C, static inline, prefix esc_.
+ */
+#ifndef ESCOBA_HAND_H
+#define ESCOBA_HAND_H
+
+#include "escoba_tables.h"
+
+/* ruleset field codes: the index of the value in escoba_sim.rules' tuples */
+enum { ESC_LUCKY_ESCOBAS = 0, ESC_LUCKY_CAPTURE = 1, ESC_LUCKY_OFF = 2 };
+enum { ESC_CAPTURE_CARD = 0, ESC_CAPTURE_ANY = 1, ESC_CAPTURE_OPTIONAL = 2 };
+enum { ESC_DEAL_ROUNDS = 0, ESC_DEAL_DRAW = 1 };
+enum { ESC_SEVENS_MAJORITY = 0, ESC_SEVENS_ALL = 1 };
+enum { ESC_TIES_SHARED = 0, ESC_TIES_NONE = 1 };
+
+typedef struct {
+    int players, teams, n_sides, hand_size, table_size;
+    int lucky_deal, capture, soplar, deal, sevens, ties;
+    int bonus_all_oros, bonus_all_sevens, target;
+} esc_rules;
+
+/* side columns in the order of batch.SIDE_COLUMNS */
+enum { ESC_C_ESCOBAS, ESC_C_LUCKY, ESC_C_SIETE, ESC_C_SEVENS, ESC_C_OROS, ESC_C_CARDS, ESC_C_BONUS,
+       ESC_C_TOTAL, ESC_C_CARDS_TAKEN, ESC_C_OROS_TAKEN, ESC_C_SEVENS_TAKEN, ESC_N_SIDE_COLS };
+
+typedef struct {
+    int8_t dealer, lucky_deal, leftovers, leftover_taker;
+    int16_t side[ESC_N_SIDE_COLS][ESC_MAX_SEATS];
+} esc_hand_result;
+
+/* ---------- one hand ---------- */
+
+typedef struct {
+    const esc_rules *R;
+    uint64_t hands[ESC_MAX_SEATS];
+    uint64_t table;
+    uint16_t reach; /* subset sums of the table, kept in step with it */
+    uint64_t piles[ESC_MAX_SEATS];
+    int escobas[ESC_MAX_SEATS], lucky_escobas[ESC_MAX_SEATS];
+    uint8_t deck[40];
+    int pos; /* the stock is deck[pos..39], dealt from the front */
+    int dealer, last_capturer, lucky_deal, pending; /* pending: laid card open to a blow, or -1 */
+} esc_hand;
+
+static inline int esc_side(const esc_rules *R, int seat) { return R->teams ? (seat & 1) : seat; }
+
+static inline uint64_t esc_take_cards(esc_hand *h, int k) {
+    const uint8_t *d = h->deck + h->pos;
+    h->pos += k;
+    if (k == 3) return 1ULL << d[0] | 1ULL << d[1] | 1ULL << d[2]; /* every preset's hand size */
+    uint64_t m = 0;
+    for (int i = 0; i < k; i++) m |= 1ULL << d[i];
+    return m;
+}
+
+static inline int esc_table_sum(uint64_t mask) {
+    int s = 0;
+    while (mask) { s += esc_val[__builtin_ctzll(mask)]; mask &= mask - 1; }
+    return s;
+}
+
+/* the seat after `last` holding cards, refilling by rounds when none does; -1 ends the hand */
+static inline int esc_next_seat(esc_hand *h, int last) {
+    const esc_rules *R = h->R;
+    const int n = R->players;
+    const int next = last + 1 == n ? 0 : last + 1;
+    if (h->hands[next]) return next; /* nearly every turn */
+    for (;;) {
+        int seat = last;
+        for (int k = 0; k < n; k++) {
+            seat = seat + 1 == n ? 0 : seat + 1;
+            if (h->hands[seat]) return seat;
+        }
+        if (R->deal != ESC_DEAL_ROUNDS || h->pos >= 40) return -1;
+        int seat2 = h->dealer;
+        for (int k = 0; k < n; k++) {
+            seat2 = seat2 + 1 == n ? 0 : seat2 + 1;
+            int left = 40 - h->pos;
+            h->hands[seat2] = esc_take_cards(h, R->hand_size < left ? R->hand_size : left);
+        }
+    }
+}
+
+static inline void esc_deal(esc_hand *h, const esc_rules *R, int dealer) {
+    h->R = R;
+    h->dealer = dealer;
+    h->pos = 0;
+    h->last_capturer = -1;
+    h->lucky_deal = 0;
+    h->pending = -1;
+    for (int i = 0; i < ESC_MAX_SEATS; i++) {
+        h->hands[i] = 0; h->piles[i] = 0; h->escobas[i] = 0; h->lucky_escobas[i] = 0;
+    }
+    int seat = dealer;
+    for (int k = 0; k < R->players; k++) {
+        seat = seat + 1 == R->players ? 0 : seat + 1;
+        h->hands[seat] = esc_take_cards(h, R->hand_size);
+    }
+    h->table = esc_take_cards(h, R->table_size);
+    h->reach = esc_reach_of(h->table);
+    /* lucky deal on the initial table */
+    if (R->lucky_deal != ESC_LUCKY_OFF && h->table) {
+        int total = esc_table_sum(h->table), groups = 0;
+        if (total == 15) groups = 1;
+        else if (total == 30 && R->lucky_deal == ESC_LUCKY_ESCOBAS && ((h->reach >> 15) & 1)) groups = 2;
+        if (groups) {
+            int side = esc_side(R, dealer);
+            h->piles[side] |= h->table;
+            h->table = 0;
+            h->reach = 1;
+            h->lucky_deal = groups;
+            if (R->lucky_deal == ESC_LUCKY_ESCOBAS) { h->escobas[side] += groups; h->lucky_escobas[side] += groups; }
+        }
+    }
+}
+
+/* a move: card played and table cards taken (0 = lay) */
+typedef struct { int card; uint64_t take; } esc_move;
+
+/* ---------- scoring ---------- */
+
+static inline void esc_majority(const int *counts, int n, int ties, int16_t *out) {
+    int top = counts[0], ntop = 0;
+    for (int i = 1; i < n; i++) if (counts[i] > top) top = counts[i];
+    for (int i = 0; i < n; i++) ntop += counts[i] == top;
+    /* a side that took none never scores: top == 0 (nobody took any) gives nobody the point */
+    const int none = top == 0 || (ntop > 1 && ties == ESC_TIES_NONE);
+    for (int i = 0; i < n; i++) out[i] = (int16_t)(none ? 0 : counts[i] == top);
+}
+
+static inline void esc_score(const esc_hand *h, int leftovers, esc_hand_result *res) {
+    const esc_rules *R = h->R;
+    const int ns = R->n_sides;
+    int cards[ESC_MAX_SEATS], oros[ESC_MAX_SEATS], sevens[ESC_MAX_SEATS];
+    res->dealer = (int8_t)h->dealer;
+    res->lucky_deal = (int8_t)h->lucky_deal;
+    res->leftovers = (int8_t)leftovers;
+    res->leftover_taker = (int8_t)h->last_capturer;
+    for (int s = 0; s < ns; s++) {
+        uint64_t p = h->piles[s];
+        cards[s] = __builtin_popcountll(p);
+        oros[s] = __builtin_popcountll(p & ESC_OROS_MASK);
+        sevens[s] = __builtin_popcountll(p & ESC_SEVENS_MASK);
+        res->side[ESC_C_ESCOBAS][s] = (int16_t)h->escobas[s];
+        res->side[ESC_C_LUCKY][s] = (int16_t)h->lucky_escobas[s];
+        res->side[ESC_C_SIETE][s] = (int16_t)(p >> ESC_SIETE_OROS & 1);
+        res->side[ESC_C_CARDS_TAKEN][s] = (int16_t)cards[s];
+        res->side[ESC_C_OROS_TAKEN][s] = (int16_t)oros[s];
+        res->side[ESC_C_SEVENS_TAKEN][s] = (int16_t)sevens[s];
+        res->side[ESC_C_BONUS][s] = (int16_t)(R->bonus_all_oros * (oros[s] == 10) + R->bonus_all_sevens * (sevens[s] == 4));
+    }
+    if (R->sevens == ESC_SEVENS_ALL) {
+        for (int s = 0; s < ns; s++) res->side[ESC_C_SEVENS][s] = (int16_t)(sevens[s] == 4);
+    } else {
+        esc_majority(sevens, ns, R->ties, res->side[ESC_C_SEVENS]);
+    }
+    esc_majority(oros, ns, R->ties, res->side[ESC_C_OROS]);
+    esc_majority(cards, ns, R->ties, res->side[ESC_C_CARDS]);
+    for (int s = 0; s < ns; s++)
+        res->side[ESC_C_TOTAL][s] = (int16_t)(res->side[ESC_C_ESCOBAS][s] + res->side[ESC_C_SIETE][s]
+            + res->side[ESC_C_SEVENS][s] + res->side[ESC_C_OROS][s] + res->side[ESC_C_CARDS][s] + res->side[ESC_C_BONUS][s]);
+}
+
+#endif

@@ -1,0 +1,595 @@
+/* Capture tables of escoba-sim: cards, the table (a card mask and its reachable
+ * subset sums), every way to enumerate capture options, the keyed strategies'
+ * best capture and `random`'s option draw. Plain C (no Python.h), following
+ * docs/engine.md. First of the core's headers, which read in one direction:
+ *   escoba_rng.h -> escoba_tables.h -> escoba_hand.h -> escoba_strategies.h
+ *   -> escoba_ismcts.h -> escoba_core.h (decision dispatch, hand and game loops)
+ *
+ * Encodings (why things look the way they do):
+ * - a set of cards is a uint64 mask over card ids 0-39, id = suit*10 + value-1,
+ *   so bits 10s..10s+9 of a mask are suit s's "value mask" (bit b = value b+1),
+ *   and x * 0x40100401 spreads a 10-bit value set to every suit;
+ * - the table is a card mask plus its set of reachable subset sums (a 16-bit
+ *   set, bit s = some subset sums to s, s <= 15), kept incrementally: a laid
+ *   card of value v ORs in the set shifted by v; a capture rebuilds it. "Does
+ *   card c capture" is then one bit test (need 15 - v), for the whole hand at
+ *   once via a value mask;
+ * - options are enumerated only when a strategy needs them, in ascending
+ *   40-bit mask order (the order docs/engine.md fixes for `random`):
+ *   * tables of at most 4 cards (about 90% of decisions under ludoteka):
+ *     the low quarter below is the whole table, one compare per need;
+ *   * small tables (<= ESC_SLOT_MAX cards): the 16 subset
+ *     sums of the 4 lowest cards are packed one per byte in two words and
+ *     compared with each need bytewise (no branch per subset); the cards
+ *     above them (at most 4) are walked outermost as a small array of subset
+ *     sums, so options still come out in mask order;
+ *   * any larger table (up to 40 cards, exact): precomputed per-suit lookup
+ *     tables indexed by the suit's 10-bit value mask (its submasks with sum
+ *     <= 14, ascending, and those with each exact sum), walked highest suit
+ *     outermost with prefix sum sets pruning every dead branch.
+ * Everything is static inline with the prefix esc_; the lookup tables are
+ * built once by esc_build_tables() (through esc_init_tables, escoba_core.h)
+ * before any hand is played.
+ */
+#ifndef ESCOBA_TABLES_H
+#define ESCOBA_TABLES_H
+
+#include <stdint.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h> /* baseline on x86-64: 16 subset sums compared in one instruction */
+#endif
+#include "escoba_rng.h"
+
+#if defined(__GNUC__)
+#define ESC_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ESC_ALWAYS_INLINE inline
+#endif
+
+/* functions the compiler keeps out of the hand loop (esc_best_capture_*,
+ * esc_draw_option) get their own POPCNT clone, picked at load time like the
+ * loop's; without it every popcount in them is a libgcc call */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+#define ESC_CLONES __attribute__((target_clones("popcnt", "default")))
+#else
+#define ESC_CLONES
+#endif
+/* the heavier strategies (defensive, heuristic, endgame, ismcts) stay out of
+ * line, so the hand loop of the simple ones keeps its registers and i-cache */
+#if defined(__GNUC__)
+#define ESC_COLD __attribute__((noinline)) ESC_CLONES
+#else
+#define ESC_COLD
+#endif
+
+#define ESC_MAX_SEATS 6
+#define ESC_OROS_MASK 0x3FFULL
+#define ESC_SEVENS_MASK ((1ULL << 6) | (1ULL << 16) | (1ULL << 26) | (1ULL << 36))
+#define ESC_SIETE_OROS 6
+
+/* strategy codes: StrategyDef.code in escoba_sim.strategies.BUILTINS; a new
+ * strategy takes the next code and one case in esc_decide_move/esc_decide_blow
+ * (escoba_core.h). The keyed ones (greedy, maxoros, sevens) pick their key here. */
+enum { ESC_RANDOM = 0, ESC_GREEDY = 1, ESC_MAXOROS = 2, ESC_SEVENS = 3, ESC_DEFENSIVE = 4, ESC_HEURISTIC = 5,
+       ESC_ENDGAME = 6, ESC_ISMCTS = 7, ESC_N_STRATEGIES = 8 };
+
+/* ---------- cards ---------- */
+
+static const uint8_t esc_val[40] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+                                    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+
+static inline int esc_value(int card) { return esc_val[card]; }
+
+/* value of each bit of a 64-bit card mask; bits 40-63 (no card) count 16, so
+ * "no card" adds nothing a need (<= 14) could match */
+static const uint8_t esc_val64[64] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+                                      1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+                                      16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+                                      16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16};
+
+
+/* a 10-bit set of values (bit v-1) <-> the 40-bit mask of all cards with those values */
+#define ESC_SPREAD(v10) ((uint64_t)(v10) * 0x40100401ULL)
+static ESC_ALWAYS_INLINE uint32_t esc_values_of(uint64_t cards) {
+    return (uint32_t)((cards | cards >> 10 | cards >> 20 | cards >> 30) & 1023u);
+}
+
+/* ---------- lookup tables ---------- */
+
+#define ESC_N_SUBS 21248 /* pairs (suit mask, submask with sum <= 14), counted once */
+static uint32_t esc_le_off[1025];        /* [m]: submasks of m with sum <= 14, ascending */
+static uint32_t esc_le[ESC_N_SUBS];       /* submask | sum << 16 */
+static uint32_t esc_ex_off[1024 * 15 + 1]; /* [m*15 + s]: submasks of m with sum exactly s */
+static uint16_t esc_ex_sub[ESC_N_SUBS];
+static uint16_t esc_rev10[1024];        /* 10-bit reversal: needs 5..14 <-> values 10..1 */
+static int esc_tables_ready = 0;
+
+static inline int esc_suit_sum(uint32_t sub) {
+    int s = 0;
+    for (int b = 0; b < 10; b++) if (sub >> b & 1) s += b + 1;
+    return s;
+}
+
+/* returns 0 on success, -1 if the table sizes disagree with ESC_N_SUBS */
+static int esc_build_tables(void) {
+    if (esc_tables_ready) return 0;
+    uint32_t n = 0, ne = 0;
+    for (uint32_t m = 0; m < 1024; m++) {
+        esc_le_off[m] = n;
+        /* ascending submasks of m: sub = (sub - m) & m walks them upward from 0 */
+        uint32_t sub = 0;
+        for (;;) {
+            int s = esc_suit_sum(sub);
+            if (s <= 14) {
+                if (n >= ESC_N_SUBS) return -1;
+                esc_le[n++] = sub | ((uint32_t)s << 16);
+            }
+            if (sub == m) break;
+            sub = (sub - m) & m;
+        }
+        for (int s = 0; s < 15; s++) {
+            esc_ex_off[m * 15 + s] = ne;
+            for (uint32_t i = esc_le_off[m]; i < n; i++)
+                if ((int)(esc_le[i] >> 16) == s) esc_ex_sub[ne++] = (uint16_t)(esc_le[i] & 0xFFFFu);
+        }
+    }
+    esc_le_off[1024] = n;
+    esc_ex_off[1024 * 15] = ne;
+    for (uint32_t x = 0; x < 1024; x++) {
+        uint16_t r = 0;
+        for (int b = 0; b < 10; b++) if (x >> b & 1) r |= (uint16_t)(1u << (9 - b));
+        esc_rev10[x] = r;
+    }
+    if (n != ESC_N_SUBS || ne != ESC_N_SUBS) return -1;
+    esc_tables_ready = 1;
+    return 0;
+}
+
+/* ---------- the table: card mask + reachable sums ---------- */
+
+static ESC_ALWAYS_INLINE uint16_t esc_add_to_reach(uint32_t reach, int v) { return (uint16_t)((reach | (reach << v)) & 0xFFFFu); }
+
+static ESC_ALWAYS_INLINE uint16_t esc_reach_of(uint64_t mask) {
+    uint32_t R = 1;
+    /* the first four cards without a data-dependent loop exit (a missing card adds 16: nothing) */
+    for (int i = 0; i < 4; i++) {
+        R = esc_add_to_reach(R, esc_val64[__builtin_ctzll(mask | (1ULL << 63))]);
+        mask &= mask - 1;
+    }
+    while (mask) {
+        R = esc_add_to_reach(R, esc_val[__builtin_ctzll(mask)]);
+        mask &= mask - 1;
+    }
+    return (uint16_t)R;
+}
+
+typedef struct {
+    uint64_t mask;
+    uint16_t reach;
+} esc_tbl;
+
+static inline void esc_tbl_init(esc_tbl *t, uint64_t mask) { t->mask = mask; t->reach = esc_reach_of(mask); }
+
+/* cards of `hand` that have capture options: the values whose need 15-v is a reachable sum */
+static ESC_ALWAYS_INLINE uint64_t esc_capturing_cards(uint16_t reach, uint64_t hand) {
+    return hand & ESC_SPREAD(esc_rev10[(reach >> 5) & 1023u]);
+}
+
+/* the set of needs (bit 15-v) of the cards in `cards` */
+static ESC_ALWAYS_INLINE uint32_t esc_needs_of(uint64_t cards) { return (uint32_t)esc_rev10[esc_values_of(cards)] << 5; }
+
+/* ---------- small tables: slots, meet in the middle ---------- */
+
+#define ESC_SLOT_MAX 8
+
+/* the 2^cnt subset sums and masks of the `cnt` (<= 4) lowest cards of *mk,
+ * index bit i = the i-th of those cards, so indices ascend as masks do; the
+ * doubling steps have constant trip counts so the compiler unrolls them */
+typedef struct { uint8_t s[16]; uint64_t m[16]; } esc_half;
+
+#define ESC_HALF_STEP(H, N, V, B) do {                                                        \
+    for (int _j = 0; _j < (N); _j++) { (H)->s[(N) + _j] = (uint8_t)((H)->s[_j] + (V)); (H)->m[(N) + _j] = (H)->m[_j] | (B); } \
+} while (0)
+
+static ESC_ALWAYS_INLINE uint32_t esc_build_half(uint64_t *mk, int cnt, esc_half *H) {
+    uint32_t reach = 1;
+    H->s[0] = 0; H->m[0] = 0;
+    for (int i = 0; i < cnt; i++) {
+        const int c = __builtin_ctzll(*mk);
+        *mk &= *mk - 1;
+        const uint8_t v = esc_val[c];
+        const uint64_t b = 1ULL << c;
+        switch (i) {
+        case 0: ESC_HALF_STEP(H, 1, v, b); break;
+        case 1: ESC_HALF_STEP(H, 2, v, b); break;
+        case 2: ESC_HALF_STEP(H, 4, v, b); break;
+        default: ESC_HALF_STEP(H, 8, v, b); break;
+        }
+        reach = esc_add_to_reach(reach, v);
+    }
+    return reach;
+}
+
+/* Bytewise helpers for the low quarter below: 16 subset sums packed in two
+ * words, one byte per subset, compared against a need all at once. */
+#define ESC_ONES 0x0101010101010101ULL
+#define ESC_HIGHS 0x8080808080808080ULL
+
+/* bit i (i < 8) set when byte i of x equals n (exact for every byte value) */
+static ESC_ALWAYS_INLINE uint32_t esc_bytes_eq(uint64_t x, uint32_t n) {
+    const uint64_t z = x ^ (ESC_ONES * n);
+    const uint64_t hi = ~(((z & ~ESC_HIGHS) + ~ESC_HIGHS) | z) & ESC_HIGHS;
+    return (uint32_t)(((hi >> 7) * 0x0102040810204080ULL) >> 56);
+}
+
+/* The low part: the (up to) 4 lowest cards of a table, their 16 subset sums
+ * packed bytewise (index bit i = the i-th card; a missing card counts 16 so
+ * its subsets never match a need <= 14) and the masks of the subsets of cards
+ * 0-1 and of cards 2-3, so a subset's mask is two lookups. */
+typedef struct { uint64_t w0, w1; uint64_t m01[4], m23[4]; } esc_quad;
+
+/* Takes the (up to) 4 lowest cards off *mk. Always four steps, no branch:
+ * past the last card, ctz of (mask | bit 63) is 63, whose value is 16 and
+ * whose bit (mask & -mask) is 0. */
+static ESC_ALWAYS_INLINE uint32_t esc_build_quad(uint64_t *mk, esc_quad *q) {
+    uint32_t v[4], reach = 1;
+    uint64_t m = *mk, b[4];
+    for (int i = 0; i < 4; i++) {
+        v[i] = esc_val64[__builtin_ctzll(m | (1ULL << 63))];
+        b[i] = m & (~m + 1);
+        m &= m - 1;
+        reach = (reach | (reach << v[i])) & 0xFFFFu;
+    }
+    *mk = m;
+    q->m01[0] = 0; q->m01[1] = b[0]; q->m01[2] = b[1]; q->m01[3] = b[0] | b[1];
+    q->m23[0] = 0; q->m23[1] = b[2]; q->m23[2] = b[3]; q->m23[3] = b[2] | b[3];
+    uint64_t w = (uint64_t)v[0] << 8;                 /* subsets of card 0 */
+    w |= (w + v[1] * 0x0101ULL) << 16;                /* ... of cards 0-1 */
+    w |= (w + v[2] * 0x01010101ULL) << 32;            /* ... of cards 0-2 */
+    q->w0 = w;
+    q->w1 = w + v[3] * ESC_ONES;                      /* the same with card 3 */
+    return reach;
+}
+
+static ESC_ALWAYS_INLINE uint64_t esc_quad_mask(const esc_quad *q, uint32_t l) {
+    return q->m01[l & 3] | q->m23[(l >> 2) & 3];
+}
+
+static ESC_ALWAYS_INLINE int esc_quad_sum(const esc_quad *q, uint32_t l) {
+    return (int)(((l < 8 ? q->w0 : q->w1) >> (8 * (l & 7))) & 0xFF);
+}
+
+/* the 16-bit set of low subsets whose sum is n */
+static ESC_ALWAYS_INLINE uint32_t esc_quad_eq(const esc_quad *q, uint32_t n) {
+#if defined(__SSE2__)
+    const __m128i sums = _mm_set_epi64x((long long)q->w1, (long long)q->w0);
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(sums, _mm_set1_epi8((char)n)));
+#else
+    return esc_bytes_eq(q->w0, n) | (esc_bytes_eq(q->w1, n) << 8);
+#endif
+}
+
+/* the 16-bit set of low subsets whose sum is in `needs` (bits 0..15) */
+static ESC_ALWAYS_INLINE uint32_t esc_quad_match(const esc_quad *q, uint32_t needs) {
+    uint32_t m = 0;
+    while (needs) {
+        const uint32_t n = (uint32_t)__builtin_ctz(needs);
+        needs &= needs - 1;
+        m |= esc_quad_eq(q, n);
+    }
+    return m;
+}
+
+/* Run BODY for every subset SUB of the table MASK (<= ESC_SLOT_MAX cards) whose
+ * sum SUM is in NEEDS, in ascending mask order. The 4 lowest cards are the
+ * low part (16 subset sums compared bytewise against each need, no branch per
+ * subset); the cards above (at most 4) are walked as a small array of subset
+ * sums, outermost, so the options come out in mask order. BODY may `goto` out. */
+#define ESC_FOR_OPTIONS_SLOTS(MASK, NEEDS, SUB, SUM, BODY) do {                              \
+    uint64_t _mk = (MASK);                                                                    \
+    const uint32_t _nd = (NEEDS);                                                             \
+    const int _k = __builtin_popcountll(_mk), _a = _k < 4 ? _k : 4;                           \
+    if (_k > ESC_SLOT_MAX) break; /* callers check; this also bounds the arrays for the compiler */ \
+    esc_quad _lo;                                                                             \
+    esc_half _hi;                                                                             \
+    const uint32_t _lr = esc_build_quad(&_mk, &_lo);                                      \
+    esc_build_half(&_mk, _k - _a, &_hi);                                                      \
+    const int _nh = 1 << (_k - _a);                                                           \
+    for (int _h = 0; _h < _nh; _h++) {                                                        \
+        const int _s = _hi.s[_h];                                                             \
+        if (_s > 15 || !((_lr << _s) & _nd)) continue;                                        \
+        uint32_t _mt = esc_quad_match(&_lo, (_nd >> _s) & 0xFFFFu);                           \
+        while (_mt) {                                                                         \
+            const uint32_t _l = (uint32_t)__builtin_ctz(_mt);                                 \
+            _mt &= _mt - 1;                                                                   \
+            const uint64_t SUB = _hi.m[_h] | esc_quad_mask(&_lo, _l);                         \
+            const int SUM = _s + esc_quad_sum(&_lo, _l);                                      \
+            BODY                                                                              \
+        }                                                                                     \
+    }                                                                                         \
+} while (0)
+
+/* ---------- large tables: per-suit lookup tables ---------- */
+
+/* Only non-empty suits are walked: they sit in levels 0..L-1 from the lowest
+ * suit up (shift sh = 10*suit); levels above are empty placeholders (mask 0:
+ * one pass, submask 0), so the highest suit is outermost and options come in
+ * ascending mask order. P[k] = sums reachable with levels 0..k. */
+typedef struct {
+    uint64_t mask;
+    uint32_t m[4];
+    uint32_t sh[4];
+    uint16_t P[4];
+} esc_suits;
+
+static inline void esc_suits_init(esc_suits *t, uint64_t mask) {
+    uint32_t R = 1;
+    int L = 0;
+    t->mask = mask;
+    t->m[0] = t->m[1] = t->m[2] = t->m[3] = 0;
+    t->sh[0] = t->sh[1] = t->sh[2] = t->sh[3] = 0;
+    for (int k = 0; k < 4; k++) {
+        uint32_t m = (uint32_t)(mask >> (10 * k)) & 1023u;
+        if (!m) continue;
+        t->m[L] = m;
+        t->sh[L] = 10u * (uint32_t)k;
+        while (m) {
+            R = esc_add_to_reach(R, __builtin_ctz(m) + 1);
+            m &= m - 1;
+        }
+        t->P[L++] = (uint16_t)R;
+    }
+    switch (L) { /* the empty levels above repeat the full set */
+    case 0: t->P[0] = (uint16_t)R; /* fall through */
+    case 1: t->P[1] = (uint16_t)R; /* fall through */
+    case 2: t->P[2] = (uint16_t)R; /* fall through */
+    case 3: t->P[3] = (uint16_t)R; /* fall through */
+    default: break;
+    }
+}
+
+#define ESC_LE_SUB(e) ((uint64_t)((e) & 0xFFFFu))
+#define ESC_LE_SUM(e) ((int)((e) >> 16))
+
+/* Loop over every submask SUB of the table with value sum NEED (1..14), in
+ * ascending mask order, running BODY for each. A branch is followed only if
+ * the lower levels can still make up the rest (prefix sets P), so every
+ * branch taken ends in at least one option. BODY may `goto` out. */
+#define ESC_FOR_OPTIONS_SUITS(T, NEED, SUB, BODY) do {                                              \
+    const esc_suits *_t = (T);                                                                  \
+    const int _need = (NEED);                                                                 \
+    if (!((_t->P[3] >> _need) & 1)) break;                                                    \
+    const uint32_t _m3 = _t->m[3], _m2 = _t->m[2], _m1 = _t->m[1], _m0 = _t->m[0];            \
+    for (uint32_t _i3 = esc_le_off[_m3]; _i3 < esc_le_off[_m3 + 1]; _i3++) {                   \
+        const uint32_t _e3 = esc_le[_i3];                                                     \
+        const int _r3 = _need - ESC_LE_SUM(_e3);                                              \
+        if (_r3 < 0 || !((_t->P[2] >> _r3) & 1)) continue;                                    \
+        const uint64_t _b3 = ESC_LE_SUB(_e3) << _t->sh[3];                                    \
+        for (uint32_t _i2 = esc_le_off[_m2]; _i2 < esc_le_off[_m2 + 1]; _i2++) {               \
+            const uint32_t _e2 = esc_le[_i2];                                                 \
+            const int _r2 = _r3 - ESC_LE_SUM(_e2);                                            \
+            if (_r2 < 0 || !((_t->P[1] >> _r2) & 1)) continue;                                \
+            const uint64_t _b2 = _b3 | (ESC_LE_SUB(_e2) << _t->sh[2]);                        \
+            for (uint32_t _i1 = esc_le_off[_m1]; _i1 < esc_le_off[_m1 + 1]; _i1++) {           \
+                const uint32_t _e1 = esc_le[_i1];                                             \
+                const int _r1 = _r2 - ESC_LE_SUM(_e1);                                        \
+                if (_r1 < 0 || !((_t->P[0] >> _r1) & 1)) continue;                            \
+                const uint64_t _b1 = _b2 | (ESC_LE_SUB(_e1) << _t->sh[1]);                    \
+                const uint32_t _e = esc_ex_off[_m0 * 15 + _r1 + 1];                           \
+                for (uint32_t _i0 = esc_ex_off[_m0 * 15 + _r1]; _i0 < _e; _i0++) {             \
+                    const uint64_t SUB = _b1 | ((uint64_t)esc_ex_sub[_i0] << _t->sh[0]);      \
+                    BODY                                                                      \
+                }                                                                             \
+            }                                                                                 \
+        }                                                                                     \
+    }                                                                                         \
+} while (0)
+
+/* Like ESC_FOR_OPTIONS but for every sum in the set NEEDS (bit s = sum s) at
+ * once, so one walk serves all the hand's capturing cards; SUM is the option's
+ * sum. Prunes with (P[k-1] << partial sum) & NEEDS. */
+#define ESC_FOR_OPTIONS_ANY_SUITS(T, NEEDS, SUB, SUM, BODY) do {                                   \
+    const esc_suits *_t = (T);                                                                  \
+    const uint32_t _nd = (NEEDS);                                                             \
+    if (!(_t->P[3] & _nd)) break;                                                             \
+    const uint32_t _m3 = _t->m[3], _m2 = _t->m[2], _m1 = _t->m[1], _m0 = _t->m[0];            \
+    for (uint32_t _i3 = esc_le_off[_m3]; _i3 < esc_le_off[_m3 + 1]; _i3++) {                   \
+        const uint32_t _e3 = esc_le[_i3];                                                     \
+        const int _s3 = ESC_LE_SUM(_e3);                                                      \
+        if (!(((uint32_t)_t->P[2] << _s3) & _nd)) continue;                                   \
+        const uint64_t _b3 = ESC_LE_SUB(_e3) << _t->sh[3];                                    \
+        for (uint32_t _i2 = esc_le_off[_m2]; _i2 < esc_le_off[_m2 + 1]; _i2++) {               \
+            const uint32_t _e2 = esc_le[_i2];                                                 \
+            const int _s2 = _s3 + ESC_LE_SUM(_e2);                                            \
+            if (!(((uint32_t)_t->P[1] << _s2) & _nd)) continue;                               \
+            const uint64_t _b2 = _b3 | (ESC_LE_SUB(_e2) << _t->sh[2]);                        \
+            for (uint32_t _i1 = esc_le_off[_m1]; _i1 < esc_le_off[_m1 + 1]; _i1++) {           \
+                const uint32_t _e1 = esc_le[_i1];                                             \
+                const int _s1 = _s2 + ESC_LE_SUM(_e1);                                        \
+                if (!(((uint32_t)_t->P[0] << _s1) & _nd)) continue;                           \
+                const uint64_t _b1 = _b2 | (ESC_LE_SUB(_e1) << _t->sh[1]);                    \
+                for (uint32_t _i0 = esc_le_off[_m0]; _i0 < esc_le_off[_m0 + 1]; _i0++) {       \
+                    const uint32_t _e0 = esc_le[_i0];                                         \
+                    const int SUM = _s1 + ESC_LE_SUM(_e0);                                    \
+                    if (!((_nd >> SUM) & 1)) continue;                                        \
+                    const uint64_t SUB = _b1 | (ESC_LE_SUB(_e0) << _t->sh[0]);                \
+                    BODY                                                                      \
+                }                                                                             \
+            }                                                                                 \
+        }                                                                                     \
+    }                                                                                         \
+} while (0)
+
+/* ---------- options ---------- */
+
+static inline int64_t esc_count_options(const esc_tbl *t, int card) {
+    const int need = 15 - esc_val[card];
+    int64_t n = 0;
+    if (!((t->reach >> need) & 1)) return 0;
+    if (__builtin_popcountll(t->mask) <= ESC_SLOT_MAX) {
+        ESC_FOR_OPTIONS_SLOTS(t->mask, 1u << need, sub, sum, { (void)sub; (void)sum; n++; });
+    } else {
+        esc_suits su; esc_suits_init(&su, t->mask);
+        ESC_FOR_OPTIONS_SUITS(&su, need, sub, { (void)sub; n++; });
+    }
+    return n;
+}
+
+/* the k-th option (0-based, mask order) of `card`; 0 if there are fewer */
+static inline uint64_t esc_kth_option(const esc_tbl *t, int card, int64_t k) {
+    const int need = 15 - esc_val[card];
+    uint64_t found = 0;
+    if (!((t->reach >> need) & 1)) return 0;
+    if (__builtin_popcountll(t->mask) <= ESC_SLOT_MAX) {
+        ESC_FOR_OPTIONS_SLOTS(t->mask, 1u << need, sub, sum, { (void)sum; if (k-- == 0) { found = sub; goto done; } });
+    } else {
+        esc_suits su; esc_suits_init(&su, t->mask);
+        ESC_FOR_OPTIONS_SUITS(&su, need, sub, { if (k-- == 0) { found = sub; goto done; } });
+    }
+done:
+    return found;
+}
+
+/* a uniformly drawn move among `extra` + the options of `card`: returns the
+ * option, 0 when the draw falls on one of the `extra` (lay or no-blow) slots.
+ * `extra_first`: the extra slot comes before the options (no blow) or after (lay). */
+ESC_CLONES static uint64_t esc_draw_option(const esc_tbl *t, int card, int extra, int extra_first, esc_rng *rng) {
+    const int k = __builtin_popcountll(t->mask);
+    if (k <= 4) { /* nearly every call: the low quarter's 16 subsets are the whole table */
+        uint64_t mk = t->mask;
+        esc_quad lo;
+        (void)esc_build_quad(&mk, &lo);
+        const uint32_t need = 15u - esc_val[card];
+        uint32_t mt = esc_quad_eq(&lo, need);
+        const int n = __builtin_popcount(mt), total = n + extra;
+        const int j = total > 1 ? (int)esc_below(rng, (uint32_t)total) : 0;
+        int i = extra_first ? j - extra : j; /* the option drawn, in mask order; outside 0..n-1: the extra slot */
+        if (i < 0 || i >= n) return 0;
+        while (i--) mt &= mt - 1;
+        return esc_quad_mask(&lo, (uint32_t)__builtin_ctz(mt));
+    }
+    if (k <= ESC_SLOT_MAX) {
+        /* up to 16 subsets of the cards above the low quarter (outermost, so mask
+         * order holds); each one's matching low subsets as a 16-bit set */
+        uint64_t mk = t->mask;
+        esc_quad lo;
+        esc_half hi;
+        (void)esc_build_quad(&mk, &lo);
+        esc_build_half(&mk, k - 4, &hi);
+        const int need = 15 - esc_val[card], nh = 1 << (k - 4);
+        uint32_t mts[16];
+        int n = 0;
+        for (int h = 0; h < nh; h++) {
+            const int r = need - hi.s[h];
+            mts[h] = r >= 0 ? esc_quad_eq(&lo, (uint32_t)r) : 0;
+            n += __builtin_popcount(mts[h]);
+        }
+        const int total = n + extra;
+        const int j = total > 1 ? (int)esc_below(rng, (uint32_t)total) : 0;
+        int i = extra_first ? j - extra : j;
+        if (i < 0 || i >= n) return 0;
+        for (int h = 0;; h++) {
+            const int c = __builtin_popcount(mts[h]);
+            if (i < c) {
+                uint32_t mt = mts[h];
+                while (i--) mt &= mt - 1;
+                return hi.m[h] | esc_quad_mask(&lo, (uint32_t)__builtin_ctz(mt));
+            }
+            i -= c;
+        }
+    }
+    const int64_t n = esc_count_options(t, card);
+    const int64_t total = n + extra;
+    int64_t j = total > 1 ? (int64_t)esc_below(rng, (uint32_t)total) : 0;
+    if (extra_first) return j < extra ? 0 : esc_kth_option(t, card, j - extra);
+    return j < n ? esc_kth_option(t, card, j) : 0;
+}
+
+/* ---------- strategy keys ---------- */
+
+/* a key packs the strategy's tuple so that a larger integer is better; ties
+ * (equal keys) go to the lowest taken mask, as in strategies.py */
+static ESC_ALWAYS_INLINE uint32_t esc_greedy_key(uint64_t taken, int escoba) {
+    return ((uint32_t)__builtin_popcountll(taken) << 16) | ((uint32_t)escoba << 12)
+         | ((uint32_t)(taken >> ESC_SIETE_OROS & 1) << 8) | (uint32_t)__builtin_popcountll(taken & ESC_OROS_MASK);
+}
+
+static ESC_ALWAYS_INLINE uint32_t esc_maxoros_key(uint64_t taken, int escoba) {
+    return ((uint32_t)__builtin_popcountll(taken & ESC_OROS_MASK) << 16)
+         | ((uint32_t)(taken >> ESC_SIETE_OROS & 1) << 12)
+         | ((uint32_t)__builtin_popcountll(taken) << 4) | (uint32_t)escoba;
+}
+
+static ESC_ALWAYS_INLINE uint32_t esc_sevens_key(uint64_t taken, int escoba) {
+    return ((uint32_t)(taken >> ESC_SIETE_OROS & 1) << 24)
+         | ((uint32_t)__builtin_popcountll(taken & ESC_SEVENS_MASK) << 20)
+         | ((uint32_t)__builtin_popcountll(taken) << 12) | ((uint32_t)escoba << 8)
+         | (uint32_t)__builtin_popcountll(taken & ESC_OROS_MASK);
+}
+
+static ESC_ALWAYS_INLINE uint32_t esc_key(int strategy, uint64_t taken, int escoba) {
+    return strategy == ESC_MAXOROS ? esc_maxoros_key(taken, escoba)
+         : strategy == ESC_SEVENS ? esc_sevens_key(taken, escoba) : esc_greedy_key(taken, escoba);
+}
+
+static ESC_ALWAYS_INLINE void esc_consider(int strategy, uint64_t cap, uint64_t table, int escoba_counts, uint64_t sub, int sum,
+                                uint32_t *best_key, uint64_t *best_taken) {
+    uint64_t cards = cap & ESC_SPREAD(1u << (14 - sum)); /* the cards of value 15 - sum */
+    const int escoba = escoba_counts && sub == table;
+    while (cards) {
+        const uint64_t taken = sub | (cards & (~cards + 1));
+        const uint32_t key = esc_key(strategy, taken, escoba);
+        if (key > *best_key || (key == *best_key && taken < *best_taken)) { *best_key = key; *best_taken = taken; }
+        cards &= cards - 1;
+    }
+}
+
+/* best capture by any card of `cap` under the strategy's key, ties to the lowest
+ * taken mask; returns the taken set (card + table cards), ~0 if none */
+static ESC_ALWAYS_INLINE uint64_t esc_best_capture_body(const esc_tbl *t, const int strategy, uint64_t cap,
+                                                        int escoba_counts) {
+    const uint32_t needs = esc_needs_of(cap);
+    uint32_t best_key = 0;
+    uint64_t best_taken = ~0ULL;
+    const int k = __builtin_popcountll(t->mask);
+    if (k <= 4) { /* nearly every call: the 16 subsets of the low quarter are the whole table */
+        uint64_t mk = t->mask;
+        esc_quad lo;
+        (void)esc_build_quad(&mk, &lo);
+        uint32_t mt = esc_quad_match(&lo, needs);
+        while (mt) {
+            const uint32_t l = (uint32_t)__builtin_ctz(mt);
+            mt &= mt - 1;
+            esc_consider(strategy, cap, t->mask, escoba_counts, esc_quad_mask(&lo, l), esc_quad_sum(&lo, l),
+                         &best_key, &best_taken);
+        }
+    } else if (k <= ESC_SLOT_MAX) {
+        ESC_FOR_OPTIONS_SLOTS(t->mask, needs, sub, sum,
+            { esc_consider(strategy, cap, t->mask, escoba_counts, sub, sum, &best_key, &best_taken); });
+    } else {
+        esc_suits su; esc_suits_init(&su, t->mask);
+        ESC_FOR_OPTIONS_ANY_SUITS(&su, needs, sub, sum,
+            { esc_consider(strategy, cap, t->mask, escoba_counts, sub, sum, &best_key, &best_taken); });
+    }
+    return best_taken;
+}
+
+/* one copy per key, so no option pays for the choice of key */
+ESC_CLONES static uint64_t esc_best_capture_greedy(const esc_tbl *t, uint64_t cap, int escoba_counts) {
+    return esc_best_capture_body(t, ESC_GREEDY, cap, escoba_counts);
+}
+ESC_CLONES static uint64_t esc_best_capture_maxoros(const esc_tbl *t, uint64_t cap, int escoba_counts) {
+    return esc_best_capture_body(t, ESC_MAXOROS, cap, escoba_counts);
+}
+ESC_CLONES static uint64_t esc_best_capture_sevens(const esc_tbl *t, uint64_t cap, int escoba_counts) {
+    return esc_best_capture_body(t, ESC_SEVENS, cap, escoba_counts);
+}
+
+static inline uint64_t esc_best_capture(const esc_tbl *t, int strategy, uint64_t cap, int escoba_counts) {
+    return strategy == ESC_MAXOROS ? esc_best_capture_maxoros(t, cap, escoba_counts)
+         : strategy == ESC_SEVENS ? esc_best_capture_sevens(t, cap, escoba_counts)
+         : esc_best_capture_greedy(t, cap, escoba_counts);
+}
+
+#endif
