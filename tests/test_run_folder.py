@@ -459,3 +459,31 @@ def test_ctrl_c_with_a_local_dask_cluster(tmp_path):
     assert p.returncode == 130 and took < STOP_BOUND, (took, err)
     assert "Traceback" not in err and "Interrupted" in err
     assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
+
+
+@pytest.mark.parametrize("play,strategy,count", [("hands", "greedy", 10**8), ("games", "greedy", 10**7),
+                                                  ("hands", "ismcts", 10**4), ("games", "ismcts", 10**3)])
+def test_the_compiled_core_checks_for_signals_between_hands(play, strategy, count):
+    """A signal handler's exception ends a long compiled call (minutes of play here) within a moment."""
+    from escoba_sim import batch
+    from escoba_sim.rules import PRESETS
+
+    if batch.ENGINE != "cython":
+        pytest.skip("the compiled core is not loaded")
+
+    class Stop(Exception):
+        pass
+
+    def handler(signum, frame):
+        raise Stop
+
+    previous = signal.signal(signal.SIGALRM, handler)
+    t0 = time.time()
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        with pytest.raises(Stop):
+            getattr(batch, f"play_{play}")(PRESETS["ludoteka"], [strategy, "greedy"], 1, 0, count)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert time.time() - t0 < STOP_BOUND
