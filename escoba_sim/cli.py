@@ -602,11 +602,11 @@ def _executor(scheduler: str | None, jobs: int | None, quiet: bool = False):
             fail(message)
     except SystemExit as e:
         if e.code in (130, 143) and getattr(executor, "cluster", None) is not None:
-            # Ctrl-C: finished chunks are saved and the line saying so is printed. The embedded
-            # cluster's workers are ended below, but its finalizers then hold the interpreter's
-            # exit for seconds; nothing is left to do, so the process ends at once.
-            executor.shutdown(wait=False, cancel_futures=True)
-            stopping = False
+            # Ctrl-C: finished chunks are saved and the line saying so is printed. An orderly close
+            # of the embedded cluster (scheduler and nannies live in this process) and its
+            # finalizers take seconds, more on a loaded machine; nothing is left to do, so its
+            # worker processes are ended and so is this process.
+            executor.kill_local_workers()
             sys.stdout.flush()
             sys.stderr.flush()
             os._exit(e.code)

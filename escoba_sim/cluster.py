@@ -81,7 +81,7 @@ def connect(scheduler: str | None, workers: int | None = None) -> cf.Executor | 
                 import logging
 
                 logging.getLogger("distributed").setLevel(logging.CRITICAL)
-                self._kill_local_workers()
+                self.kill_local_workers()
             try:
                 super().shutdown(wait=wait and not cancel_futures)
             finally:
@@ -89,7 +89,7 @@ def connect(scheduler: str | None, workers: int | None = None) -> cf.Executor | 
                 if self.cluster is not None:
                     self.cluster.close()
 
-        def _kill_local_workers(self) -> None:
+        def kill_local_workers(self) -> None:
             import os
             import signal
 

@@ -180,6 +180,7 @@ def _plugin_run_folder(tmp_path: Path, finished: list[int] | None) -> tuple[Path
     from escoba_sim import strategies
 
     strategies._plugin_class.cache_clear()  # this process loaded the old file; a fresh one would load the new
+    strategies.parse_strategy.cache_clear()
     return out, marker, plugin
 
 
