@@ -10,6 +10,7 @@ The repeatable profile (tests/conftest.py) makes every run test the same example
 from __future__ import annotations
 
 import json
+import os
 
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
@@ -18,7 +19,9 @@ from hypothesis import strategies as st
 from escoba_sim.cli import main
 from escoba_sim.record import record_for_hand
 
-EXAMPLES = int(__import__("os").environ.get("FUZZ_EXAMPLES", 40))  # per command: enough to cover the vocabularies below, few enough for the default suite
+# examples per command: enough to cover the vocabularies below, few enough for the default suite
+# (FUZZ_EXAMPLES=400 HYPOTHESIS_PROFILE=explore for a deeper search)
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", 40))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                        HealthCheck.data_too_large])
