@@ -11,11 +11,17 @@ core-only ismcts through them in ``trace`` and ``play``); ``evaluate_sample``
 and ``evaluate_exact`` are the evaluator's searches (csrc/escoba_evaluate.h).
 The other functions are test hooks exposing the C RNG and capture tables to
 the differential tests.
+
+The loops run in sub-batches and call ``PyErr_CheckSignals`` between them
+(with ``ismcts``, whose hands take tens of milliseconds or more, between every
+hand), so Ctrl-C and SIGTERM reach the caller's handler promptly instead of
+waiting for the whole call; an exception the handler raises ends the call.
 """
 
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int16_t, int32_t, int64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
+from cpython.exc cimport PyErr_CheckSignals
 
 import numpy as np
 
@@ -44,6 +50,10 @@ IMPL = esc_impl_name().decode()
 _C_NAMES = {"random": 0, "greedy": 1, "maxoros": 2, "sevens": 3, "defensive": 4, "heuristic": 5, "endgame": 6,
            "ismcts": 7}
 CODES = tuple(range(ESC_N_STRATEGIES))
+# hands (or games) played between two checks for a signal: ~1 ms of the core's time; a slow
+# strategy (ismcts: tens of ms to minutes per hand) is checked after every hand
+CHECK_EVERY_HANDS, CHECK_EVERY_GAMES = 1024, 128
+_SLOW_CODES = (_C_NAMES["ismcts"],)
 if ESC_MAX_PARAMS != 12 or any(n not in BUILTINS or BUILTINS[n].code != c for n, c in _C_NAMES.items()):
     # an ImportError, so batch falls back to the reference engine (or fails loudly when the core is required)
     raise ImportError("escoba_sim._core: C strategy codes or parameter slots are out of step with strategies.BUILTINS")
@@ -66,6 +76,14 @@ cdef esc_rules _c_rules(rules: Ruleset) except *:
     R.bonus_all_sevens = rules.bonus_all_sevens
     R.target = rules.target
     return R
+
+
+cdef bint _any_slow(const esc_player *strat, int players) noexcept:
+    cdef int i
+    for i in range(players):
+        if strat[i].id in _SLOW_CODES:
+            return True
+    return False
 
 
 cdef _c_players(rules, strategies, esc_player *out):
@@ -146,11 +164,16 @@ def play_hands(rules, strategies, seed, first, count):
     cdef _columns c = _bind_columns(cols, ns)
     cdef esc_hand_result res
     cdef int dealer = <int>(c_first % R.players)  # kept as a counter: a 64-bit division per hand costs ~2%
-    with nogil:
-        for i in range(n):
-            esc_play_hand(&R, strat, c_seed, <uint64_t>(c_first + i), 0, dealer, &res)
-            _store_hand(&c, i, c_first + i, 0, &res)
-            dealer = 0 if dealer + 1 == R.players else dealer + 1
+    cdef int64_t start = 0, end, step = 1 if _any_slow(strat, R.players) else CHECK_EVERY_HANDS
+    while start < n:
+        end = min(n, start + step)
+        with nogil:
+            for i in range(start, end):
+                esc_play_hand(&R, strat, c_seed, <uint64_t>(c_first + i), 0, dealer, &res)
+                _store_hand(&c, i, c_first + i, 0, &res)
+                dealer = 0 if dealer + 1 == R.players else dealer + 1
+        start = end
+        PyErr_CheckSignals()  # a Ctrl-C handler's exception propagates from here
     return _batch.Batch(cols)
 
 
@@ -162,12 +185,25 @@ ctypedef struct _hand_buf:
     int64_t n, cap
     int64_t cur_game
     int32_t cur_hand
+    bint check_each_hand  # check for signals after every hand (a slow strategy plays)
+    bint stopped  # a signal handler raised: the exception waits in _raised
+
+
+_raised = []  # an exception a signal handler raised inside _push, re-raised by play_games
 
 
 cdef int _push(void *ctx, const esc_hand_result *r) noexcept nogil:
     cdef _hand_buf *b = <_hand_buf *> ctx
     cdef int64_t new_cap
     cdef void *p
+    if b.check_each_hand:
+        with gil:
+            try:
+                PyErr_CheckSignals()
+            except BaseException as e:
+                _raised.append(e)
+                b.stopped = True
+                return 0
     if b.n == b.cap:
         new_cap = b.cap * 2 if b.cap else 1024
         p = realloc(b.res, new_cap * sizeof(esc_hand_result))
@@ -213,22 +249,31 @@ def play_games(rules, strategies, seed, first, count):
     buf.hand = NULL
     buf.n = 0
     buf.cap = 0
+    buf.check_each_hand = _any_slow(strat, R.players)
+    buf.stopped = False
+    cdef int64_t start = 0, end, step = 1 if buf.check_each_hand else CHECK_EVERY_GAMES
     try:
-        with nogil:
-            for i in range(n):
-                buf.cur_game = c_first + i
-                buf.cur_hand = 0
-                nh = esc_play_game(&R, strat, c_seed, <uint64_t>(c_first + i), max_hands, scores, &winner,
-                                   _push, &buf)
-                if nh < 0:
-                    failed_game = c_first + i
-                    break
-                gg_game[i] = c_first + i
-                gg_dealer[i] = <int8_t>((c_first + i) % R.players)
-                gg_hands[i] = nh
-                gg_winner[i] = <int8_t>winner
-                for s in range(ns):
-                    gg_score[i, s] = scores[s]
+        while start < n and failed_game < 0:
+            end = min(n, start + step)
+            with nogil:
+                for i in range(start, end):
+                    buf.cur_game = c_first + i
+                    buf.cur_hand = 0
+                    nh = esc_play_game(&R, strat, c_seed, <uint64_t>(c_first + i), max_hands, scores, &winner,
+                                       _push, &buf)
+                    if nh < 0:
+                        failed_game = c_first + i
+                        break
+                    gg_game[i] = c_first + i
+                    gg_dealer[i] = <int8_t>((c_first + i) % R.players)
+                    gg_hands[i] = nh
+                    gg_winner[i] = <int8_t>winner
+                    for s in range(ns):
+                        gg_score[i, s] = scores[s]
+            start = end
+            if buf.stopped:
+                raise _raised.pop()
+            PyErr_CheckSignals()
         if nh == -2:
             raise MemoryError("out of memory while buffering hand results")
         if failed_game >= 0:

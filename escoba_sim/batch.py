@@ -20,7 +20,7 @@ import numpy as np
 
 from . import engine
 from .rules import Ruleset
-from .strategies import StrategySpec, parse_strategy
+from .strategies import PluginError, StrategySpec, parse_strategy
 
 # per hand: one value
 HAND_COLUMNS = {"game": np.int64, "hand": np.int32, "dealer": np.int8, "lucky_deal": np.int8,
@@ -39,6 +39,11 @@ GAME_COLUMNS = {"game": np.int64, "first_dealer": np.int8, "hands": np.int32, "w
 GAME_SIDE_COLUMNS = ("score",)
 
 PURE_ENV, REQUIRE_ENV = "ESCOBA_SIM_PURE_PYTHON", "ESCOBA_SIM_REQUIRE_CORE"
+
+# The most games or hands one request may ask for: 10^15 hands take ~30 years of one core at a
+# million hands per second, so anything larger is a typo; it also keeps every count and deal
+# index far inside int64 (chunk bookkeeping, Parquet columns, the C core's game index).
+MAX_COUNT = 10**15
 
 
 class CoreUnavailable(ImportError):
@@ -121,7 +126,10 @@ def py_play_hands(rules: Ruleset, strategies: list, seed: int, first: int, count
     players = [parse_strategy(s).make() for s in strategies]
     cols = empty_hands(count, rules.n_sides)
     for i in range(count):
-        st = engine.play_hand(rules, players, seed, first + i, 0)
+        try:
+            st = engine.play_hand(rules, players, seed, first + i, 0)
+        except PluginError as e:
+            raise e.at(f"game {first + i} hand 0") from None
         _fill_hand(cols, i, first + i, 0, st.result)
     return Batch(cols)
 
@@ -132,7 +140,10 @@ def py_play_games(rules: Ruleset, strategies: list, seed: int, first: int, count
     games = empty_games(count, rules.n_sides)
     results: list[tuple[int, int, engine.HandResult]] = []
     for i in range(count):
-        g = engine.play_game(rules, players, seed, first + i)
+        try:
+            g = engine.play_game(rules, players, seed, first + i)
+        except PluginError as e:
+            raise e.at(f"game {first + i}") from None
         games["game"][i], games["first_dealer"][i] = first + i, g.first_dealer
         games["hands"][i], games["winner"][i], games["score"][i] = len(g.hands), g.winner, g.scores
         results.extend((first + i, h, r) for h, r in enumerate(g.hands))

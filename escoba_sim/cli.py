@@ -19,27 +19,40 @@ from . import __version__
 
 
 class CountType(click.ParamType):
-    """A positive whole count written as ``1000``, ``1_000_000``, ``1e6`` or ``2.5e5``."""
+    """A positive whole count written as ``1000``, ``1_000_000``, ``1e6`` or ``2.5e5``, at most ``batch.MAX_COUNT``.
+
+    The text is read exactly (decimal, never a float), so ``1e400`` or a count
+    past 2^53 is judged as written and a huge one is refused before anything is built.
+    """
 
     name = "count"
 
     def convert(self, value, param, ctx):
+        import decimal
+
+        from .batch import MAX_COUNT
+
         if isinstance(value, int) and not isinstance(value, bool):
-            n = value
+            d = decimal.Decimal(value)
         else:
             text = str(value).strip().replace("_", "")
-            if not re.fullmatch(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?", text):
-                self.fail(f"`{value}` is not a count (examples: 1000, 1_000_000, 1e6, 2.5e5)", param, ctx)
-            try:
-                f = float(text)
-            except ValueError:
-                self.fail(f"`{value}` is not a count", param, ctx)
-            if f != int(f):
-                self.fail(f"`{value}` is not a whole number", param, ctx)
-            n = int(f)
-        if n <= 0:
-            self.fail(f"`{value}` must be positive", param, ctx)
-        return n
+            if not re.fullmatch(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,9})?", text):
+                self.fail(f"`{_shown(value)}` is not a count (examples: 1000, 1_000_000, 1e6, 2.5e5)", param, ctx)
+            d = decimal.Decimal(text)
+        if d <= 0:
+            self.fail(f"`{_shown(value)}` must be positive", param, ctx)
+        if d > MAX_COUNT:
+            self.fail(f"`{_shown(value)}` is more than escoba-sim plays in one run (at most "
+                      f"{MAX_COUNT:.0e}, about 30 years of one core)".replace("e+", "e"), param, ctx)
+        if d != d.to_integral_value():
+            self.fail(f"`{_shown(value)}` is not a whole number", param, ctx)
+        return int(d)
+
+
+def _shown(value, width: int = 60) -> str:
+    """A value for an error line: long input is cut, so the message stays one readable line."""
+    text = " ".join(str(value).split())
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 class RulesType(click.ParamType):
@@ -137,6 +150,8 @@ def _load_record_file(path: str):
         return json.loads(text)
     except json.JSONDecodeError as e:
         fail(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})", 2)
+    except RecursionError:
+        fail(f"{path}: not a hand record (JSON nested too deeply)", 2)
 
 
 @main.command()
@@ -145,9 +160,10 @@ def _load_record_file(path: str):
               help="Strategy of the next seat; repeat it for 3, 4 or 6 players.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1),
               help="Run seed (0 to 2^64-1); without --seed or --deck one is drawn and printed.")
-@click.option("--game", type=click.IntRange(min=0), default=0, show_default=True, help="Game index in the run.")
+@click.option("--game", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Game index in the run (0 to 2^64-1).")
 @click.option("--hand", "hand_index", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Hand index within the game.")
+              help="Hand index within the game (below the engine's limit of hands per game).")
 @click.option("--deck", help='A known deal instead of a shuffled one: all 40 cards in dealing order, "7o Rb 3c ...".')
 @click.option("--dealer", type=click.IntRange(min=0),
               help="Dealer seat (default: (game + hand) % players with --seed, 0 with --deck).")
@@ -173,7 +189,11 @@ def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json, 
     played. With --deck, --seed (default 0) only feeds the random strategy.
     """
     from .cards import parse_cards
+    from .engine import MAX_HANDS_PER_GAME
     from .record import check_deck, format_trace, play_record
+
+    if hand_index >= MAX_HANDS_PER_GAME:
+        fail(f"--hand: {hand_index} is past the last hand a game can have ({MAX_HANDS_PER_GAME - 1})", 2)
 
     strategies = [strategy, *vs]
     if len(strategies) != ruleset.players:
@@ -198,10 +218,12 @@ def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json, 
         click.echo(f"seed {seed} (drawn at random; pass --seed {seed} to see this hand again)", err=True)
     if dealer is not None and dealer >= ruleset.players:
         fail(f"--dealer: {dealer} is not a seat (0 to {ruleset.players - 1} with {ruleset.players} players)")
-    from .strategies import StrategyError
+    from .strategies import PluginError, StrategyError
 
     try:  # the reference engine plays; a core-only strategy (ismcts) decides through the compiled core
         _, record = play_record(ruleset, strategies, seed, game, hand_index, dealer=dealer, deck=cards)
+    except PluginError as e:
+        fail(str(e))
     except StrategyError as e:
         fail(str(e))
     notes = None
@@ -566,23 +588,41 @@ def _executor(scheduler: str | None, jobs: int | None, quiet: bool = False):
         executor = connect(scheduler, jobs if given else None)
     except ClusterError as e:
         fail(str(e))
-    with executor:
+    stopping = True  # unless the command ends normally: then the cluster's work is done
+    try:
         if not quiet:
             click.echo(f"Dask scheduler {executor.client.scheduler.address}: {executor.jobs} worker threads", err=True)
         try:
             yield executor, (jobs if given else executor.jobs)
+            stopping = False
         except Exception as e:
             message = explain(e)
             if message is None:
                 raise
             fail(message)
+    except SystemExit as e:
+        if e.code in (130, 143) and getattr(executor, "cluster", None) is not None:
+            # Ctrl-C: finished chunks are saved and the line saying so is printed. An orderly close
+            # of the embedded cluster (scheduler and nannies live in this process) and its
+            # finalizers take seconds, more on a loaded machine; nothing is left to do, so its
+            # worker processes are ended and so is this process.
+            executor.kill_local_workers()
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(e.code)
+        raise
+    finally:
+        if stopping:
+            executor.shutdown(wait=False, cancel_futures=True)
+        else:
+            executor.shutdown(wait=True)
 
 
 @contextlib.contextmanager
 def _stops_cleanly(continue_with: str | None, as_json: bool = False):
     """Ctrl-C or SIGTERM keeps the finished chunks and exits 130 with one line saying how to continue
     (``continue_with`` None: nothing is kept, so the summary of the finished chunks is printed, marked partial)."""
-    from .executor import stop_on_signals
+    from .executor import exit_code, stop_on_signals
     from .runner import RunInterrupted
     from .runspec import RunError
 
@@ -598,11 +638,11 @@ def _stops_cleanly(continue_with: str | None, as_json: bool = False):
 
             emit_json(e.summary) if as_json else print_report(e.summary)
         click.echo(f"Interrupted{where}", err=True)
-        sys.exit(130)
+        sys.exit(exit_code())
     except KeyboardInterrupt:  # between runs of a series, or before a run started: finished work is on disk
         click.echo(f"Interrupted. Continue with: {continue_with}" if continue_with else f"Interrupted{nothing_kept}",
                    err=True)
-        sys.exit(130)
+        sys.exit(exit_code())
     except RunError as e:
         fail(str(e))
 
@@ -615,8 +655,9 @@ def _same_command() -> str:
 def _run_and_report(start, *, as_json: bool, quiet: bool, spec, out) -> None:
     """Run with a progress bar on stderr; report on stdout; Ctrl-C keeps finished chunks (exit 130)."""
     from .console import ProgressBar, print_report
+    from .runfolder import resume_command
 
-    with _stops_cleanly(f"escoba-sim resume {shlex.quote(str(out))}" if out is not None else None, as_json):
+    with _stops_cleanly(resume_command(out, spec) if out is not None else None, as_json):
         with ProgressBar(spec, enabled=not quiet and sys.stderr.isatty()) as bar:
             result = start(bar)
     if as_json:
@@ -632,10 +673,14 @@ def _players_named(text: str | None) -> bool:
     from pathlib import Path
 
     p = Path(text)
-    if p.is_file():
+    try:
+        is_file = p.is_file()
+    except (OSError, ValueError):  # a name too long to be a file, a NUL byte: a spec, not a file
+        is_file = False
+    if is_file:
         try:
-            return bool(re.search(r"^\s*players\s*=", p.read_text(), re.M))
-        except (OSError, UnicodeDecodeError):
+            return bool(re.search(r"^\s*players\s*=", p.read_text(encoding="utf-8"), re.M))
+        except (OSError, ValueError):  # unreadable or not UTF-8: parse_rules says so
             return False
     return bool(re.search(r"\bplayers\s*=", text))
 
@@ -713,9 +758,15 @@ def run(strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairing,
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: all cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON on stdout.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--trust-plugins", is_flag=True,
+              help="Run the strategy plugins (Python files) the folder's manifest names. Without it a folder "
+                   "never runs code: resuming a plugin's run is refused.")
 @scheduler_option
-def resume(directory, jobs, as_json, quiet, scheduler):
+def resume(directory, jobs, as_json, quiet, trust_plugins, scheduler):
     """Finish a run, comparison or tournament kept in DIRECTORY; the result equals an uninterrupted one's.
+
+    Chunks are checked against the run's fingerprint and checksum; a damaged,
+    missing or foreign chunk is played again.
 
     \b
     Example:
@@ -725,9 +776,10 @@ def resume(directory, jobs, as_json, quiet, scheduler):
     """
     from pathlib import Path
 
-    from .runfolder import read_manifest
+    from .runfolder import read_manifest, run_spec_of
     from .runner import run as run_chunks
-    from .runspec import RunError, RunSpec
+    from .runspec import RunError
+    from .strategies import StrategyError, plugins_in
 
     try:
         manifest = read_manifest(Path(directory))
@@ -735,18 +787,23 @@ def resume(directory, jobs, as_json, quiet, scheduler):
         fail(str(e))
     kind = manifest.get("kind") if isinstance(manifest, dict) else None
     if kind in ("compare", "tournament"):
+        try:
+            plugins = plugins_in(manifest.get("strategies") or [])
+        except (StrategyError, TypeError) as e:
+            fail(f"{directory}: the manifest's strategies are not valid ({e})")
+        if plugins and not trust_plugins:
+            fail(f"{directory} was played with the strategy plugin `{plugins[0]}`, code named by the folder, not "
+                 f"by you; read it, then continue with: escoba-sim resume --trust-plugins {shlex.quote(str(directory))}")
         _series(kind, manifest, directory, jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler,
                 continue_with=f"escoba-sim resume {shlex.quote(str(directory))}")
         return
     try:
-        spec = RunSpec.from_json(manifest["spec"])
+        spec = run_spec_of(Path(directory), manifest)
     except RunError as e:
         fail(str(e))
-    except (KeyError, TypeError, ValueError) as e:
-        fail(f"{directory}: the manifest describes no run, comparison or tournament ({e})")
     with _executor(scheduler, jobs, quiet) as (executor, jobs):
         _run_and_report(lambda bar: run_chunks(spec, directory, jobs=jobs, executor=executor, on_chunk=bar,
-                                               resume=True),
+                                               resume=True, trust_plugins=trust_plugins),
                         as_json=as_json, quiet=quiet, spec=spec, out=directory)
 
 
@@ -903,15 +960,25 @@ def report(directory, out):
     except (ReportError, RunError) as e:
         fail(str(e))
     except OSError as e:
-        fail(f"{directory}: cannot read or write the report ({e.strerror or e})")
+        where = e.filename or out or f"{directory}/report"
+        fail(f"cannot write the report to {where} ({e.strerror or e}); choose another --out")
     click.echo(str(page))
 
 
 # --- bench: hands per second of the compiled core and the reference engine ---
 
+def _finite(ctx, param, value):
+    """click's FloatRange lets nan through (every comparison with nan is false)."""
+    import math
+
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a number of seconds", ctx, param)
+    return value
+
+
 @main.command()
 @click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True, help="Ruleset.")
-@click.option("--seconds", type=click.FloatRange(min=0.01), default=2.0, show_default=True,
+@click.option("--seconds", type=click.FloatRange(0.01, 3600), default=2.0, show_default=True, callback=_finite,
               help="Time per measurement for the compiled core (the reference gets a quarter, at least 1 s).")
 @click.option("--json", "as_json", is_flag=True, help="Print the measurements as JSON on stdout.")
 def bench(ruleset, seconds, as_json):

@@ -74,12 +74,32 @@ def connect(scheduler: str | None, workers: int | None = None) -> cf.Executor | 
                 return 1
 
         def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+            if cancel_futures:
+                # stopping (Ctrl-C, a failed chunk): the chunks in flight are lost anyway. Our own local
+                # workers are ended now rather than asked to finish their chunk (a nanny waits 4 s, and
+                # then logs about it); a remote cluster's workers are not ours to end.
+                import logging
+
+                logging.getLogger("distributed").setLevel(logging.CRITICAL)
+                self.kill_local_workers()
             try:
                 super().shutdown(wait=wait and not cancel_futures)
             finally:
                 self.client.close()
                 if self.cluster is not None:
                     self.cluster.close()
+
+        def kill_local_workers(self) -> None:
+            import os
+            import signal
+
+            for nanny in list(getattr(self.cluster, "workers", {}).values()):
+                pid = getattr(getattr(nanny, "process", None), "pid", None)
+                if pid:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except OSError:  # already gone
+                        pass
 
         def __repr__(self) -> str:
             return f"<ClusterExecutor {self.client.scheduler.address} ({self.jobs} threads)>"

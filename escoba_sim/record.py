@@ -4,7 +4,9 @@ A record holds everything needed to re-play a hand without any strategy or
 seed: the canonical ruleset string, the dealer, the 40 cards in dealing order
 and the moves in order (plays and blows, cards in ``7o`` notation), plus the
 score per side by category (the ``batch.SIDE_COLUMNS`` names). ``seed``,
-``game``, ``hand`` and ``strategies`` are informational provenance only.
+``game``, ``hand`` and ``strategies`` are informational provenance only: a
+strategy named there is printed, never loaded, so replaying a record from
+elsewhere never runs a plugin it names.
 
 ``replay_record`` re-applies the moves with the reference engine's own
 ``new_hand``/``apply_blow``/``apply_move``, so the rules are never restated
@@ -217,7 +219,24 @@ def parse_record(data: Any) -> Parsed:
         raise RecordError(f"field `deck`: {e}") from None
     check_deck(deck, "field `deck`", exc=RecordError)
     moves = parse_moves(_need(data, "moves", list, "a list of moves"))
+    _check_provenance(data, rules)
     return Parsed(rules, dealer, deck, moves)
+
+
+def _check_provenance(data: dict[str, Any], rules: Ruleset) -> None:
+    """The informational fields, when present, have the shapes ``make_record`` writes (they are printed)."""
+    for key in ("seed", "game", "hand"):
+        if key in data:
+            v = data[key]
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 2**64:
+                raise RecordError(f"field `{key}` must be a whole number from 0 to 2^64-1, got {json_type(v)}")
+    if "strategies" in data:
+        v = data["strategies"]
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            raise RecordError(f"field `strategies` must be a list of strategy names, one per seat, "
+                              f"got {json_type(v)}")
+        if len(v) != rules.players:
+            raise RecordError(f"field `strategies` names {len(v)} strategies for {rules.players} seats")
 
 
 def check_deck(deck: list[int], where: str, exc: type[Exception] = ValueError) -> None:
@@ -361,12 +380,14 @@ def side_label(rules: Ruleset, side: int, strategies: list[str] | None = None) -
         return "team " + "+".join(str(s) for s in seats)
     if not strategies or side >= len(strategies):
         return f"seat {side}"
-    try:  # the record keeps canonical specs (every weight); a person reads the short form
-        from .strategies import parse_strategy
+    name = strategies[side]
+    if ".py:" not in name and ".toml" not in name:  # a file named in a record is shown, never read or run
+        try:  # the record keeps canonical specs (every weight); a person reads the short form
+            from .strategies import parse_strategy
 
-        name = parse_strategy(strategies[side]).short
-    except ValueError:
-        name = strategies[side]
+            name = parse_strategy(name).short
+        except ValueError:
+            pass
     return f"seat {side} {name}"
 
 

@@ -60,11 +60,20 @@ def read_folder(d: Path) -> tuple[str, dict, dict]:
         manifest = json.loads((d / "manifest.json").read_text())
     except FileNotFoundError:
         raise ReportError(f"{d}: no manifest.json; give a run, compare or tournament folder") from None
-    except (OSError, json.JSONDecodeError) as e:
+    except (OSError, ValueError) as e:  # unreadable, not UTF-8, not JSON, nested too deeply
         raise ReportError(f"{d}/manifest.json: cannot read it ({e})") from None
+    except RecursionError:
+        raise ReportError(f"{d}/manifest.json: not a results manifest (JSON nested too deeply)") from None
+    if not isinstance(manifest, dict):
+        raise ReportError(f"{d}/manifest.json: not a results manifest (a JSON object)")
     kind = folder_kind(manifest)
     if kind == "run":
-        return kind, manifest, run_tables(d, manifest)
+        from .runner import RunError
+
+        try:  # the run folder is checked as resume checks it; no strategy code is needed to report it
+            return kind, manifest, run_tables(d, manifest)
+        except RunError as e:
+            raise ReportError(str(e)) from None
     from .compare import read_tables
 
     tables = read_tables(d)
@@ -104,19 +113,10 @@ def run_tables(d: Path, manifest: dict) -> dict:
     from .batch import POINT_COLUMNS, SIDE_COLUMNS
     from .chunk import DealLayout, merge
     from .compare import _interval
-    from .runfolder import finished_chunks, read_chunk
-    from .runspec import RunSpec
+    from .runfolder import ChunkInvalid, finished_chunks, read_chunk, run_spec_of
     from .summary import summarize
 
-    from .runfolder import FORMAT
-
-    if manifest.get("format") != FORMAT:
-        raise ReportError(f"{d}: written in output format {manifest.get('format')} by escoba-sim "
-                          f"{manifest.get('version', '?')}; this version reads format {FORMAT} (play the run again)")
-    try:
-        spec = RunSpec.from_json(manifest["spec"])
-    except (KeyError, TypeError, ValueError) as e:
-        raise ReportError(f"{d}: the manifest does not describe a run ({e})") from None
+    spec = run_spec_of(d, manifest)  # the format and the manifest checked like the command line
     done = finished_chunks(d, spec)
     used = 0
     while used in done:
@@ -127,7 +127,10 @@ def run_tables(d: Path, manifest: dict) -> dict:
     lay = DealLayout(spec.entrants)
     merged, conv = None, []
     for k in range(used):
-        a = read_chunk(done[k])
+        try:
+            a = read_chunk(done[k], spec, k)
+        except ChunkInvalid as e:
+            raise ReportError(f"{d}: chunk {k} is {e}; repair it with: escoba-sim resume {d}") from None
         a.pop("deal_score", None)
         merged = merge(merged, a)
         S, G, n = merged["deal_sum"], merged["deal_gram"], int(merged["clusters"][0])

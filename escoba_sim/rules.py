@@ -154,9 +154,10 @@ def coerce_field(name: str, raw: Any) -> Any:
         if isinstance(raw, int) and not isinstance(raw, bool):
             return raw
         s = str(raw).strip()
-        if re.fullmatch(r"[+-]?\d+", s):
+        if re.fullmatch(r"[+-]?\d{1,30}", s):  # longer is out of every field's range (and int() refuses 4300 digits)
             return int(s)
-        raise RulesError(f"{name}: expected a whole number, got {raw!r}")
+        raise RulesError(f"{name}: expected a whole number{' of at most 30 digits' if s.isdigit() else ''}, "
+                         f"got {_shown(s)!r}")
     s = str(raw).strip().lower()
     return s
 
@@ -180,6 +181,7 @@ _SPEC = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$", re.S)
 
 
 def _apply_overrides(base: Ruleset, pairs: dict[str, Any], where: str) -> Ruleset:
+    where = _shown(where)
     changes = {k: coerce_field(k, v) for k, v in pairs.items()}
     try:
         return dataclasses.replace(base, **changes)
@@ -195,6 +197,7 @@ def _preset(name: str) -> Ruleset:
 
 
 def _parse_pairs(text: str, where: str) -> dict[str, str]:
+    where = _shown(where)
     pairs: dict[str, str] = {}
     for item in filter(None, (p.strip() for p in text.split(","))):
         if "=" not in item:
@@ -209,11 +212,13 @@ def _parse_pairs(text: str, where: str) -> dict[str, str]:
 def load_rules_file(path: str | Path) -> Ruleset:
     p = Path(path)
     try:
-        data = tomllib.loads(p.read_text())
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
     except OSError as e:
-        raise RulesError(f"{path}: cannot read rules file ({e.strerror or e})") from None
+        raise RulesError(f"{_shown(path)}: cannot read rules file ({e.strerror or e})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise RulesError(f"{path}: not valid TOML ({e})") from None
+        raise RulesError(f"{_shown(path)}: not valid TOML ({e})") from None
+    except ValueError as e:  # a NUL byte in the name
+        raise RulesError(f"{_shown(path)}: not a file name ({e})") from None
     if isinstance(data.get("rules"), dict):  # accept a [rules] table as well as top-level keys
         data = {**{k: v for k, v in data.items() if k != "rules"}, **data["rules"]}
     base = _preset(str(data.pop("preset", DEFAULT_PRESET)))
@@ -223,6 +228,19 @@ def load_rules_file(path: str | Path) -> Ruleset:
     return _apply_overrides(base, data, str(path))
 
 
+def _is_file(text: str) -> bool:
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):  # a name too long for the filesystem, a NUL byte: not a file
+        return False
+
+
+def _shown(path: str | Path) -> str:
+    """A file name for an error line (a rules string can be long)."""
+    text = str(path)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def parse_rules(spec: str | Ruleset | None) -> Ruleset:
     """Parse a preset name, ``preset(field=value,...)``, ``field=value,...`` or a TOML path."""
     if spec is None:
@@ -230,7 +248,7 @@ def parse_rules(spec: str | Ruleset | None) -> Ruleset:
     if isinstance(spec, Ruleset):
         return spec
     text = str(spec).strip()
-    if text.endswith(".toml") or "/" in text or Path(text).is_file():
+    if text.endswith(".toml") or "/" in text or _is_file(text):
         return load_rules_file(text)
     if not text:
         raise RulesError("empty rules: give a preset name such as ludoteka")

@@ -10,8 +10,21 @@
     DIR/deals/chunk-000123.parquet    per-deal vectors (``chunk.DealLayout``) of a run in a
                                 comparison or tournament, which pairs them across runs
     DIR/summary.json            the same as ``run --json``
+    DIR/.lock                   the folder's lock (fcntl.flock while a run or resume writes)
 
-Every file is written to a temporary name and ``os.replace``d.
+Every file is written to a temporary name and ``os.replace``d; temporaries of
+a killed process are removed by the next command that takes the lock.
+
+A folder is checked, not trusted. The manifest's ``spec`` is validated like
+the command line (``RunSpec.from_json``). Each chunk file carries, in its
+Parquet key-value metadata, the run's fingerprint for that chunk
+(``RunSpec.fingerprint``: seed, ruleset digest, strategies, mode, pairing,
+chunk index and deal range) and a SHA-256 checksum of its rows; ``read_chunk``
+refuses a file that does not match (unreadable, another schema, another run or
+chunk, edited rows, impossible values). ``resume`` plays such chunks again;
+``report`` refuses the folder and says to resume it. Only one process writes a
+folder at a time: ``run``, ``resume``, ``compare`` and ``tournament`` hold an
+OS-level lock on ``DIR/.lock`` and a second one gets a one-line error.
 
 Chunk files hold a chunk's aggregates (``chunk``) in long format, one row per
 array element, zeros included, so a reader rebuilds each array's shape from the
@@ -27,10 +40,12 @@ by entrant ``(j + r) % E``. ``game`` is the deal index.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -42,7 +57,14 @@ from .rng import DEAL_STREAM_VERSION
 from .runspec import RunError, RunSpec
 
 STATUS = ("running", "interrupted", "complete", "stopped-by-sprt")
-FORMAT = 2  # the output-folder layout version (2: per-deal sums, deal files)
+FORMAT = 2  # the output-folder layout version (2: per-deal sums, deal files; chunks carry a fingerprint and a checksum)
+LOCK = ".lock"
+FINGERPRINT_KEY, CHECKSUM_KEY = "escoba_sim.fingerprint", "escoba_sim.checksum"
+FRAME_COLUMNS = ("chunk", "first_deal", "deals", "stat", "i0", "i1", "i2", "value")
+
+
+class ChunkInvalid(ValueError):
+    """A chunk file that is not this run's chunk ``k``; the message says why, in a few words."""
 
 STAT_DIMS = {
     "clusters": 1, "games": 1, "hands": 1, "lucky_hands": 1, "points": 2, "wdl": 2, "pos_points": 3, "pos_wdl": 3,
@@ -127,15 +149,57 @@ def frame_to_agg(df) -> dict[str, np.ndarray]:
     return out
 
 
+def frame_checksum(df) -> str:
+    """SHA-256 of a chunk frame's rows, column by column in FRAME_COLUMNS order (dtypes fixed)."""
+    h = hashlib.sha256()
+    for c in FRAME_COLUMNS:
+        col = df[c]
+        h.update(c.encode() + b"\0")
+        h.update(("\0".join(col.to_list())).encode() if c == "stat" else col.to_numpy().astype(np.int64).tobytes())
+    return h.hexdigest()
+
+
 def write_chunk(out: Path, spec: RunSpec, k: int, agg: dict[str, np.ndarray]) -> None:
     df = agg_to_frame(k, spec, agg)
-    atomic_write(out / "chunks" / chunk_name(k), lambda tmp: df.write_parquet(tmp))
+    meta = {FINGERPRINT_KEY: spec.fingerprint(k), CHECKSUM_KEY: frame_checksum(df)}
+    atomic_write(out / "chunks" / chunk_name(k), lambda tmp: df.write_parquet(tmp, metadata=meta))
 
 
-def read_chunk(path: Path) -> dict[str, np.ndarray]:
+def read_chunk(path: Path, spec: RunSpec, k: int) -> dict[str, np.ndarray]:
+    """Chunk ``k`` of ``spec`` from ``path``, verified (ChunkInvalid says what is wrong)."""
     import polars as pl
 
-    return frame_to_agg(pl.read_parquet(path))
+    try:
+        meta = pl.read_parquet_metadata(path)
+        df = pl.read_parquet(path)
+    except Exception as e:  # OSError, a directory, polars' errors for garbage or a truncated file
+        raise ChunkInvalid(f"unreadable ({_first_line(e)})") from None
+    if FINGERPRINT_KEY not in meta or CHECKSUM_KEY not in meta or list(df.columns) != list(FRAME_COLUMNS):
+        raise ChunkInvalid("not a chunk file of this escoba-sim version")
+    if meta[FINGERPRINT_KEY] != spec.fingerprint(k):
+        raise ChunkInvalid("from another run or chunk (its fingerprint differs)")
+    try:
+        ok = meta[CHECKSUM_KEY] == frame_checksum(df)
+    except Exception:  # columns of the wrong type
+        ok = False
+    if not ok:
+        raise ChunkInvalid("changed after it was written (its checksum differs)")
+    first, count = spec.chunk_range(k)
+    if (df["chunk"] != k).any() or (df["first_deal"] != first).any() or (df["deals"] != count).any() \
+            or (df["value"] < 0).any() or (df["i0"] < 0).any() or (df["i1"] < 0).any() or (df["i2"] < 0).any():
+        raise ChunkInvalid("holds impossible values")  # every aggregate is a non-negative sum
+    agg = frame_to_agg(df)
+    # a chunk holds its whole deal range, except the one an SPRT decided inside: that one holds the
+    # deals up to the deciding one (``runner._Fold``)
+    played = int(agg["clusters"][0]) if agg["clusters"].shape == (1,) else -1
+    if not (played == count or (spec.sprt is not None and 0 < played < count)):
+        raise ChunkInvalid("holds impossible values")
+    return agg
+
+
+def _first_line(e: BaseException) -> str:
+    text = " ".join(str(e).split()) or type(e).__name__
+    return text if len(text) <= 100 else text[:97] + "..."
 
 
 def manifest_path(out: Path) -> Path:
@@ -150,20 +214,98 @@ def write_json(path: Path, data: dict) -> None:
 def read_manifest(out: Path) -> dict:
     p = manifest_path(out)
     try:
-        return json.loads(p.read_text())
+        data = json.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise RunError(f"{out}: no run here (manifest.json is missing)") from None
-    except (OSError, json.JSONDecodeError) as e:
-        raise RunError(f"{p}: cannot read the manifest ({e})") from None
+    except IsADirectoryError:
+        raise RunError(f"{p}: is a folder, not a manifest") from None
+    except (OSError, ValueError) as e:  # unreadable, not UTF-8, not JSON
+        raise RunError(f"{p}: cannot read the manifest ({_first_line(e)})") from None
+    except RecursionError:
+        raise RunError(f"{p}: not a manifest (JSON nested too deeply)") from None
+    if not isinstance(data, dict):
+        raise RunError(f"{p}: not a manifest (a JSON object), got {type(data).__name__}")
+    return data
+
+
+def run_spec_of(out: Path, manifest: dict) -> RunSpec:
+    """The run a folder's manifest describes, validated like the command line (one RunError line)."""
+    if manifest.get("format") != FORMAT:
+        raise RunError(f"{out}: output format {_first_line(manifest.get('format'))} is not {FORMAT} (another "
+                       f"escoba-sim version wrote it); play the run again with escoba-sim run")
+    try:
+        return RunSpec.from_json(manifest.get("spec"))
+    except RunError as e:
+        raise RunError(f"{manifest_path(out)}: {e}") from None
+
+
+def read_run_spec(out: Path) -> tuple[dict, RunSpec]:
+    manifest = read_manifest(out)
+    return manifest, run_spec_of(out, manifest)
 
 
 def read_run_chunks(run_dir: Path, spec: RunSpec) -> list[dict]:
-    """Every chunk's aggregates of a finished run, in chunk order."""
+    """Every chunk's aggregates of a finished run, in chunk order, each verified."""
     done = finished_chunks(run_dir, spec)
     missing = [k for k in range(spec.n_chunks) if k not in done]
     if missing:
-        raise RunError(f"{run_dir}: chunks {missing[:5]} are missing; finish it with escoba-sim resume")
-    return [read_chunk(done[k]) for k in range(spec.n_chunks)]
+        raise RunError(f"{run_dir}: {_chunks_text(missing)} missing; finish it with: escoba-sim resume {run_dir}")
+    aggs = []
+    for k in range(spec.n_chunks):
+        try:
+            aggs.append(read_chunk(done[k], spec, k))
+        except ChunkInvalid as e:
+            raise RunError(f"{run_dir}: chunk {k} is {e}; repair it with: escoba-sim resume {run_dir}") from None
+    return aggs
+
+
+def _chunks_text(ks: list[int]) -> str:
+    shown = ", ".join(map(str, ks[:5])) + (f" and {len(ks) - 5} more" if len(ks) > 5 else "")
+    return f"chunk {shown} is" if len(ks) == 1 else f"chunks {shown} are"
+
+
+@contextmanager
+def folder_lock(out: Path, create: bool = True) -> Iterator[None]:
+    """Hold the folder's OS-level lock (``fcntl.flock`` on ``DIR/.lock``) while writing it.
+
+    The lock ends with the process, however it ends, so a killed run never leaves the
+    folder locked. A second process gets a one-line RunError. ``create``: make ``out``
+    if needed (a new run); otherwise a missing folder is "no run here".
+    """
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock
+        yield
+        return
+    if out.exists() and not out.is_dir():
+        raise RunError(f"--out {out}: exists and is not a folder")
+    if not create and not out.is_dir():
+        raise RunError(f"{out}: no run here (no such folder)")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        fd = os.open(out / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise RunError(f"--out {out}: cannot write there ({e.strerror or e})") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise RunError(f"{out} is in use by another escoba-sim process (a run or resume writing it); "
+                           f"wait for it to end, or stop it") from None
+        yield
+    finally:
+        os.close(fd)
+
+
+def remove_temporaries(out: Path) -> None:
+    """Temporary files of a killed write (their writer is gone: the caller holds the lock)."""
+    for d in (out, out / "chunks", out / "hands", out / "deals"):
+        if d.is_dir():
+            for tmp in d.glob(".*.tmp"):
+                try:
+                    tmp.unlink()
+                except OSError:
+                    pass
 
 
 def utc_now() -> str:
@@ -176,13 +318,14 @@ def prepare_out(out: Path, spec: RunSpec, argv: list[str] | None = None) -> dict
         old = read_manifest(out)
         if old.get("spec") == spec.to_json():
             raise RunError(f"{out} already holds this run (status {old.get('status')}); "
-                           f"continue it with: escoba-sim resume {out}")
-        diff = [k for k, v in spec.to_json().items() if old.get("spec", {}).get(k) != v]
+                           f"continue it with: {resume_command(out, spec)}")
+        old_spec = old.get("spec") if isinstance(old.get("spec"), dict) else {}
+        diff = [k for k, v in spec.to_json().items() if old_spec.get(k) != v]
         raise RunError(f"{out} already holds a different run (differs in {', '.join(diff) or 'format'}); "
                        f"choose another --out")
     if out.exists() and not out.is_dir():
         raise RunError(f"--out {out}: exists and is not a folder")
-    if out.is_dir() and any(out.iterdir()):
+    if out.is_dir() and any(p.name != LOCK for p in out.iterdir()):
         raise RunError(f"--out {out}: the folder is not empty and holds no escoba-sim run")
     try:
         (out / "chunks").mkdir(parents=True, exist_ok=True)
@@ -201,6 +344,16 @@ def prepare_out(out: Path, spec: RunSpec, argv: list[str] | None = None) -> dict
                 "status": "running", "started": utc_now(), "ended": None}
     write_json(manifest_path(out), manifest)
     return manifest
+
+
+def resume_command(out: Path, spec: RunSpec) -> str:
+    """The command that continues the run in ``out``; a run with plugins says --trust-plugins (its
+    plugins were named by whoever started it, and they are told the command)."""
+    import shlex
+
+    from .strategies import plugins_in
+
+    return shlex.join(["escoba-sim", "resume", str(out)] + (["--trust-plugins"] if plugins_in(spec.strategies) else []))
 
 
 def check_deal_stream(out: Path, manifest: dict) -> None:

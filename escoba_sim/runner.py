@@ -11,11 +11,14 @@ stop happens on the same deal however work was scheduled. What a run is:
 from __future__ import annotations
 
 import concurrent.futures as cf
-import json
+import concurrent.futures.process  # noqa: F401  (BrokenProcessPool)
 import math
+import os
+import shutil
 import sys
 import time
 from collections.abc import Callable, Iterable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,18 +27,21 @@ import numpy as np
 from . import stats
 from .batch import warn_if_slow
 from .chunk import empty_aggregates, merge, play_chunk
-from .executor import check_stop, make_executor, run_pool
-from .runfolder import (FORMAT, check_deal_stream, chunk_name, finished_chunks, manifest_path, prepare_out, read_chunk,
-                        read_manifest, read_run_chunks, utc_now, write_chunk, write_json)
+from .executor import (ChunkFailed, check_stop, deferred_stops, interruptible, make_executor, reassert_handlers,
+                       run_pool, stop_requested, stop_workers)
+from .runfolder import (LOCK, ChunkInvalid, check_deal_stream, finished_chunks, folder_lock, manifest_path,
+                        prepare_out, read_chunk, read_manifest, read_run_chunks, read_run_spec, remove_temporaries,
+                        resume_command, utc_now, write_chunk, write_json)
 from .runspec import RunError, RunSpec
+from .strategies import StrategyError, plugins_in
 from .summary import summarize
 
 class RunInterrupted(Exception):
-    """Ctrl-C during a run: finished chunks are saved (when there is an output folder)."""
+    """Ctrl-C (or SIGTERM: ``signum``) during a run: finished chunks are saved (when there is an output folder)."""
 
-    def __init__(self, out: Path | None, done: int, total: int, summary: dict | None = None):
+    def __init__(self, out: Path | None, done: int, total: int, summary: dict | None = None, signum: int = 0):
         super().__init__(f"interrupted with {done} of {total} chunks finished")
-        self.out, self.done, self.total = out, done, total
+        self.out, self.done, self.total, self.signum = out, done, total, signum
         self.summary = summary  # of the finished chunks in index order (status "interrupted"), or None
 
 
@@ -50,24 +56,28 @@ def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[Run
     refused; finished runs are kept and unfinished ones resumed, so an interrupted series
     continues where it stopped. Returns every run's chunk aggregates in chunk order.
     """
-    mpath = out / "manifest.json"
-    if mpath.exists():
-        old = json.loads(mpath.read_text())
-        if {k: old.get(k) for k in keys} != {k: manifest[k] for k in keys}:
-            raise RunError(f"{out} already holds a different {what}; choose another --out")
-    elif out.exists() and any(out.iterdir()):
-        raise RunError(f"--out {out}: the folder is not empty and holds no {what}")
-    out.mkdir(parents=True, exist_ok=True)
-    write_json(mpath, manifest)
-    aggregates = []
-    for k, spec in enumerate(specs):
-        run_dir = out / "runs" / f"{k:02d}"
-        resume = (run_dir / "manifest.json").exists()
-        if on_run:
-            on_run(k)
-        if not resume or read_manifest(run_dir).get("status") != "complete":
-            run(spec, run_dir, jobs=jobs, executor=executor, resume=resume, argv=argv, on_chunk=on_chunk)
-        aggregates.append(read_run_chunks(run_dir, spec))
+    with folder_lock(out):
+        mpath = out / "manifest.json"
+        if mpath.exists():
+            old = read_manifest(out)
+            if {k: old.get(k) for k in keys} != {k: manifest[k] for k in keys}:
+                raise RunError(f"{out} already holds a different {what}; choose another --out")
+        elif any(p.name != LOCK for p in out.iterdir()):
+            raise RunError(f"--out {out}: the folder is not empty and holds no {what}")
+        write_json(mpath, manifest)
+        aggregates = []
+        for k, spec in enumerate(specs):
+            run_dir = out / "runs" / f"{k:02d}"
+            resume = (run_dir / "manifest.json").exists()
+            if on_run:
+                on_run(k)
+            if not resume or read_manifest(run_dir).get("status") != "complete":
+                run(spec, run_dir, jobs=jobs, executor=executor, resume=resume, argv=argv, on_chunk=on_chunk)
+            try:
+                aggregates.append(read_run_chunks(run_dir, spec))
+            except RunError:  # a damaged or missing chunk of a finished run: resume repairs it
+                run(spec, run_dir, jobs=jobs, executor=executor, resume=True, argv=argv, on_chunk=on_chunk)
+                aggregates.append(read_run_chunks(run_dir, spec))
     return aggregates
 
 
@@ -94,7 +104,8 @@ class RunResult:
 
 def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor: cf.Executor | None = None,
         on_chunk: Callable[[Progress], None] | None = None, resume: bool = False,
-        argv: list[str] | None = None, only_chunks: Iterable[int] | None = None) -> RunResult:
+        argv: list[str] | None = None, only_chunks: Iterable[int] | None = None,
+        trust_plugins: bool = True) -> RunResult:
     """Play (or finish, with ``resume``) a run and return its summary.
 
     ``executor``: any ``concurrent.futures.Executor``-like object (``submit``
@@ -102,44 +113,41 @@ def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor
     Dask client's ``get_executor()``); it is used as given and not shut down.
     Without one, ``jobs == 1`` plays chunks in this process and ``jobs > 1``
     uses a process pool. ``only_chunks`` restricts the session to some chunks
-    (tests use it to simulate an interrupted run). Ctrl-C raises
-    ``RunInterrupted`` after saving what finished.
+    (tests use it to simulate an interrupted run). With ``trust_plugins=False``
+    (a spec read from a folder) a run that still has chunks to play with a
+    plugin is refused. Ctrl-C raises ``RunInterrupted`` after saving what
+    finished; a chunk that fails (a plugin's error, a dead worker, a full disk)
+    raises a one-line ``RunError`` that says what is kept and how to continue.
     """
     out = Path(out) if out is not None else None
+    with folder_lock(out, create=not resume) if out is not None else nullcontext(), deferred_stops():
+        return _run(spec, out, jobs, executor, on_chunk, resume, argv, only_chunks, trust_plugins)
+
+
+def _run(spec, out, jobs, executor, on_chunk, resume, argv, only_chunks, trust_plugins) -> RunResult:
     external = executor is not None
     loaded: dict[int, dict[str, np.ndarray]] = {}
+    manifest: dict = {}
     if out is not None:
-        if resume:
-            manifest = read_manifest(out)
-            if manifest.get("spec") != spec.to_json():
-                raise RunError(f"{out} holds a different run")
-            check_deal_stream(out, manifest)
-        else:
-            manifest = prepare_out(out, spec, argv)
-        for d in ("chunks", "hands", "deals"):  # temporaries of a killed process are never part of a run
-            for tmp in (out / d).glob(".chunk-*.tmp") if (out / d).is_dir() else ():
-                tmp.unlink(missing_ok=True)
-        for k, p in sorted(finished_chunks(out, spec).items()):
-            try:
-                loaded[k] = read_chunk(p)
-            except Exception as e:  # a damaged file is replayed rather than trusted
-                print(f"warning: {p} is unreadable ({e}); playing chunk {k} again", file=sys.stderr)
-        for d, wanted in (("hands", spec.save_hands), ("deals", spec.keep_deals)):
-            if wanted:
-                (out / d).mkdir(exist_ok=True)
-        manifest["status"] = "running"
-        write_json(manifest_path(out), manifest)
-    else:
-        manifest = {}
+        try:
+            manifest = _open_folder(out, spec, resume, argv, loaded)
+        except OSError as e:
+            raise RunError(f"{out}: cannot write there ({e.strerror or e})") from None
     dirs = (str(out / "hands") if (out is not None and spec.save_hands) else None,
             str(out / "deals") if (out is not None and spec.keep_deals) else None)
-    todo = [k for k in range(spec.n_chunks) if k not in loaded]
-    if only_chunks is not None:
-        keep = set(only_chunks)
-        todo = [k for k in todo if k in keep]
+    # lazily, in index order: a run of 10^15 deals has 10^10 chunks, and no list of them is built
+    todo: Iterable[int] = (k for k in (sorted(set(only_chunks)) if only_chunks is not None else range(spec.n_chunks))
+                           if k not in loaded and 0 <= k < spec.n_chunks)
+    plugins = plugins_in(spec.strategies)
+    if plugins and not trust_plugins and len(loaded) < spec.n_chunks:
+        raise RunError(f"{out} was played with the strategy plugin `{plugins[0]}`, code named by the folder, not "
+                       f"by you; read it, then run it with: {resume_command(out, spec)}")
 
     if out is not None:
         import polars  # noqa: F401  (start-up cost, like the process's own: kept out of hands/s)
+
+        reassert_handlers()
+
     def replay(k: int, cut: int) -> dict[str, np.ndarray]:
         """Chunk ``k`` again, cut after its first ``cut`` deals (the SPRT stopped there)."""
         agg = play_chunk(spec, k, *dirs, cut=cut)
@@ -148,7 +156,7 @@ def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor
         return agg
 
     state = _Fold(spec, loaded, replay)
-    if todo:
+    if len(loaded) < spec.n_chunks:
         warn_if_slow(list(spec.strategies))  # here, once: pool workers stay quiet
     t0 = time.perf_counter()
     computed_hands = 0
@@ -169,48 +177,97 @@ def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor
 
     own = None
     try:
-        if state.stopped is None and todo:
+        check_stop()
+        if state.stopped is None:
             if executor is None and jobs <= 1:
                 for k in todo:
                     if state.stopped is not None:
                         break
-                    finished(k, play_chunk(spec, k, *dirs))
+                    try:
+                        with interruptible():
+                            agg = play_chunk(spec, k, *dirs)
+                    except Exception as e:
+                        raise ChunkFailed(k, e) from e
+                    finished(k, agg)
                     check_stop()
             else:
                 if executor is None:
                     own = executor = make_executor(jobs)
                 run_pool(executor, spec, todo, dirs, max(2, 2 * jobs), state, finished)
+        seconds = time.perf_counter() - t0
+        result = _finish(spec, out, manifest, state, seconds, computed_hands, None if external else jobs)
+        check_stop()  # a stop asked for during the final writes: the manifest must not say complete
+        return result
     except KeyboardInterrupt:
         if own is not None:
-            # workers ignore SIGINT; stop them now rather than wait for their chunks (which
-            # are lost anyway): files are only ever renamed into place, so nothing is half-written
-            for proc in list(getattr(own, "_processes", {}).values()):
-                proc.terminate()
-            own.shutdown(wait=False, cancel_futures=True)
+            stop_workers(own)
             own = None
-        if out is not None:
-            manifest.update(status="interrupted", ended=utc_now())
-            write_json(manifest_path(out), manifest)
+        _mark_interrupted(out, manifest)
         partial = summarize(spec, state.merged_upto(state.prefix), state.prefix, "interrupted", state.sprt_json())
-        raise RunInterrupted(out, len(state.done), spec.n_chunks, partial) from None
+        raise RunInterrupted(out, len(state.done), spec.n_chunks, partial, stop_requested()) from None
+    except ChunkFailed as e:
+        if own is not None:
+            stop_workers(own)
+            own = None
+        _mark_interrupted(out, manifest)
+        raise RunError(_failure_message(e, spec, out, len(state.done))) from None
+    except OSError as e:  # writing a chunk, the summary or the manifest: a full disk, a folder gone
+        _mark_interrupted(out, manifest)
+        raise RunError(f"cannot write {e.filename or out} ({e.strerror or e}); "
+                       f"{_kept(spec, out, len(state.done))}") from None
     except BaseException:
-        # a chunk that failed (or a lost worker): the finished chunks stay, and resume retries the rest
-        if out is not None:
-            manifest.update(status="interrupted", ended=utc_now())
-            write_json(manifest_path(out), manifest)
+        _mark_interrupted(out, manifest)
         raise
     finally:
         if own is not None:
             own.shutdown(wait=True, cancel_futures=True)
-    seconds = time.perf_counter() - t0
 
+
+def _open_folder(out: Path, spec: RunSpec, resume: bool, argv, loaded: dict) -> dict:
+    """Prepare ``out`` (locked) for this session and load its verified chunks into ``loaded``."""
+    if resume:
+        manifest, on_disk = read_run_spec(out)
+        if on_disk != spec:
+            raise RunError(f"{out} holds a different run")
+        check_deal_stream(out, manifest)
+    else:
+        manifest = prepare_out(out, spec, argv)
+    remove_temporaries(out)  # the lock is ours: any temporary file is a killed writer's
+    (out / "chunks").mkdir(exist_ok=True)
+    for d, wanted in (("hands", spec.save_hands), ("deals", spec.keep_deals)):
+        if wanted:
+            (out / d).mkdir(exist_ok=True)
+    bad = 0
+    for k, p in sorted(finished_chunks(out, spec).items()):
+        try:
+            loaded[k] = read_chunk(p, spec, k)
+        except ChunkInvalid as e:  # replayed rather than trusted; the file is kept aside, not lost
+            bad += 1
+            if bad <= 3:
+                print(f"warning: {p} is {e}; playing chunk {k} again (the file is kept as {p.name}.damaged)",
+                      file=sys.stderr)
+            aside = p.with_name(p.name + ".damaged")
+            if aside.is_dir() and not aside.is_symlink():
+                shutil.rmtree(aside)
+            os.replace(p, aside)
+    if bad > 3:
+        print(f"warning: {bad} chunks in all are damaged or not this run's; playing them again", file=sys.stderr)
+    manifest["status"] = "running"
+    write_json(manifest_path(out), manifest)
+    return manifest
+
+
+def _finish(spec: RunSpec, out: Path | None, manifest: dict, state: _Fold, seconds: float, computed_hands: int,
+            jobs: int | None) -> RunResult:
     if state.stopped is not None:
         status = "stopped-by-sprt"
         used = state.stopped + 1
         if out is not None:  # chunks past the decision were played in parallel but are not part of the run
-            for k in range(state.stopped + 1, spec.n_chunks):
-                for d in ("chunks", "hands", "deals"):
-                    (out / d / chunk_name(k)).unlink(missing_ok=True)
+            for d in ("chunks", "hands", "deals"):
+                for p in list((out / d).glob("chunk-*.parquet")) if (out / d).is_dir() else ():
+                    k = _chunk_index(p)
+                    if k is not None and k > state.stopped:
+                        p.unlink(missing_ok=True)
     elif len(state.done) == spec.n_chunks:
         status, used = "complete", spec.n_chunks
     else:
@@ -219,15 +276,48 @@ def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor
     summary = summarize(spec, agg, used, status, state.sprt_json())
     summary["performance"] = {"seconds": seconds, "hands_computed": computed_hands,
                               "hands_per_second": computed_hands / seconds if seconds > 0 and computed_hands else None,
-                              "jobs": None if external else jobs}
+                              "jobs": jobs}
     if out is not None:
         write_json(out / "summary.json", summary)
-        if status != "incomplete":
-            manifest.update(status=status, ended=utc_now())
-        else:
-            manifest.update(status="interrupted", ended=utc_now())
+        manifest.update(status=status if status != "incomplete" else "interrupted", ended=utc_now())
         write_json(manifest_path(out), manifest)
     return RunResult(spec, summary, out, agg)
+
+
+def _chunk_index(p: Path) -> int | None:
+    try:
+        return int(p.name.split("-")[1].split(".")[0])
+    except (IndexError, ValueError):
+        return None
+
+
+def _mark_interrupted(out: Path | None, manifest: dict) -> None:
+    if out is None or not manifest:
+        return
+    manifest.update(status="interrupted", ended=utc_now())
+    try:
+        write_json(manifest_path(out), manifest)
+    except OSError:  # the folder cannot be written (a full disk): the error being raised says so
+        pass
+
+
+def _kept(spec: RunSpec, out: Path | None, done: int) -> str:
+    if out is None:
+        return "nothing was saved (use --out DIR to keep finished chunks)"
+    return f"{done} of {spec.n_chunks} chunks are saved in {out}; continue with: {resume_command(out, spec)}"
+
+
+def _failure_message(e: ChunkFailed, spec: RunSpec, out: Path | None, done: int) -> str:
+    err = e.error
+    if isinstance(err, cf.process.BrokenProcessPool):
+        what = "a worker process died (killed, or out of memory)"
+    elif isinstance(err, StrategyError):
+        what = str(err)
+    elif isinstance(err, OSError):
+        what = f"cannot write {err.filename or 'its files'} ({err.strerror or err})"
+    else:
+        what = f"{type(err).__name__}: {' '.join(str(err).split())}"
+    return f"chunk {e.k} failed: {what}; {_kept(spec, out, done)}"
 
 
 class _Fold:
@@ -303,14 +393,9 @@ class _Fold:
                 "chunks_evaluated": self.prefix, "llr_by_chunk": [stats.finite(v) for v in self.history]}
 
 
-def resume(out: str | Path, **kw) -> RunResult:
-    """Finish the run kept in ``out``; the result equals an uninterrupted run's."""
+def resume(out: str | Path, *, trust_plugins: bool = False, **kw) -> RunResult:
+    """Finish the run kept in ``out``; the result equals an uninterrupted run's. The folder's plugins
+    are run only with ``trust_plugins`` (they were named by the folder, not by the caller)."""
     out = Path(out)
-    manifest = read_manifest(out)
-    if manifest.get("format") != FORMAT:
-        raise RunError(f"{out}: output format {manifest.get('format')} is not {FORMAT}; cannot resume it")
-    try:
-        spec = RunSpec.from_json(manifest["spec"])
-    except (KeyError, TypeError, ValueError) as e:
-        raise RunError(f"{out}: the manifest does not describe a run ({e})") from None
-    return run(spec, out, resume=True, **kw)
+    _, spec = read_run_spec(out)
+    return run(spec, out, resume=True, trust_plugins=trust_plugins, **kw)

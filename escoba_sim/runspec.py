@@ -17,13 +17,14 @@ executor or resume.
 
 from __future__ import annotations
 
+import json
 import math
 import secrets
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
-from .batch import engine_for
-from .rules import Ruleset, parse_rules
+from .batch import MAX_COUNT, engine_for
+from .rules import Ruleset, RulesError, parse_rules
 from .strategies import StrategyError, check_strategy, parse_strategy
 
 MODES = ("games", "hands")
@@ -136,14 +137,96 @@ class RunSpec:
              "save_hands": self.save_hands, "keep_deals": self.keep_deals}
         return d
 
+    def fingerprint(self, k: int) -> str:
+        """What chunk ``k``'s aggregates depend on, digested: seed, ruleset digest, strategies, mode,
+        pairing, the chunk's deal range and the deal stream. A chunk file carries it, so one from another run (another
+        seed, say) or another chunk is never taken for this one."""
+        import hashlib
+
+        first, count = self.chunk_range(k)
+        from .rng import DEAL_STREAM_VERSION
+
+        key = {"seed": self.seed, "rules_digest": self.rules.digest(), "strategies": list(self.strategies),
+               "mode": self.mode, "pairing": self.pairing, "chunk": k, "first_deal": first, "deals": count,
+               "deal_stream": DEAL_STREAM_VERSION}
+        return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:32]
+
     @classmethod
     def from_json(cls, d: dict) -> RunSpec:
-        rules = parse_rules(d["rules"])
-        if rules.digest() != d["rules_digest"]:
-            raise RunError(f"manifest ruleset `{d['rules']}` no longer has digest {d['rules_digest']}")
-        return cls(rules, tuple(d["strategies"]), int(d["seed"]), int(d["n"]), d["mode"], d["pairing"],
-                   int(d["chunk_size"]), Sprt(**d["sprt"]) if d["sprt"] else None, bool(d["save_hands"]),
-                   bool(d.get("keep_deals", False)))
+        """A spec as a manifest keeps it, checked as the command line checks its arguments.
+
+        Every error is one RunError line. No plugin is loaded: a strategy is only parsed
+        (docs/run.md, the plugin trust rule).
+        """
+        if not isinstance(d, dict):
+            raise RunError(f"`spec` must be an object, got {type(d).__name__}")
+
+        def field_(key: str, types, what: str):
+            if key not in d:
+                raise RunError(f"`spec` has no `{key}` ({what})")
+            v = d[key]
+            if isinstance(v, bool) and bool not in (types if isinstance(types, tuple) else (types,)):
+                raise RunError(f"`{key}` must be {what}, got {v!r}")
+            if not isinstance(v, types):
+                raise RunError(f"`{key}` must be {what}, got {type(v).__name__}")
+            return v
+
+        def whole(key: str, lo: int, hi: int, what: str) -> int:
+            v = field_(key, int, what)
+            if not lo <= v <= hi:
+                raise RunError(f"`{key}` must be {what}, got {_shown(v)}")
+            return v
+
+        rules_text = field_("rules", str, "a ruleset such as ludoteka")
+        if rules_text.endswith(".toml") or "/" in rules_text:
+            raise RunError(f"`rules` must be a canonical ruleset such as ludoteka, not a file name")
+        try:
+            rules = parse_rules(rules_text)
+        except RulesError as e:
+            raise RunError(f"`rules`: {e}") from None
+        if rules.digest() != d.get("rules_digest"):
+            raise RunError(f"ruleset `{_shown(rules_text)}` does not have digest {_shown(d.get('rules_digest'))} "
+                           f"(another escoba-sim version, or an edited manifest)")
+        strategies = field_("strategies", list, "a list of strategies")
+        if not 2 <= len(strategies) <= 6:
+            raise RunError(f"`strategies` must name 2 to 6 strategies, got {len(strategies)}")
+        for text in strategies:
+            if not isinstance(text, str) or ".toml" in text:
+                raise RunError(f"`strategies` must hold canonical strategy names, got {_shown(text)!r}")
+            try:
+                parse_strategy(text)  # parsed only: a plugin named here is not imported
+            except StrategyError as e:
+                raise RunError(f"`strategies`: {e}") from None
+        seed = whole("seed", 0, 2**64 - 1, "a seed from 0 to 2^64-1")
+        n = whole("n", 1, MAX_COUNT, f"a count from 1 to {MAX_COUNT:.0e}".replace("e+", "e"))
+        mode, pairing = field_("mode", str, "games or hands"), field_("pairing", str, "duplicate or independent")
+        if mode not in MODES:
+            raise RunError(f"`mode` must be one of {', '.join(MODES)}, got {_shown(mode)!r}")
+        if pairing not in PAIRINGS:
+            raise RunError(f"`pairing` must be one of {', '.join(PAIRINGS)}, got {_shown(pairing)!r}")
+        chunk_size = whole("chunk_size", 1, MAX_COUNT, "a positive number of deals")
+        sprt = field_("sprt", (dict, type(None)), "null or the SPRT's elo0, elo1, alpha and beta")
+        if sprt is not None:
+            try:
+                vals = {k: float(sprt[k]) for k in ("elo0", "elo1", "alpha", "beta")}
+            except (KeyError, TypeError, ValueError):
+                raise RunError("`sprt` must hold numbers elo0, elo1, alpha and beta") from None
+            if set(sprt) != set(vals) or any(isinstance(v, bool) for v in sprt.values()):
+                raise RunError("`sprt` must hold numbers elo0, elo1, alpha and beta, and nothing else")
+            Sprt.parse(f"elo0={vals['elo0']},elo1={vals['elo1']}", vals["alpha"], vals["beta"])  # the CLI's checks
+            sprt = Sprt(**vals)
+        save_hands = field_("save_hands", bool, "true or false")
+        keep_deals = d.get("keep_deals", False)
+        if not isinstance(keep_deals, bool):
+            raise RunError(f"`keep_deals` must be true or false, got {_shown(keep_deals)!r}")
+        spec = cls(rules, tuple(strategies), seed, n, mode, pairing, chunk_size, sprt, save_hands, keep_deals)
+        if rules.teams and (spec.entrants != 2 or rules.players not in (4, 6)):
+            raise RunError(f"`rules` has teams: `strategies` must name 2 strategies, got {spec.entrants}")
+        if not rules.teams and rules.players != spec.entrants:
+            raise RunError(f"`rules` are for {rules.players} players but `strategies` names {spec.entrants}")
+        if sprt is not None and spec.entrants != 2:
+            raise RunError("`sprt` compares two strategies (or two teams), not more")
+        return spec
 
 
 def default_chunk(deals: int, mode: str) -> int:
@@ -184,15 +267,20 @@ def make_spec(strategy: str, vs: Iterable[str], rules: Ruleset | str | None = No
         r = parse_rules(r.replace(players=len(entrants)))  # validates the player count
     if pairing not in PAIRINGS:
         raise RunError(f"--pairing: `{pairing}` is not one of {', '.join(PAIRINGS)}")
-    if n <= 0:
-        raise RunError(f"-n must be positive, got {n}")
+    if not 0 < n <= MAX_COUNT:
+        raise RunError(f"-n must be from 1 to {MAX_COUNT:.0e}, got {n}".replace("e+", "e"))
     if seed is None:
         seed = secrets.randbits(64)
     if not 0 <= seed < 2**64:
         raise RunError(f"--seed must be between 0 and 2**64 - 1, got {seed}")
-    if chunk_size < 0:
+    if not 0 <= chunk_size <= MAX_COUNT:
         raise RunError(f"--chunk must be positive, got {chunk_size}")
     if sprt is not None and len(entrants) != 2:
         raise RunError("--sprt compares two strategies (or two teams), not more")
     return RunSpec(r, entrants, seed, n, "hands" if hands else "games", pairing, chunk_size, sprt, save_hands,
                    keep_deals)
+
+
+def _shown(value, width: int = 60) -> str:
+    text = str(value)
+    return text if len(text) <= width else text[:width - 3] + "..."

@@ -8,6 +8,14 @@ turns it into a hashable ``StrategySpec`` whose canonical string (every
 parameter filled, in definition order) is the label results and manifests
 carry. ``BUILTINS`` is the one home of strategy names and parameters; the
 compiled core implements those with a ``code`` (the C strategy id) bit for bit.
+
+Parsing a spec never runs code: a plugin's file is imported only by
+``load_strategy`` (which ``check_strategy`` and the CLI call for a spec the
+person typed) or when the engine makes a player of it. So a plugin named in a
+file (a hand record's ``strategies``, a run folder's manifest) stays text
+until someone who trusts it asks for it to be run (docs/run.md, the plugin
+trust rule). The engine sees a plugin through ``GuardedPlugin``, which turns
+every way a plugin can fail into one ``PluginError`` line.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ import importlib.util
 import math
 import os
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import Any, Callable
 
 from .cards import OROS_MASK, SEVENS_MASK, SIETE_OROS, is_oro, mask_of, value
@@ -414,6 +423,27 @@ class StrategyError(ValueError):
     """A strategy spec that does not parse: unknown name or parameter, bad value, missing plugin."""
 
 
+class PluginError(StrategyError):
+    """A plugin that failed while playing (raised, returned a wrong move, changed the state, exited).
+
+    ``where`` is filled in by whoever knows the deal (``batch``: game and hand).
+    """
+
+    def __init__(self, plugin: str, what: str, seat: int | None = None, move: int | None = None,
+                 where: str | None = None):
+        self.plugin, self.what, self.seat, self.move, self.where = plugin, what, seat, move, where
+        at = ", ".join(x for x in (where, f"seat {seat}" if seat is not None else None,
+                                   f"move {move}" if move is not None else None) if x)
+        super().__init__(f"strategy plugin `{plugin}`" + (f" ({at})" if at else "") + f": {what}")
+
+    def at(self, where: str) -> PluginError:
+        """The same failure, placed in a deal (e.g. ``game 12 hand 3``)."""
+        return PluginError(self.plugin, self.what, self.seat, self.move, where)
+
+    def __reduce__(self):  # raised in a worker process, re-raised in the parent
+        return PluginError, (self.plugin, self.what, self.seat, self.move, self.where)
+
+
 @dataclass(frozen=True)
 class StrategySpec:
     """A parsed strategy: a built-in with every parameter filled, or a plugin (file.py:Class / entry point)."""
@@ -456,9 +486,9 @@ class StrategySpec:
         return [float(v) for _, v in self.params]
 
     def make(self):
-        """A fresh strategy object for the reference engine."""
+        """A fresh strategy object for the reference engine (this imports a plugin's code)."""
         if self.plugin is not None:
-            return _plugin_class(self.plugin)()
+            return GuardedPlugin.create(self.canonical, _plugin_class(self.plugin))
         d = BUILTINS[self.name]
         if d.reference is None:
             raise StrategyError(f"`{self.name}` has no reference implementation: it runs only in the compiled core")
@@ -543,6 +573,8 @@ def _read_toml(name: str, path: str) -> dict[str, Any]:
             data = tomllib.load(f)
     except OSError as e:
         raise StrategyError(f"{name}: cannot read `{path}`: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise StrategyError(f"{name}: `{path}` is not a text file (TOML is UTF-8 text)") from None
     except tomllib.TOMLDecodeError as e:
         raise StrategyError(f"{name}: `{path}` is not valid TOML: {e}") from None
     # either top-level keys or a table named after the strategy
@@ -553,7 +585,10 @@ def _read_toml(name: str, path: str) -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=256)
 def parse_strategy(text: str | StrategySpec) -> StrategySpec:
-    """Parse a strategy spec string (see the module docstring); raises StrategyError with a suggestion."""
+    """Parse a strategy spec string (see the module docstring); raises StrategyError with a suggestion.
+
+    A plugin is only named here, never imported: ``load_strategy`` does that.
+    """
     if isinstance(text, StrategySpec):
         return text
     s = str(text).strip()
@@ -563,15 +598,11 @@ def parse_strategy(text: str | StrategySpec) -> StrategySpec:
     if head.endswith(".py"):
         if not sep or not tail:
             raise StrategyError(f"`{s}`: name the strategy class too, e.g. {head}:MyStrategy")
-        plugin = f"{head}:{tail}"
-        _plugin_class(plugin)  # fail now, with a clear message, rather than in a worker
-        return StrategySpec(tail, (), plugin)
+        return StrategySpec(tail, (), f"{head}:{tail}")
     d = BUILTINS.get(head)
     if d is None:
         if not sep and _entry_point(head) is not None:
-            plugin = f"entry-point:{head}"
-            _plugin_class(plugin)
-            return StrategySpec(head, (), plugin)
+            return StrategySpec(head, (), f"entry-point:{head}")
         raise StrategyError(f"unknown strategy `{head}`{_suggest(head, BUILTINS)}; strategies: "
                             f"{', '.join(BUILTINS)} or path/to/file.py:ClassName")
     given: dict[str, Any] = {}
@@ -597,13 +628,28 @@ def parse_strategy(text: str | StrategySpec) -> StrategySpec:
     return StrategySpec(head, params)
 
 
+def load_strategy(text: str | StrategySpec) -> StrategySpec:
+    """Parse a spec and, for a plugin, import it and make one player now: a broken plugin fails here,
+    with a clear message, rather than in a worker. This runs the plugin's code: call it only for a
+    spec the person named (the command line), never for one read from a file."""
+    spec = parse_strategy(text)
+    if spec.plugin is not None:
+        spec.make()
+    return spec
+
+
 def check_strategy(text: str | StrategySpec) -> str:
-    """The canonical string of a strategy spec (raises StrategyError if it does not parse)."""
-    return parse_strategy(text).canonical
+    """The canonical string of a spec the person named (``load_strategy``: a plugin is imported)."""
+    return load_strategy(text).canonical
 
 
 def make_strategy(text: str | StrategySpec):
     return parse_strategy(text).make()
+
+
+def plugins_in(strategies: Iterable[str | StrategySpec]) -> list[str]:
+    """The plugins among ``strategies`` (canonical specs): the ones whose code is not escoba-sim's."""
+    return [s.canonical for s in map(parse_strategy, strategies) if s.plugin is not None]
 
 
 # ---------------------------------------------------------------- plugins
@@ -622,7 +668,12 @@ def _plugin_class(plugin: str):
         ep = _entry_point(plugin.removeprefix("entry-point:"))
         if ep is None:
             raise StrategyError(f"no `{ENTRY_POINT_GROUP}` entry point named `{plugin}`")
-        cls = ep.load()
+        try:
+            cls = ep.load()
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:
+            raise StrategyError(f"strategy plugin `{plugin}` failed to import: {_describe(e)}") from None
     else:
         path, _, cls_name = plugin.rpartition(":")
         if not os.path.isfile(path):
@@ -632,15 +683,95 @@ def _plugin_class(plugin: str):
         module = importlib.util.module_from_spec(spec)
         try:
             spec.loader.exec_module(module)
-        except Exception as e:
-            raise StrategyError(f"strategy plugin `{path}` failed to import: {type(e).__name__}: {e}") from e
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:  # SystemExit too: a plugin does not end the program
+            raise StrategyError(f"strategy plugin `{path}` failed to import: {_describe(e)}") from None
         cls = getattr(module, cls_name, None)
         if cls is None:
             names = [n for n in vars(module) if not n.startswith("_")]
             raise StrategyError(f"`{path}` has no `{cls_name}`{_suggest(cls_name, names)}")
+    if not isinstance(cls, type):
+        raise StrategyError(f"plugin `{plugin}` must name a class, not {type(cls).__name__} {_short_repr(cls)}")
     if not callable(getattr(cls, "choose_move", None)):
         raise StrategyError(f"plugin `{plugin}` must define choose_move(state, moves, rng)")
     if not callable(getattr(cls, "choose_blow", None)):
         # a plugin that never blows need not say so
         cls = type(cls.__name__, (cls,), {"choose_blow": lambda self, st, blows, rng: None})
     return cls
+
+
+def _describe(e: BaseException) -> str:
+    """An exception in one line (a plugin's message may span several)."""
+    if isinstance(e, SystemExit):
+        return f"it called sys.exit({e.code!r})"
+    text = " ".join(str(e).split())
+    if len(text) > 200:
+        text = text[:197] + "..."
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__
+
+
+def _snapshot(st: HandState) -> tuple:
+    """What a strategy may read of a hand; it must be the same after the strategy has decided."""
+    return (tuple(map(tuple, st.hands)), tuple(st.table), tuple(st.stock), tuple(st.piles), tuple(st.escobas),
+            tuple(st.lucky_escobas), len(st.moves), st.to_play, st.pending_blow, st.last_capturer, st.over)
+
+
+class GuardedPlugin:
+    """A plugin as the engine sees it: each decision is checked, and any failure is one ``PluginError``.
+
+    The plugin gets its own copy of the move list; what it returns must be one of
+    those moves, and the hand must be exactly as it was (a strategy only reads
+    it). Exceptions and ``sys.exit`` inside the plugin become a PluginError that
+    names the plugin, the seat, the move number and the reason; Ctrl-C passes through.
+    """
+
+    def __init__(self, label: str, player):
+        self.label, self.player = label, player
+        self.name = str(getattr(player, "name", label))
+
+    @classmethod
+    def create(cls, label: str, plugin_class) -> GuardedPlugin:
+        try:
+            player = plugin_class()
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:
+            raise PluginError(label, f"cannot make a player: {plugin_class.__name__}() "
+                                     f"failed ({_describe(e)}); a plugin class takes no arguments") from None
+        return cls(label, player)
+
+    def _decide(self, method: str, st: HandState, options: list[Move], rng: SplitMix64, may_pass: bool):
+        seat, number = st.to_play, len(st.moves) + 1
+        before = _snapshot(st)
+        try:
+            choice = getattr(self.player, method)(st, list(options), rng)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:
+            how = f"called sys.exit({e.code!r})" if isinstance(e, SystemExit) else f"raised {_describe(e)}"
+            raise PluginError(self.label, f"{method} {how}", seat, number) from None
+        if _snapshot(st) != before:
+            raise PluginError(self.label, f"{method} changed the hand's state (a strategy may only read it)",
+                              seat, number)
+        if choice is None and may_pass:
+            return None
+        if not isinstance(choice, Move) or choice not in options:
+            got = f"{choice} (not one of the {len(options)} legal moves)" if isinstance(choice, Move) else (
+                f"{type(choice).__name__} {_short_repr(choice)}, not a Move")
+            raise PluginError(self.label, f"{method} returned {got}", seat, number)
+        return choice
+
+    def choose_move(self, st: HandState, moves: list[Move], rng: SplitMix64) -> Move:
+        return self._decide("choose_move", st, moves, rng, may_pass=False)
+
+    def choose_blow(self, st: HandState, blows: list[Move], rng: SplitMix64) -> Move | None:
+        return self._decide("choose_blow", st, blows, rng, may_pass=True)
+
+
+def _short_repr(x: Any) -> str:
+    try:
+        r = repr(x)
+    except Exception:
+        r = "?"
+    return r if len(r) <= 40 else r[:37] + "..."

@@ -107,7 +107,7 @@ def fresh_cluster(tmp_path):
 
 
 def chunk_aggs(out: Path, spec) -> dict:
-    return {k: runfolder.read_chunk(p) for k, p in sorted(runfolder.finished_chunks(out, spec).items())}
+    return {k: runfolder.read_chunk(p, spec, k) for k, p in sorted(runfolder.finished_chunks(out, spec).items())}
 
 
 def assert_same_aggs(a: dict, b: dict) -> None:

@@ -55,7 +55,7 @@ def test_plain_names_and_defaults_filled():
 ])
 def test_errors_are_clear(text, message):
     with pytest.raises(StrategyError, match=re.escape(message)):
-        parse_strategy(text)
+        check_strategy(text)  # what the command line calls: a plugin is loaded, so a missing one fails
 
 
 def test_cli_rejects_a_bad_spec_with_the_suggestion():
@@ -91,7 +91,7 @@ def test_plugin_class_loads_and_plays(tmp_path):
     assert spec.plugin is not None and spec.canonical == f"{EXAMPLE}:LowCard"
     assert batch.engine_for([spec, "greedy"]) == "python"
     with pytest.raises(StrategyError, match="has no `Lowcard` \\(did you mean LowCard\\?\\)"):
-        parse_strategy(f"{EXAMPLE}:Lowcard")
+        check_strategy(f"{EXAMPLE}:Lowcard")
     # a plugin without choose_blow never blows
     p = tmp_path / "noblow.py"
     p.write_text("class First:\n    def choose_move(self, state, moves, rng):\n        return moves[0]\n")
