@@ -506,11 +506,11 @@ def strategies_cmd(as_json):
 
     if as_json:
         emit_json({n: {"help": d.help, "engine": engine(n), "canonical": parse_strategy(n).canonical,
-                       "params": {k: {"default": p.default, "help": p.help} for k, p in d.params.items()}}
+                       "cheats": d.cheats, "params": {k: {"default": p.default, "help": p.help} for k, p in d.params.items()}}
                    for n, d in BUILTINS.items()})
         return
     for n, d in BUILTINS.items():
-        click.echo(f"{n:<11}{d.help}  [{engine(n)}]")
+        click.echo(f"{n:<11}{d.help}  [{engine(n)}{', cheats' if d.cheats else ''}]")
         for k, p in d.params.items():
             click.echo(f"{'':<13}{k}={p.default:g}  {p.help}")
 

@@ -376,6 +376,7 @@ class StrategyDef:
     reference: Callable[..., Any] | None
     params: dict[str, Param] = field(default_factory=dict)
     code: int | None = None
+    cheats: bool = False  # sees cards a player cannot (the oracle): a yardstick, never a fair opponent
 
 
 # Codes are the C strategy ids (ESC_RANDOM ... in csrc/escoba_tables.h); a new strategy takes the next one.
@@ -396,6 +397,15 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
     StrategyDef("ismcts", "information-set Monte Carlo tree search over determinized deals, greedy rollouts",
                 None, {"iters": Param(1000, "search iterations per move", integer=True, lo=1, hi=1_000_000),
                        "c": Param(4.0, "UCB1 exploration constant, in points of hand margin", lo=0, hi=1000)}, code=7),
+    # cheats: it reads every hand and the stock order (core only, like ismcts)
+    StrategyDef("oracle", "CHEATS: sees every hand and the stock; exact search of the rest of the hand when few "
+                "cards are left, else perfect-information tree search; a yardstick only",
+                None, {"exact": Param(18, "solve exactly with at most this many cards left to play (hands + stock)",
+                                      integer=True, lo=0, hi=40),
+                       "iters": Param(1000, "tree-search iterations per move before that", integer=True, lo=1,
+                                      hi=1_000_000),
+                       "c": Param(4.0, "UCB1 exploration constant, in points of hand margin", lo=0, hi=1000)},
+                code=8, cheats=True),
 ]}
 
 
@@ -452,6 +462,12 @@ class StrategySpec:
         d = self.builtin
         return d.code if d is not None else None
 
+    @property
+    def cheats(self) -> bool:
+        """Whether the strategy sees cards a player cannot (the oracle)."""
+        d = self.builtin
+        return d is not None and d.cheats
+
     def param_values(self) -> list[float]:
         return [float(v) for _, v in self.params]
 
@@ -490,15 +506,19 @@ class CoreStrategy:
         return (st.rules, self.spec, [mask_of(h) for h in st.hands], mask_of(st.table), list(st.piles),
                 list(st.escobas), len(st.stock), st.dealer, st.last_capturer, st.to_play)
 
+    def _stock(self, st: HandState) -> list[int] | None:
+        # only a cheating strategy is shown the stock's order; the others decide without it
+        return list(st.stock) if self.spec.cheats else None
+
     def choose_move(self, st: HandState, moves: list[Move], rng: SplitMix64) -> Move:
-        card, take, rng.state = self._core.decide_move(*self._view(st), rng.state)
+        card, take, rng.state = self._core.decide_move(*self._view(st), rng.state, self._stock(st))
         for m in moves:
             if m.card == card and mask_of(m.take) == take:
                 return m
         raise RuntimeError(f"the compiled `{self.spec}` chose a move that is not legal (card {card}, take {take:#x})")
 
     def choose_blow(self, st: HandState, blows: list[Move], rng: SplitMix64) -> Move | None:
-        take, rng.state = self._core.decide_blow(*self._view(st), blows[0].card, rng.state)
+        take, rng.state = self._core.decide_blow(*self._view(st), blows[0].card, rng.state, self._stock(st))
         if not take:
             return None
         for m in blows:
