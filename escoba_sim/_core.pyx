@@ -73,7 +73,7 @@ cdef _c_players(rules, strategies, esc_player *out):
     if len(strategies) != rules.players:
         raise ValueError(f"{rules.players} players need {rules.players} strategies, got {len(strategies)}")
     for i, s in enumerate(strategies):
-        spec = parse_strategy(s)
+        spec = parse_strategy(s).for_rules(rules)
         code = spec.core_code
         if code is None or code not in CODES:
             raise ValueError(f"the compiled core has no strategy `{spec}`")

@@ -431,6 +431,7 @@ class StrategySpec:
     name: str
     params: tuple[tuple[str, float], ...] = ()
     plugin: str | None = None  # "path.py:Class" or "entry-point:NAME"
+    tuned: bool = False  # NAME:tuned: the parameters shipped in tuned.toml for the ruleset in use (for_rules)
 
     def __str__(self) -> str:
         return self.canonical
@@ -439,6 +440,8 @@ class StrategySpec:
     def canonical(self) -> str:
         if self.plugin is not None:
             return self.plugin.removeprefix("entry-point:")
+        if self.tuned:
+            return f"{self.name}:{TUNED}"
         if not self.params:
             return self.name
         return self.name + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in self.params)
@@ -468,11 +471,29 @@ class StrategySpec:
         d = self.builtin
         return d is not None and d.cheats
 
+    def for_rules(self, rules) -> StrategySpec:
+        """This spec with its parameters fixed for ``rules``: ``NAME:tuned`` becomes the weights
+        tuned for that preset (escoba_sim/tuned.toml); any other spec is itself."""
+        if not self.tuned:
+            return self
+        table = tuned_params()[self.name]
+        preset = rules.canonical()
+        if preset not in table:
+            raise StrategyError(f"`{self}`: no parameters are tuned for the ruleset {preset}; tuned for "
+                                f"{', '.join(table)} (tune your own with `escoba-sim tune {self.name}`)")
+        return parse_strategy(self.name + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in table[preset].items()))
+
+    def _fixed(self) -> None:
+        if self.tuned:
+            raise StrategyError(f"`{self}` picks its parameters by ruleset: resolve it with for_rules(rules)")
+
     def param_values(self) -> list[float]:
+        self._fixed()
         return [float(v) for _, v in self.params]
 
     def make(self):
         """A fresh strategy object for the reference engine."""
+        self._fixed()
         if self.plugin is not None:
             return _plugin_class(self.plugin)()
         d = BUILTINS[self.name]
@@ -483,6 +504,7 @@ class StrategySpec:
     def player(self):
         """A strategy object that plays single hands step by step in the reference engine (trace, play):
         the reference class, or for a core-only built-in (ismcts) the compiled core's own decisions."""
+        self._fixed()
         d = self.builtin
         if d is None or d.reference is not None:
             return self.make()
@@ -571,6 +593,19 @@ def _read_toml(name: str, path: str) -> dict[str, Any]:
     return data
 
 
+TUNED = "tuned"
+TUNED_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tuned.toml")
+
+
+@functools.lru_cache(maxsize=1)
+def tuned_params() -> dict[str, dict[str, dict[str, float]]]:
+    """The shipped tuned parameters: strategy -> preset -> {parameter: value} (escoba_sim/tuned.toml)."""
+    import tomllib
+
+    with open(TUNED_FILE, "rb") as f:
+        return tomllib.load(f)
+
+
 @functools.lru_cache(maxsize=256)
 def parse_strategy(text: str | StrategySpec) -> StrategySpec:
     """Parse a strategy spec string (see the module docstring); raises StrategyError with a suggestion."""
@@ -598,6 +633,10 @@ def parse_strategy(text: str | StrategySpec) -> StrategySpec:
     if sep:
         if not d.params:
             raise StrategyError(f"`{head}` takes no parameters, got `{tail}`")
+        if tail == TUNED:
+            if head not in tuned_params():
+                raise StrategyError(f"no tuned parameters are shipped for `{head}`; for: {', '.join(tuned_params())}")
+            return StrategySpec(head, tuned=True)
         if tail.endswith(".toml"):
             given = _read_toml(head, tail)
         else:

@@ -117,8 +117,9 @@ def make_tune_spec(strategy: str, *, rules=None, pool=("greedy",), evals: int = 
     """Validate the arguments of a tune (one-line TuneError for each mistake)."""
     from .strategies import StrategyError
 
+    r = parse_rules(rules)
     try:
-        start = parse_strategy(strategy)
+        start = parse_strategy(strategy).for_rules(r)
         opponents = tuple(parse_strategy(s).canonical for s in pool)
     except StrategyError as e:
         raise TuneError(str(e)) from None
@@ -139,7 +140,6 @@ def make_tune_spec(strategy: str, *, rules=None, pool=("greedy",), evals: int = 
         raise TuneError("a --param is given twice")
     if not opponents:
         raise TuneError("give at least one --vs strategy to tune against")
-    r = parse_rules(rules)
     for name in (start.canonical, *opponents):
         from .batch import engine_for
 
