@@ -116,3 +116,13 @@ def test_cli_tune_writes_best_toml(tmp_path):
     assert (d["cards"], d["oros"], d["sevens"], d["siete"], d["keep"]) == (1, 1, 1.5, 3, 0.5)  # untuned stay put
     again = subprocess.run(cmd, capture_output=True, text=True)  # a finished tune is read back, not redone
     assert again.returncode == 0 and again.stdout == r.stdout
+
+
+def test_a_single_parameter_is_tuned_alone(tmp_path):
+    # cma needs two dimensions: a lone parameter gets a dummy twin that never reaches the strategy
+    spec = make_tune_spec("heuristic", params=["risk"], evals=4, games=100, seed=2, popsize=2, check=100)
+    s = tune(spec, tmp_path / "t")
+    tuned, start = dict(parse_strategy(s["tuned"]).params), dict(parse_strategy(spec.strategy).params)
+    assert tuned["risk"] != start["risk"]
+    assert {k: v for k, v in tuned.items() if k != "risk"} == {k: v for k, v in start.items() if k != "risk"}
+    assert all(len(e["x"]) == 1 for e in read_evals(tmp_path / "t").values())
