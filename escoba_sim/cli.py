@@ -847,7 +847,7 @@ def report(directory, out):
 @click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True, help="Ruleset.")
 @click.option("--vs", "pool", type=STRATEGY, multiple=True, default=("greedy",), show_default=True,
               help="An opponent of the pool (repeat for several); the score is the mean margin over the pool.")
-@click.option("--param", "params", multiple=True,
+@click.option("--param", "params", multiple=True, metavar="NAME",
               help="Tune only this parameter (repeat; default: every non-integer parameter).")
 @click.option("--evals", type=COUNT, default="200", show_default=True,
               help="Evaluations in all (rounded up to whole generations).")
