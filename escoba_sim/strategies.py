@@ -1,8 +1,9 @@
 """The built-in strategies of the reference engine, defined exactly (docs/engine.md), and strategy specs.
 
 A strategy is named everywhere (CLI, batch, runner, result files) by a *spec*
-string: a built-in name with optional parameters (``heuristic:oros=2,risk=1.5``
-or ``heuristic:weights.toml``), or a user plugin (``path/to/file.py:ClassName``,
+string: a built-in name with optional parameters (``heuristic:oros=2,risk=1.5``,
+``heuristic:weights.toml``, or ``heuristic:tuned``: the weights shipped in
+tuned.toml for the ruleset in use, fixed by ``StrategySpec.for_rules``), or a user plugin (``path/to/file.py:ClassName``,
 or the name of an ``escoba_sim.strategies`` entry point). ``parse_strategy``
 turns it into a hashable ``StrategySpec`` whose canonical string (every
 parameter filled, in definition order) is the label results and manifests
