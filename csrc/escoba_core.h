@@ -7,6 +7,7 @@
  *   escoba_hand.h    rules, hand state, deal, refills, scoring
  *   escoba_strategies.h  every strategy's decision but ismcts
  *   escoba_ismcts.h  the ismcts search (greedy rollouts through the hand state)
+ *   escoba_oracle.h  the cheating oracle (exact search, perfect-information UCT)
  *   escoba_core.h    this file
  * A seat's strategy is an esc_player: a small int code (ESC_RANDOM ...) and a
  * few double parameters; esc_decide_move / esc_decide_blow switch on the code,
@@ -16,7 +17,7 @@
 #ifndef ESCOBA_CORE_H
 #define ESCOBA_CORE_H
 
-#include "escoba_ismcts.h"
+#include "escoba_oracle.h"
 
 /* ---------- dispatch: one case per strategy ---------- */
 
@@ -28,6 +29,7 @@ static inline esc_move esc_decide_move(const esc_player *pl, const esc_hand *h, 
     case ESC_HEURISTIC: return esc_heuristic_move(pl->p, h, seat, t, hand, cap);
     case ESC_ENDGAME: return esc_endgame_move(pl->p, h, seat, t, hand, cap);
     case ESC_ISMCTS: return esc_ismcts_move(h, seat, (int)pl->p[0], pl->p[1], rng); /* iters, c */
+    case ESC_ORACLE: return esc_oracle_move(pl->p, h, seat, rng);
     default: return esc_key_move(pl->id, t, hand, cap); /* greedy, maxoros, sevens */
     }
 }
@@ -39,7 +41,7 @@ static inline uint64_t esc_decide_blow(const esc_player *pl, const esc_hand *h, 
     case ESC_DEFENSIVE: return esc_choose_blow(ESC_GREEDY, t, card, rng);
     case ESC_HEURISTIC: return esc_heuristic_blow(pl->p, t, card);
     case ESC_ENDGAME: return esc_endgame_blow(pl->p, h, seat, t, card);
-    case ESC_ISMCTS: return esc_choose_blow(ESC_GREEDY, t, card, rng); /* blows are not searched */
+    case ESC_ISMCTS: case ESC_ORACLE: return esc_choose_blow(ESC_GREEDY, t, card, rng); /* blows are not searched */
     default: return esc_choose_blow(pl->id, t, card, rng); /* random, greedy, maxoros, sevens */
     }
 }

@@ -178,8 +178,11 @@ static inline void esc_ismcts_determinize(esc_hand *d, const esc_hand *h, int se
 
 /* The move of `seat` (whose turn it is, blow already resolved) in hand `h`:
  * SO-ISMCTS with `iters` iterations and exploration `c`; `rng` is the hand's
- * PLAY stream. */
-static ESC_COLD esc_move esc_ismcts_move(const esc_hand *h, int seat, int iters, double c, esc_rng *rng) {
+ * PLAY stream. With `see_all` every iteration plays the true deal `h` instead
+ * of a determinization: perfect-information UCT, for the cheating `oracle`
+ * (escoba_oracle.h). */
+static ESC_COLD esc_move esc_ismcts_search(const esc_hand *h, int seat, int iters, double c, esc_rng *rng,
+                                           int see_all) {
     esc_move moves[ESC_ISMCTS_MAX_MOVES];
     const int n_root = esc_ismcts_legal(h, h->hands[seat], moves);
     if (n_root == 1) return moves[0];
@@ -210,7 +213,8 @@ static ESC_COLD esc_move esc_ismcts_move(const esc_hand *h, int seat, int iters,
     double margin[ESC_MAX_SEATS];
     esc_hand d;
     for (int it = 0; it < iters; it++) {
-        esc_ismcts_determinize(&d, h, seat, unseen, n_unseen, &sub);
+        if (see_all) d = *h;
+        else esc_ismcts_determinize(&d, h, seat, unseen, n_unseen, &sub);
         int node = 0, depth = 0, cur = seat;
         path[depth++] = 0;
         /* selection and expansion */
@@ -283,6 +287,10 @@ static ESC_COLD esc_move esc_ismcts_move(const esc_hand *h, int seat, int iters,
     }
     free(pool);
     return moves[best];
+}
+
+static inline esc_move esc_ismcts_move(const esc_hand *h, int seat, int iters, double c, esc_rng *rng) {
+    return esc_ismcts_search(h, seat, iters, c, rng, 0);
 }
 
 #endif

@@ -72,7 +72,7 @@
  * strategy takes the next code and one case in esc_decide_move/esc_decide_blow
  * (escoba_core.h). The keyed ones (greedy, maxoros, sevens) pick their key here. */
 enum { ESC_RANDOM = 0, ESC_GREEDY = 1, ESC_MAXOROS = 2, ESC_SEVENS = 3, ESC_DEFENSIVE = 4, ESC_HEURISTIC = 5,
-       ESC_ENDGAME = 6, ESC_ISMCTS = 7, ESC_N_STRATEGIES = 8 };
+       ESC_ENDGAME = 6, ESC_ISMCTS = 7, ESC_ORACLE = 8, ESC_N_STRATEGIES = 9 };
 
 /* ---------- cards ---------- */
 

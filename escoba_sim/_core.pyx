@@ -48,7 +48,7 @@ IMPL = esc_impl_name().decode()
 # csrc/escoba_tables.h numbers them ESC_RANDOM = 0 .. ESC_N_STRATEGIES - 1; _C_NAMES pins each
 # name to its C code so that a code renumbered on one side only is caught at import
 _C_NAMES = {"random": 0, "greedy": 1, "maxoros": 2, "sevens": 3, "defensive": 4, "heuristic": 5, "endgame": 6,
-           "ismcts": 7}
+           "ismcts": 7, "oracle": 8}
 CODES = tuple(range(ESC_N_STRATEGIES))
 # hands (or games) played between two checks for a signal: ~1 ms of the core's time; a slow
 # strategy (ismcts: tens of ms to minutes per hand) is checked after every hand
@@ -91,7 +91,7 @@ cdef _c_players(rules, strategies, esc_player *out):
     if len(strategies) != rules.players:
         raise ValueError(f"{rules.players} players need {rules.players} strategies, got {len(strategies)}")
     for i, s in enumerate(strategies):
-        spec = parse_strategy(s)
+        spec = parse_strategy(s).for_rules(rules)
         code = spec.core_code
         if code is None or code not in CODES:
             raise ValueError(f"the compiled core has no strategy `{spec}`")
@@ -380,6 +380,16 @@ def score_piles(rules, piles, escobas, lucky_escobas):
     return {name: [res.side[k][s] for s in range(R.n_sides)] for k, name in enumerate(_batch.SIDE_COLUMNS)}
 
 
+cdef _stock_view(esc_hand *h, stock):
+    """The stock's cards in draw order into the deck after ``h.pos`` (the oracle's view; None leaves it empty)."""
+    if stock is None:
+        return
+    if len(stock) != 40 - h.pos:
+        raise ValueError(f"the stock has {40 - h.pos} cards, {len(stock)} given")
+    for i, c in enumerate(stock):
+        h.deck[h.pos + i] = c
+
+
 cdef _hand_view(esc_hand *h, esc_rules *R, hands, table, piles, escobas, int stock_left, int dealer,
                 int last_capturer, int pending):
     """Fill ``h`` from card masks (``hands`` per seat, ``piles``/``escobas`` per side); the stock has only a size."""
@@ -398,11 +408,13 @@ cdef _hand_view(esc_hand *h, esc_rules *R, hands, table, piles, escobas, int sto
     h.pending = pending
 
 
-def decide_move(rules, strategy, hands, table, piles, escobas, stock_left, dealer, last_capturer, int seat, state):
+def decide_move(rules, strategy, hands, table, piles, escobas, stock_left, dealer, last_capturer, int seat, state,
+                stock=None):
     """The move the core's ``strategy`` makes for ``seat`` (its turn, any blow settled): the compiled
     decision itself (esc_decide_move), so the reference engine can play a core-only strategy (ismcts)
     step by step and trace it. ``hands`` per seat, ``table`` and ``piles`` (per side) are card masks;
-    the stock is only its size (no strategy reads its order). ``state`` is the hand's PLAY stream state.
+    the stock is only its size, unless ``stock`` gives its cards in draw order (only the cheating oracle
+    reads them). ``state`` is the hand's PLAY stream state.
     Returns (card, table mask taken, the stream state after the decision)."""
     cdef esc_rules R = _c_rules(rules)
     cdef esc_player pl[6]
@@ -412,6 +424,7 @@ def decide_move(rules, strategy, hands, table, piles, escobas, stock_left, deale
     cdef esc_rng r
     cdef esc_move mv
     _hand_view(&h, &R, hands, table, piles, escobas, stock_left, dealer, last_capturer, -1)
+    _stock_view(&h, stock)
     t.mask = h.table
     t.reach = h.reach
     r.state = state
@@ -420,7 +433,7 @@ def decide_move(rules, strategy, hands, table, piles, escobas, stock_left, deale
 
 
 def decide_blow(rules, strategy, hands, table, piles, escobas, stock_left, dealer, last_capturer, int seat,
-                int card, state):
+                int card, state, stock=None):
     """The blow the core's ``strategy`` makes for ``seat`` on the laid ``card`` (still on ``table``), as
     decide_move: returns (table mask taken with the card, 0 = no blow; the stream state after it)."""
     cdef esc_rules R = _c_rules(rules)
@@ -430,6 +443,7 @@ def decide_blow(rules, strategy, hands, table, piles, escobas, stock_left, deale
     cdef esc_tbl t
     cdef esc_rng r
     _hand_view(&h, &R, hands, table, piles, escobas, stock_left, dealer, last_capturer, card)
+    _stock_view(&h, stock)
     esc_tbl_init(&t, h.table & ~((<uint64_t>1) << card))
     r.state = state
     take = esc_decide_blow(&pl[0], &h, seat, &t, card, &r)

@@ -123,7 +123,7 @@ def _fill_hand(cols: dict[str, np.ndarray], i: int, game: int, hand: int, res: e
 
 def py_play_hands(rules: Ruleset, strategies: list, seed: int, first: int, count: int) -> Batch:
     """The reference engine behind ``play_hands``."""
-    players = [parse_strategy(s).make() for s in strategies]
+    players = [parse_strategy(s).for_rules(rules).make() for s in strategies]
     cols = empty_hands(count, rules.n_sides)
     for i in range(count):
         try:
@@ -136,7 +136,7 @@ def py_play_hands(rules: Ruleset, strategies: list, seed: int, first: int, count
 
 def py_play_games(rules: Ruleset, strategies: list, seed: int, first: int, count: int) -> Batch:
     """The reference engine behind ``play_games``."""
-    players = [parse_strategy(s).make() for s in strategies]
+    players = [parse_strategy(s).for_rules(rules).make() for s in strategies]
     games = empty_games(count, rules.n_sides)
     results: list[tuple[int, int, engine.HandResult]] = []
     for i in range(count):

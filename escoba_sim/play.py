@@ -87,7 +87,7 @@ class Session:
                  say: Callable[[str], None], colour: bool = False, samples: int = DEFAULT_SAMPLES):
         self.seats, self.rules, self.seed, self.out = seats, seats.rules, seed, out
         self.ask, self.say, self.colour, self.samples = ask, say, colour, samples
-        self.players = [None if s is None else parse_strategy(s).player() for s in seats.specs]
+        self.players = [None if s is None else parse_strategy(s).for_rules(seats.rules).player() for s in seats.specs]
         self.saved: list[Path] = []
         self.scores = [0] * self.rules.n_sides  # the game's, or with hands_mode the total over the hands
         self.hands_mode = False

@@ -99,7 +99,7 @@ def play_record(rules: Ruleset, strategies: list[str], seed: int, game: int = 0,
     """Play one hand with the reference engine and return its final state and record."""
     if len(strategies) != rules.players:
         raise ValueError(f"{rules.players} players need {rules.players} strategies (one per seat), got {len(strategies)}")
-    st = engine.play_hand(rules, [parse_strategy(s).player() for s in strategies], seed, game, hand, dealer=dealer, deck=deck)
+    st = engine.play_hand(rules, [parse_strategy(s).for_rules(rules).player() for s in strategies], seed, game, hand, dealer=dealer, deck=deck)
     return st, make_record(st, seed=seed, game=game, hand=hand, strategies=list(strategies))
 
 

@@ -250,6 +250,11 @@ def make_spec(strategy: str, vs: Iterable[str], rules: Ruleset | str | None = No
             except StrategyError as e:
                 raise RunError(f"{e} (the reference engine is in use)") from None
     r = parse_rules(rules)
+    for s in entrants:  # NAME:tuned needs parameters tuned for this ruleset
+        try:
+            parse_strategy(s).for_rules(r)
+        except StrategyError as e:
+            raise RunError(str(e)) from None
     if players_fixed is None:
         players_fixed = r.players != 2
     if teams or r.teams:

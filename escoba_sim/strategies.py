@@ -1,8 +1,9 @@
 """The built-in strategies of the reference engine, defined exactly (docs/engine.md), and strategy specs.
 
 A strategy is named everywhere (CLI, batch, runner, result files) by a *spec*
-string: a built-in name with optional parameters (``heuristic:oros=2,risk=1.5``
-or ``heuristic:weights.toml``), or a user plugin (``path/to/file.py:ClassName``,
+string: a built-in name with optional parameters (``heuristic:oros=2,risk=1.5``,
+``heuristic:weights.toml``, or ``heuristic:tuned``: the weights shipped in
+tuned.toml for the ruleset in use, fixed by ``StrategySpec.for_rules``), or a user plugin (``path/to/file.py:ClassName``,
 or the name of an ``escoba_sim.strategies`` entry point). ``parse_strategy``
 turns it into a hashable ``StrategySpec`` whose canonical string (every
 parameter filled, in definition order) is the label results and manifests
@@ -385,6 +386,7 @@ class StrategyDef:
     reference: Callable[..., Any] | None
     params: dict[str, Param] = field(default_factory=dict)
     code: int | None = None
+    cheats: bool = False  # sees cards a player cannot (the oracle): a yardstick, never a fair opponent
 
 
 # Codes are the C strategy ids (ESC_RANDOM ... in csrc/escoba_tables.h); a new strategy takes the next one.
@@ -405,6 +407,15 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
     StrategyDef("ismcts", "information-set Monte Carlo tree search over determinized deals, greedy rollouts",
                 None, {"iters": Param(1000, "search iterations per move", integer=True, lo=1, hi=1_000_000),
                        "c": Param(4.0, "UCB1 exploration constant, in points of hand margin", lo=0, hi=1000)}, code=7),
+    # cheats: it reads every hand and the stock order (core only, like ismcts)
+    StrategyDef("oracle", "CHEATS: sees every hand and the stock; exact search of the rest of the hand when few "
+                "cards are left, else perfect-information tree search; a yardstick only",
+                None, {"exact": Param(18, "solve exactly with at most this many cards left to play (hands + stock)",
+                                      integer=True, lo=0, hi=40),
+                       "iters": Param(1000, "tree-search iterations per move before that", integer=True, lo=1,
+                                      hi=1_000_000),
+                       "c": Param(4.0, "UCB1 exploration constant, in points of hand margin", lo=0, hi=1000)},
+                code=8, cheats=True),
 ]}
 
 
@@ -451,6 +462,7 @@ class StrategySpec:
     name: str
     params: tuple[tuple[str, float], ...] = ()
     plugin: str | None = None  # "path.py:Class" or "entry-point:NAME"
+    tuned: bool = False  # NAME:tuned: the parameters shipped in tuned.toml for the ruleset in use (for_rules)
 
     def __str__(self) -> str:
         return self.canonical
@@ -459,6 +471,8 @@ class StrategySpec:
     def canonical(self) -> str:
         if self.plugin is not None:
             return self.plugin.removeprefix("entry-point:")
+        if self.tuned:
+            return f"{self.name}:{TUNED}"
         if not self.params:
             return self.name
         return self.name + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in self.params)
@@ -482,11 +496,35 @@ class StrategySpec:
         d = self.builtin
         return d.code if d is not None else None
 
+    @property
+    def cheats(self) -> bool:
+        """Whether the strategy sees cards a player cannot (the oracle)."""
+        d = self.builtin
+        return d is not None and d.cheats
+
+    def for_rules(self, rules) -> StrategySpec:
+        """This spec with its parameters fixed for ``rules``: ``NAME:tuned`` becomes the weights
+        tuned for that preset (escoba_sim/tuned.toml); any other spec is itself."""
+        if not self.tuned:
+            return self
+        table = tuned_params()[self.name]
+        preset = rules.canonical()
+        if preset not in table:
+            raise StrategyError(f"`{self}`: no parameters are tuned for the ruleset {preset}; tuned for "
+                                f"{', '.join(table)} (tune your own with `escoba-sim tune {self.name}`)")
+        return parse_strategy(self.name + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in table[preset].items()))
+
+    def _fixed(self) -> None:
+        if self.tuned:
+            raise StrategyError(f"`{self}` picks its parameters by ruleset: resolve it with for_rules(rules)")
+
     def param_values(self) -> list[float]:
+        self._fixed()
         return [float(v) for _, v in self.params]
 
     def make(self):
         """A fresh strategy object for the reference engine (this imports a plugin's code)."""
+        self._fixed()
         if self.plugin is not None:
             return GuardedPlugin.create(self.canonical, _plugin_class(self.plugin))
         d = BUILTINS[self.name]
@@ -497,6 +535,7 @@ class StrategySpec:
     def player(self):
         """A strategy object that plays single hands step by step in the reference engine (trace, play):
         the reference class, or for a core-only built-in (ismcts) the compiled core's own decisions."""
+        self._fixed()
         d = self.builtin
         if d is None or d.reference is not None:
             return self.make()
@@ -520,15 +559,19 @@ class CoreStrategy:
         return (st.rules, self.spec, [mask_of(h) for h in st.hands], mask_of(st.table), list(st.piles),
                 list(st.escobas), len(st.stock), st.dealer, st.last_capturer, st.to_play)
 
+    def _stock(self, st: HandState) -> list[int] | None:
+        # only a cheating strategy is shown the stock's order; the others decide without it
+        return list(st.stock) if self.spec.cheats else None
+
     def choose_move(self, st: HandState, moves: list[Move], rng: SplitMix64) -> Move:
-        card, take, rng.state = self._core.decide_move(*self._view(st), rng.state)
+        card, take, rng.state = self._core.decide_move(*self._view(st), rng.state, self._stock(st))
         for m in moves:
             if m.card == card and mask_of(m.take) == take:
                 return m
         raise RuntimeError(f"the compiled `{self.spec}` chose a move that is not legal (card {card}, take {take:#x})")
 
     def choose_blow(self, st: HandState, blows: list[Move], rng: SplitMix64) -> Move | None:
-        take, rng.state = self._core.decide_blow(*self._view(st), blows[0].card, rng.state)
+        take, rng.state = self._core.decide_blow(*self._view(st), blows[0].card, rng.state, self._stock(st))
         if not take:
             return None
         for m in blows:
@@ -583,6 +626,19 @@ def _read_toml(name: str, path: str) -> dict[str, Any]:
     return data
 
 
+TUNED = "tuned"
+TUNED_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tuned.toml")
+
+
+@functools.lru_cache(maxsize=1)
+def tuned_params() -> dict[str, dict[str, dict[str, float]]]:
+    """The shipped tuned parameters: strategy -> preset -> {parameter: value} (escoba_sim/tuned.toml)."""
+    import tomllib
+
+    with open(TUNED_FILE, "rb") as f:
+        return tomllib.load(f)
+
+
 @functools.lru_cache(maxsize=256)
 def parse_strategy(text: str | StrategySpec) -> StrategySpec:
     """Parse a strategy spec string (see the module docstring); raises StrategyError with a suggestion.
@@ -609,6 +665,10 @@ def parse_strategy(text: str | StrategySpec) -> StrategySpec:
     if sep:
         if not d.params:
             raise StrategyError(f"`{head}` takes no parameters, got `{tail}`")
+        if tail == TUNED:
+            if head not in tuned_params():
+                raise StrategyError(f"no tuned parameters are shipped for `{head}`; for: {', '.join(tuned_params())}")
+            return StrategySpec(head, tuned=True)
         if tail.endswith(".toml"):
             given = _read_toml(head, tail)
         else:

@@ -1,0 +1,78 @@
+/* The `oracle` strategy of escoba-sim: it sees every card (all hands and the
+ * stock order) and plays the best move it can find for the rest of the hand.
+ * It cheats by construction and exists only as a yardstick (how far the fair
+ * strategies are from perfect play).
+ *
+ * With two sides (two players, or two teams) and at most `exact` cards left to
+ * play (every hand plus the stock), it solves the rest of the hand exactly:
+ * alpha-beta minimax of its side's hand total minus the other side's (the
+ * exact hand score, leftovers included), over the true deal, refills and draws
+ * included; the first move in legal-move order with the highest value wins.
+ * Otherwise it runs perfect-information UCT: the ismcts search
+ * (escoba_ismcts.h) with every iteration on the true deal instead of a
+ * determinization (`iters` iterations, exploration `c`, greedy rollouts), so
+ * its only uncertainty is the other seats' replies. Blows are taken by greedy's
+ * rule (always, best greedy key), as in ismcts, also inside the search.
+ * Everything is static inline with the prefix esc_oracle_.
+ */
+#ifndef ESCOBA_ORACLE_H
+#define ESCOBA_ORACLE_H
+
+#include "escoba_ismcts.h"
+
+/* cards still to be played: every hand and the stock */
+static inline int esc_oracle_cards_left(const esc_hand *h) {
+    int n = 40 - h->pos;
+    for (int s = 0; s < h->R->players; s++) n += __builtin_popcountll(h->hands[s]);
+    return n;
+}
+
+/* the value of `h` with `cur` to play (-1: the hand is over) for side `me`: minimax
+ * of its margin with alpha-beta (fail-hard); sides other than `me` minimise */
+static int esc_oracle_ab(const esc_hand *h, int cur, int me, int alpha, int beta) {
+    if (cur < 0) {
+        double margin[ESC_MAX_SEATS];
+        esc_ismcts_margins(h, margin);
+        return (int)margin[me];
+    }
+    esc_hand d = *h;
+    if (d.pending >= 0) esc_ismcts_blow(&d, cur);
+    esc_move moves[ESC_ISMCTS_MAX_MOVES];
+    const uint64_t hand = d.hands[cur];
+    const uint64_t cap = esc_capturing_cards(d.reach, hand);
+    const int n = esc_ismcts_legal(&d, hand, moves);
+    const int maxing = esc_side(d.R, cur) == me;
+    for (int i = 0; i < n; i++) {
+        esc_hand e = d;
+        const int next = esc_ismcts_play(&e, cur, moves[i], cap);
+        const int v = esc_oracle_ab(&e, next, me, alpha, beta);
+        if (maxing) { if (v > alpha) alpha = v; }
+        else if (v < beta) beta = v;
+        if (alpha >= beta) return maxing ? beta : alpha;
+    }
+    return maxing ? alpha : beta;
+}
+
+/* The move of `seat` (its turn, any blow settled) in the true hand `h`;
+ * p: exact (cards left for the exact search), iters, c. */
+static ESC_COLD esc_move esc_oracle_move(const double *p, const esc_hand *h, int seat, esc_rng *rng) {
+    const int exact = (int)p[0], iters = (int)p[1];
+    const double c = p[2];
+    esc_move moves[ESC_ISMCTS_MAX_MOVES];
+    const int n = esc_ismcts_legal(h, h->hands[seat], moves);
+    if (n == 1) return moves[0];
+    if (h->R->n_sides != 2 || esc_oracle_cards_left(h) > exact)
+        return esc_ismcts_search(h, seat, iters, c, rng, 1);
+    const int me = esc_side(h->R, seat);
+    const uint64_t cap = esc_capturing_cards(h->reach, h->hands[seat]);
+    int best = 0, best_v = -1000;
+    for (int i = 0; i < n; i++) {
+        esc_hand e = *h;
+        const int next = esc_ismcts_play(&e, seat, moves[i], cap);
+        const int v = esc_oracle_ab(&e, next, me, best_v, 1000);
+        if (v > best_v) { best_v = v; best = i; }
+    }
+    return moves[best];
+}
+
+#endif

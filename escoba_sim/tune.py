@@ -1,0 +1,374 @@
+"""Tune a built-in strategy's numeric parameters with CMA-ES (the optional `cma` library) on duplicate deals.
+
+One *evaluation* plays a candidate (the strategy with some parameter values)
+against every strategy of the pool on ``games`` deals, each deal once per seat
+arrangement (duplicate deals: the candidate sits on every side in turn), and
+scores it by its points margin per hand (its side's hand total minus the mean
+of the other sides'), averaged over the pool. Every candidate of generation
+``g`` plays deals ``g*games .. (g+1)*games - 1`` of the tune's seed: the same
+deals (common random numbers), so differences between candidates are
+differences of play, not of deal luck, and two identical candidates get
+exactly the same score.
+
+CMA-ES (``cma.CMAEvolutionStrategy``, seeded from the tune's seed) searches in
+a scaled space: each parameter divided by ``max(|start value|, 1)``, the
+initial step ``sigma`` in those units, the parameter's bounds as box bounds.
+It minimises minus the score. What it proposes depends only on the seed and the
+scores it was told, and each score is a pure function of (candidate, deals),
+so a tune is reproducible by seed for any ``--jobs`` or cluster.
+
+Output folder::
+
+    DIR/manifest.json          kind "tune", version, and everything that defines the tune
+    DIR/evals/gGGGG-cCC.json   one file per evaluation: generation, candidate, x, spec, score, interval
+    DIR/check.json             the final check on fresh deals: tuned against the starting parameters
+    DIR/summary.json           per-generation history, the tuned spec, the check
+    DIR/best.toml              the tuned parameters: ``--strategy NAME:DIR/best.toml``
+
+Resume: run the same command again. CMA-ES is replayed from its seed;
+generations whose evaluations are on disk are read back (their candidates must
+match bit for bit), so an interrupted tune ends with the identical result.
+
+The tuned parameters are the CMA-ES distribution mean after the last
+generation (``es.result.xfavorite``), not the best single candidate, whose
+score is inflated by selection on noise; the final check measures them on
+deals no evaluation used (a seed derived from the tune's seed).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from . import __version__
+from .batch import ENGINE, play_hands
+from .rng import mix64
+from .rules import Ruleset, parse_rules
+from .runfolder import write_json
+from .strategies import BUILTINS, StrategySpec, _fmt, parse_strategy
+
+KIND = "tune"
+Z95 = 1.959963984540054
+# the check's deals come from this seed offset of the tune's seed (mixed): deals no evaluation played
+CHECK_STREAM = 0x7475_6E65  # "tune"
+
+
+class TuneError(ValueError):
+    """Arguments that cannot make a tune, or a folder holding another one; the message is one line."""
+
+
+def _require_cma():
+    try:
+        import cma
+    except ImportError:
+        raise TuneError('tune needs the tune extra: pip install "escoba-sim[tune]"') from None
+    return cma
+
+
+@dataclass(frozen=True)
+class TuneSpec:
+    """Everything that defines a tune (the manifest); equal specs give identical tunes."""
+
+    strategy: str  # canonical start spec
+    params: tuple[str, ...]  # the tuned parameters, in definition order
+    rules: str  # canonical ruleset
+    pool: tuple[str, ...]  # canonical opponents
+    evals: int  # evaluations in all (whole generations: rounded up to the population size)
+    games: int  # deals per candidate per opponent, each played once per side
+    seed: int
+    sigma: float
+    popsize: int
+    check: int  # deals of the final check
+
+    @property
+    def start(self) -> StrategySpec:
+        return parse_strategy(self.strategy)
+
+    @property
+    def generations(self) -> int:
+        return -(-self.evals // self.popsize)
+
+    def scale(self) -> np.ndarray:
+        values = dict(self.start.params)
+        return np.array([max(abs(float(values[p])), 1.0) for p in self.params])
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        d = BUILTINS[self.start.name].params
+        return np.array([d[p].lo for p in self.params]), np.array([d[p].hi for p in self.params])
+
+    def to_json(self) -> dict:
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(self).items()}
+
+
+def default_popsize(n_params: int) -> int:
+    """CMA-ES's own default population size, 4 + floor(3 ln n)."""
+    return 4 + int(3 * math.log(n_params))
+
+
+def make_tune_spec(strategy: str, *, rules=None, pool=("greedy",), evals: int = 200, games: int = 20000,
+                   seed: int = 0, sigma: float = 0.3, popsize: int | None = None, params=(),
+                   check: int | None = None) -> TuneSpec:
+    """Validate the arguments of a tune (one-line TuneError for each mistake)."""
+    from .strategies import StrategyError
+
+    r = parse_rules(rules)
+    try:
+        start = parse_strategy(strategy).for_rules(r)
+        opponents = tuple(parse_strategy(s).canonical for s in pool)
+    except StrategyError as e:
+        raise TuneError(str(e)) from None
+    d = start.builtin
+    if d is None:
+        raise TuneError(f"`{start}` is a plugin: tune works on the parameters of a built-in strategy")
+    tunable = [k for k, p in d.params.items() if not p.integer]
+    if not tunable:
+        raise TuneError(f"`{d.name}` has no numeric parameters to tune; strategies with some: "
+                        + ", ".join(n for n, x in BUILTINS.items() if any(not p.integer for p in x.params.values())))
+    chosen = list(params) or tunable
+    for p in chosen:
+        if p not in d.params:
+            raise TuneError(f"{d.name} has no parameter `{p}`; parameters: {', '.join(d.params)}")
+        if d.params[p].integer:
+            raise TuneError(f"{d.name}: `{p}` is a whole-number cost setting, not tuned; tunable: {', '.join(tunable)}")
+    if len(set(chosen)) != len(chosen):
+        raise TuneError("a --param is given twice")
+    if not opponents:
+        raise TuneError("give at least one --vs strategy to tune against")
+    for name in (start.canonical, *opponents):
+        from .batch import engine_for
+
+        if engine_for([name]) != "cython":
+            raise TuneError(f"`{name}` cannot be played by the compiled core (not built, or a plugin): "
+                            "a tune plays millions of hands")
+    if evals < 1 or games < 1 or not 0 <= seed < 2**64 or not sigma > 0:
+        raise TuneError("--evals and --games must be at least 1, --sigma positive, --seed in [0, 2**64)")
+    n = len(chosen)
+    pop = popsize or default_popsize(max(n, 1))
+    if pop < 2:
+        raise TuneError("--popsize must be at least 2")
+    order = [k for k in d.params if k in chosen]
+    return TuneSpec(start.canonical, tuple(order), r.canonical(), opponents, -(-evals // pop) * pop, games, seed,
+                    float(sigma), pop, check if check is not None else 2 * games)
+
+
+# ---------------------------------------------------------------- one evaluation
+
+def seatings(rules: Ruleset) -> list[list[int]]:
+    """For each side the candidate takes in turn, the seats it plays (the others play the opponent)."""
+    return [[s for s in range(rules.players) if rules.side_of(s) == side] for side in range(rules.n_sides)]
+
+
+def margins(rules: Ruleset, candidate: str, opponent: str, seed: int, first: int, deals: int) -> np.ndarray:
+    """Per deal: the candidate's points margin per hand against ``opponent`` over every seating
+    (its side's total minus the mean of the other sides'), averaged over seatings."""
+    out = np.zeros(deals)
+    arrangements = seatings(rules)
+    for side, seats in enumerate(arrangements):
+        names = [candidate if s in seats else opponent for s in range(rules.players)]
+        tot = play_hands(rules, names, seed, first, deals).hands["total"].astype(float)
+        others = (tot.sum(axis=1) - tot[:, side]) / (rules.n_sides - 1)
+        out += tot[:, side] - others
+    return out / len(arrangements)
+
+
+def interval(values: np.ndarray) -> tuple[float, float, float]:
+    """Mean and 95% normal interval over independent deals."""
+    n = len(values)
+    mean = float(values.mean())
+    half = Z95 * float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+    return mean, mean - half, mean + half
+
+
+def evaluate(spec: TuneSpec, generation: int, candidate: int, x: list[float]) -> dict:
+    """Score one candidate (scaled point ``x``) on generation ``generation``'s deals against the pool."""
+    cand = candidate_spec(spec, x)
+    rules = parse_rules(spec.rules)
+    first = generation * spec.games
+    per = [margins(rules, cand, o, spec.seed, first, spec.games) for o in spec.pool]
+    score, lo, hi = interval(np.mean(per, axis=0))
+    return {"generation": generation, "candidate": candidate, "x": [float(v) for v in x], "spec": cand,
+            "score": score, "lo": lo, "hi": hi, "deals": spec.games,
+            "vs": {o: float(m.mean()) for o, m in zip(spec.pool, per)}}
+
+
+def candidate_spec(spec: TuneSpec, x, digits: int | None = None) -> str:
+    """The canonical spec of the strategy with the tuned parameters at scaled point ``x``."""
+    lo, hi = spec.bounds()
+    values = np.clip(np.asarray(x, dtype=float) * spec.scale(), lo, hi)
+    given = dict(spec.start.params)
+    for p, v in zip(spec.params, values):
+        given[p] = round(float(v), digits) if digits is not None else float(v)
+    name = spec.start.name
+    return parse_strategy(name + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in given.items())).canonical
+
+
+# ---------------------------------------------------------------- the search
+
+@dataclass
+class TuneProgress:
+    """What the progress callback is told after each generation."""
+
+    generation: int  # finished generations
+    generations: int
+    evals_done: int
+    evals_total: int
+    best: dict  # the best evaluation so far (its score is inflated by selection)
+    seconds_left: float | None  # None until this session has timed an evaluation
+
+
+def _eval_path(out: Path, g: int, c: int) -> Path:
+    return out / "evals" / f"g{g:04d}-c{c:02d}.json"
+
+
+def _prepare(out: Path, spec: TuneSpec) -> None:
+    mpath = out / "manifest.json"
+    manifest = {"kind": KIND, "version": __version__, "engine": ENGINE, "spec": spec.to_json()}
+    if mpath.exists():
+        old = json.loads(mpath.read_text())
+        if old.get("kind") != KIND or old.get("spec") != manifest["spec"]:
+            raise TuneError(f"{out} already holds a different tune (or other results); choose another --out")
+    elif out.exists() and any(out.iterdir()):
+        raise TuneError(f"--out {out}: the folder is not empty and holds no tune")
+    (out / "evals").mkdir(parents=True, exist_ok=True)
+    write_json(mpath, manifest)
+
+
+def _saved(out: Path, g: int, c: int, x: list[float]) -> dict | None:
+    p = _eval_path(out, g, c)
+    if not p.exists():
+        return None
+    try:
+        e = json.loads(p.read_text())
+    except (OSError, ValueError):
+        return None  # a damaged file is evaluated again rather than trusted
+    if e.get("x") != x:
+        raise TuneError(f"{p} holds another candidate than this tune proposes: the folder was changed")
+    return e
+
+
+def tune(spec: TuneSpec, out: str | Path, *, jobs: int = 1, executor=None,
+         on_generation: Callable[[TuneProgress], None] | None = None) -> dict:
+    """Run (or finish) a tune in ``out``; returns the summary (also written to ``out/summary.json``).
+
+    Candidates of a generation are evaluated in parallel by ``executor`` (any
+    ``concurrent.futures``-like executor, used as given) or, with ``jobs > 1``,
+    a local process pool; each finished evaluation is written at once, so
+    Ctrl-C (KeyboardInterrupt) loses at most the evaluations in flight.
+    """
+    cma = _require_cma()
+    from .executor import check_stop, make_executor
+
+    out = Path(out)
+    _prepare(out, spec)
+    lo, hi = spec.bounds()
+    scale = spec.scale()
+    x0 = [float(v) / s for v, s in zip((dict(spec.start.params)[p] for p in spec.params), scale)]
+    opts = {"seed": spec.seed % (2**32 - 2) + 1, "popsize": spec.popsize, "verbose": -9,
+            "bounds": [list(lo / scale), list(hi / scale)], "tolfun": 0, "tolx": 0, "tolfunhist": 0,
+            "tolstagnation": 10**9, "maxiter": 10**9}
+    if len(x0) == 1:  # cma needs two dimensions or more; a single parameter gets a dummy twin it ignores
+        x0 = x0 + [0.0]
+        opts["bounds"] = [opts["bounds"][0] + [-1.0], opts["bounds"][1] + [1.0]]
+    es = cma.CMAEvolutionStrategy(x0, spec.sigma, opts)
+    n = len(spec.params)
+    own = executor is None and jobs > 1
+    pool = make_executor(jobs) if own else executor
+    history, best = [], None
+    done, t0, timed = 0, time.perf_counter(), 0
+    try:
+        for g in range(spec.generations):
+            xs = es.ask()
+            cands = [[float(v) for v in x[:n]] for x in xs]
+            results: dict[int, dict] = {}
+            for c, x in enumerate(cands):
+                e = _saved(out, g, c, x)
+                if e is not None:
+                    results[c] = e
+            todo = [c for c in range(len(cands)) if c not in results]
+            if pool is None:
+                for c in todo:
+                    results[c] = _finish(out, evaluate(spec, g, c, cands[c]))
+                    timed += 1
+                    check_stop()
+            else:
+                import concurrent.futures as cf
+
+                futures = {pool.submit(evaluate, spec, g, c, cands[c]): c for c in todo}
+                try:
+                    for f in cf.as_completed(futures):
+                        e = f.result()
+                        results[e["candidate"]] = _finish(out, e)
+                        timed += 1
+                        check_stop()
+                finally:
+                    for f in futures:
+                        f.cancel()
+            scores = [results[c]["score"] for c in range(len(cands))]
+            es.tell(xs, [-s for s in scores])
+            done += len(cands)
+            top = max(results.values(), key=lambda e: (e["score"], -e["candidate"]))
+            if best is None or top["score"] > best["score"]:
+                best = top
+            history.append({"generation": g, "best": top["score"], "mean": float(np.mean(scores)),
+                            "best_spec": top["spec"], "mean_spec": candidate_spec(spec, es.result.xfavorite[:n])})
+            if on_generation is not None:
+                rate = (time.perf_counter() - t0) / timed if timed else None
+                on_generation(TuneProgress(g + 1, spec.generations, done, spec.evals, best,
+                                           rate * (spec.evals - done) if rate is not None else None))
+    finally:
+        if own:
+            pool.shutdown(cancel_futures=True)
+    tuned = candidate_spec(spec, es.result.xfavorite[:n], digits=4)
+    check = final_check(spec, tuned, out)
+    summary = {"kind": KIND, "version": __version__, "engine": ENGINE, "spec": spec.to_json(),
+               "start": spec.strategy, "tuned": tuned, "best_evaluated": best, "history": history, "check": check}
+    write_json(out / "summary.json", summary)
+    write_best_toml(out / "best.toml", spec, tuned, check)
+    return summary
+
+
+def _finish(out: Path, e: dict) -> dict:
+    write_json(_eval_path(out, e["generation"], e["candidate"]), e)
+    return e
+
+
+def check_seed(seed: int) -> int:
+    """The seed of the final check's deals: fresh deals, none of which an evaluation played."""
+    return mix64((seed ^ CHECK_STREAM) & (2**64 - 1))
+
+
+def final_check(spec: TuneSpec, tuned: str, out: Path | None = None) -> dict:
+    """Tuned against the starting parameters, head to head on ``spec.check`` fresh duplicate deals."""
+    path = out / "check.json" if out is not None else None
+    if path is not None and path.exists():
+        saved = json.loads(path.read_text())
+        if saved.get("tuned") == tuned and saved.get("deals") == spec.check:
+            return saved
+    rules = parse_rules(spec.rules)
+    seed = check_seed(spec.seed)
+    m = margins(rules, tuned, spec.strategy, seed, 0, spec.check)
+    est, lo, hi = interval(m)
+    check = {"tuned": tuned, "start": spec.strategy, "rules": spec.rules, "seed": seed, "deals": spec.check,
+             "points_per_hand": est, "lo": lo, "hi": hi,
+             "what": "tuned minus start, points margin per hand, duplicate deals, 95% interval"}
+    if path is not None:
+        write_json(path, check)
+    return check
+
+
+def write_best_toml(path: Path, spec: TuneSpec, tuned: str, check: dict) -> None:
+    t = parse_strategy(tuned)
+    lines = [f"# {t.name} tuned by `escoba-sim tune` (escoba-sim {__version__}) under {spec.rules}",
+             f"# against {', '.join(spec.pool)}; seed {spec.seed}, {spec.evals} evaluations of {spec.games} deals",
+             f"# check on {check['deals']} fresh deals (seed {check['seed']}): tuned minus start "
+             f"{check['points_per_hand']:+.4f} [{check['lo']:+.4f}, {check['hi']:+.4f}] points per hand",
+             f"# use: --strategy {t.name}:{path.name}", f"[{t.name}]"]
+    lines += [f"{k} = {float(v)!r}" if not BUILTINS[t.name].params[k].integer else f"{k} = {int(v)}"
+              for k, v in t.params]
+    path.write_text("\n".join(lines) + "\n")
