@@ -39,7 +39,7 @@ def main():
     if s:
         lines += ["## Strength of the built-in strategies under each preset", "",
                   _stale(s) + f"Command: `{s['command']}`. Round-robin tournament, duplicate deals; Bradley-Terry rating on "
-                  "the Elo scale (mean 0) with a 95% chunk-bootstrap interval.", "",
+                  "the Elo scale (mean 0) with a 95% interval by deal (a sandwich covariance over the deals, docs/run.md).", "",
                   "| preset | greedy | maxoros | random |", "|---|---|---|---|"]
         for preset, r in s.items():
             if preset in ("command", "deal_stream"):
