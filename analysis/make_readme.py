@@ -51,7 +51,7 @@ def main():
     if s:
         lines += ["## What each rule field does (greedy vs maxoros, ludoteka base)", "",
                   _stale(s) + f"Command: `{s['command']}`. Every variant plays the same deals as the base; differences are "
-                  "paired by chunk.", "", "| variant | quantity | difference vs ludoteka | 95% interval |",
+                  "paired deal by deal (the same deal under both rulesets), 95% intervals by deal.", "", "| variant | quantity | difference vs ludoteka | 95% interval |",
                   "|---|---|---|---|"]
         for e in s["effects"]:
             lines.append(f"| {e['label']} | {e['metric']} | {e['estimate']:+.4f} | [{e['lo']:+.4f}, {e['hi']:+.4f}] |")
@@ -99,8 +99,8 @@ def _strength_section(s) -> list[str]:
              _stale(s) + f"Command: `{s['command']}` (script: `{s['script']}`; engine {s['engine']}, version {s['version']}). "
              f"{s['games_per_pair']} games per pair on duplicate deals. Labels are short names; the full specs "
              "(every weight) are in results/strategy_strength.json. Ratings: Bradley-Terry on the Elo scale "
-             "(mean 0) with a 95% chunk bootstrap; pairs: game score (wins / games) and points per hand of the "
-             "row minus greedy, 95% intervals over chunks.", "",
+             "(mean 0) with a 95% interval by deal (a sandwich covariance over the deals, docs/run.md); pairs: game "
+             "score (wins / games) and points per hand of the row minus greedy, 95% intervals by deal.", "",
              "| strategy | rating | 95% interval | game score vs greedy | 95% interval | points per hand vs greedy | 95% interval |",
              "|---|---|---|---|---|---|---|"]
     vs_greedy = {p["a"]: p for p in s["pairs"] if p["b"] == "greedy"}

@@ -815,8 +815,8 @@ def _series(kind: str, args: dict, out, *, jobs, as_json, quiet, scheduler, cont
     ``args`` holds what defines it, as its manifest keeps it: strategies, n, seed, chunk_size and
     the rulesets (compare) or rules (tournament).
     """
-    from .console import ProgressBar, print_tournament
-    from .compare import CompareError, Variant, compare as run_compare, format_summary
+    from .console import ProgressBar, compare_lines, print_tournament
+    from .compare import CompareError, Variant, compare as run_compare
     from .rules import RulesError, parse_rules
     from .runspec import RunError, make_spec
     from .tournament import TournamentError, tournament as run_tournament
@@ -857,7 +857,7 @@ def _series(kind: str, args: dict, out, *, jobs, as_json, quiet, scheduler, cont
         emit_json(summary)
         return
     if kind == "compare":
-        for line in format_summary(summary):
+        for line in compare_lines(summary):
             click.echo(line)
     else:
         print_tournament(summary)

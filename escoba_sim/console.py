@@ -1,4 +1,4 @@
-"""Terminal output: the progress bar on stderr and the summary tables of run and tournament on stdout.
+"""Terminal output: the progress bar on stderr and the summary tables of run, compare and tournament on stdout.
 
 Tables keep their layout when piped: a console that is not a terminal gets a
 wide virtual width, so rich never wraps a row at 80 columns (``make_console``).
@@ -215,3 +215,64 @@ def print_tournament(summary: dict, console=None) -> None:
                   f"{p['score']:.4f} {_ci((p['score_lo'], p['score_hi']), 4)}",
                   f"{p['points_diff']:+.4f} {_ci((p['points_diff_lo'], p['points_diff_hi']), 4)}")
     con.print(t)
+
+
+def _compare_cell(r: dict | None, signed: bool) -> str:
+    if r is None:
+        return "–"
+    f = "{:+.4f}" if signed else "{:.4f}"
+    lo = "–" if r["lo"] is None else f.format(r["lo"])
+    hi = "–" if r["hi"] is None else f.format(r["hi"])
+    return f"{f.format(r['estimate'])} [{lo}, {hi}]"
+
+
+def compare_lines(summary: dict) -> list[str]:
+    """The terminal report of a comparison: per ruleset, quantities grouped and named with their units.
+
+    Estimates per ruleset first, then each variant's paired difference against the
+    reference; within each: games, points per hand by category (one column per
+    player), escobas per hand of all sides, and how often each majority ties.
+    """
+    from .charts import CATEGORY_TEXT
+    from .compare import ESCOBA_METRICS, GAME_METRICS, ROW_TEXT, TIE_METRICS, describe_metric
+
+    labels = summary["labels"]
+    short = table_labels(labels)  # column heads; long specs are listed once in full
+    ref = summary["rulesets"][0]["label"]
+    lines = [f"seed {summary['seed']}, {summary['games_per_ruleset']:,} games per ruleset, "
+             f"{summary['chunks']} chunks; {summary['interval']}",
+             f"players: {short[0]} (--strategy) vs {' vs '.join(short[1:])} (--vs); reference ruleset: {ref}",
+             *spec_lines(short, summary["strategies"])]
+    for kind, signed in (("estimates", False), ("effects", True)):
+        rows: dict[str, dict[str, dict]] = {}
+        for r in summary[kind]:
+            rows.setdefault(r["label"], {})[r["metric"]] = r
+        lines.append("")
+        lines.append("== estimates per ruleset (95% interval) ==" if kind == "estimates" else
+                     f"== paired differences vs {ref} (same deals; 95% interval) ==")
+        for rs in summary["rulesets"]:
+            got = rows.get(rs["label"])
+            if not got:
+                continue
+            lines.append("")
+            lines.append(rs["label"] if kind == "estimates" else f"{rs['label']} minus {ref}")
+            w = 48
+            for title, names in (("games", GAME_METRICS), ("escobas per hand (all sides)", ESCOBA_METRICS),
+                                 ("how often each majority ties (share of hands)", TIE_METRICS)):
+                present = [m for m in names if m in got]
+                if not present:
+                    continue
+                lines.append(f"  {title}")
+                for m in present:
+                    what, unit = describe_metric(m, short)
+                    text = ROW_TEXT.get(m) or f"{what} ({unit})"
+                    lines.append(f"    {text:<{w}} {_compare_cell(got[m], signed)}")
+                if title == "games":  # the category table comes right after the games block
+                    cats = [c for c in (*POINT_COLUMNS, "total") if any(f"{c}:{p}" in got for p in labels)]
+                    if cats:
+                        lines.append(f"  {'points per hand by category':<{w + 3}}" +
+                                     "".join(f"{p:<28}" for p in short).rstrip())
+                        for c in cats:
+                            lines.append(f"    {CATEGORY_TEXT.get(c, c):<{w}} " +
+                                         "".join(f"{_compare_cell(got.get(f'{c}:{p}'), signed):<28}" for p in labels).rstrip())
+    return lines

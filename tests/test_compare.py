@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from escoba_sim import compare
+from escoba_sim import compare, console
 from escoba_sim.cli import main
 from escoba_sim.rules import PRESETS
 
@@ -108,7 +108,7 @@ def test_compare_cli(cli, tmp_path):
 
 def test_terminal_summary_names_rows_and_prints_categories_and_ties(cmp_dir):
     s = json.loads((cmp_dir / "summary.json").read_text())
-    text = "\n".join(compare.format_summary(s))
+    text = "\n".join(console.compare_lines(s))
     assert "escobas per hand (all sides)" in text
     assert "how often each majority ties (share of hands)" in text
     assert "points per hand by category" in text
