@@ -242,19 +242,20 @@ def make_spec(strategy: str, vs: Iterable[str], rules: Ruleset | str | None = No
     entrants = tuple(check_strategy(s) for s in (strategy, *vs))
     if len(entrants) < 2:
         raise RunError("give at least one opponent with --vs")
-    if engine_for(list(entrants)) == "python":
-        # a core-only strategy (ismcts) fails here, before any worker starts, with its reason
-        for s in entrants:
-            try:
-                parse_strategy(s).make()
-            except StrategyError as e:
-                raise RunError(f"{e} (the reference engine is in use)") from None
     r = parse_rules(rules)
+    resolved = []
     for s in entrants:  # NAME:tuned needs parameters tuned for this ruleset
         try:
-            parse_strategy(s).for_rules(r)
+            resolved.append(parse_strategy(s).for_rules(r))
         except StrategyError as e:
             raise RunError(str(e)) from None
+    if engine_for(list(entrants)) == "python":
+        # a core-only strategy (ismcts) fails here, before any worker starts, with its reason
+        for spec in resolved:
+            try:
+                spec.make()
+            except StrategyError as e:
+                raise RunError(f"{e} (the reference engine is in use)") from None
     if players_fixed is None:
         players_fixed = r.players != 2
     if teams or r.teams:

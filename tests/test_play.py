@@ -58,8 +58,12 @@ def test_wrong_entries_hint_take_back_and_quit(cli, tmp_path):
     assert out.exit_code == 0, out.output
     text = out.output
     assert "your hand: Sc 5e 6e" in text
-    hint = text[text.index("hint ("):].splitlines()[1:4]
-    assert len(hint) == 3 and all(re.search(r"[+-]\d\.\d\d ±\d\.\d\d$", x) for x in hint)
+    core = batch.ENGINE == "cython"  # hints and analyze use the evaluator, which runs in the compiled core
+    if core:
+        hint = text[text.index("hint ("):].splitlines()[1:4]
+        assert len(hint) == 3 and all(re.search(r"[+-]\d\.\d\d ±\d\.\d\d$", x) for x in hint)
+    else:
+        assert "no hint: the evaluator runs in the compiled core, which is not loaded" in text
     for reason in ("nothing to take back in this hand", "choose a number from 1 to 3",
                    "`zz`: suit must be o, c, e or b", "Rb is not in your hand", "5e + Sb sum to 13, not 15",
                    "taken back: your last move and the replies to it", "saved the unfinished hand"):
@@ -70,7 +74,7 @@ def test_wrong_entries_hint_take_back_and_quit(cli, tmp_path):
     assert [m["card"] for m in data["moves"] if m["player"] == 0] == ["5e"]  # Sc was taken back
     st, problems = replay_record(data)
     assert len(problems) == 1 and "not finished" in problems[0].reason
-    assert cli("analyze", f, "--samples", 200).exit_code == 0
+    assert cli("analyze", f, "--samples", 200).exit_code == (0 if core else 1)
 
 
 def test_the_person_blows_the_computers_misses(cli, tmp_path):

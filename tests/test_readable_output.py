@@ -50,7 +50,9 @@ def test_the_plugin_speed_warning_prints_once(tmp_path):
                         "-n", "1200", "--chunk", "100", "--seed", "1", "-j", "2", "-q", "--json"],
                        capture_output=True, text=True, env=env, timeout=600)
     assert r.returncode == 0, r.stderr
-    assert r.stderr.count("is played by the pure-Python reference engine") == 1
+    # the warning says a plugin slows the compiled core down; with the reference engine for all there is nothing to warn
+    from escoba_sim.batch import ENGINE
+    assert r.stderr.count("is played by the pure-Python reference engine") == (1 if ENGINE == "cython" else 0)
 
 
 def test_compare_and_tournament_run_as_the_readme_writes_them(cli, tmp_path, monkeypatch):
