@@ -23,6 +23,9 @@
 
 static inline esc_move esc_decide_move(const esc_player *pl, const esc_hand *h, int seat, const esc_tbl *t,
                                        uint64_t hand, uint64_t cap, esc_rng *rng) {
+    /* the keyed strategies first, each with its key known to the compiler */
+    if (pl->id == ESC_GREEDY) return esc_key_move(ESC_GREEDY, t, hand, cap);
+    if (pl->id == ESC_MAXOROS) return esc_key_move(ESC_MAXOROS, t, hand, cap);
     switch (pl->id) {
     case ESC_RANDOM: return esc_random_move(h, t, hand, cap, rng);
     case ESC_DEFENSIVE: return esc_defensive_move(h, seat, t, hand, cap);
@@ -49,10 +52,10 @@ static inline uint64_t esc_decide_blow(const esc_player *pl, const esc_hand *h, 
 
 /* one turn of `seat`: a blow of the card the previous seat laid (soplar only),
  * then its move, then its draw (deal=draw) */
-static ESC_ALWAYS_INLINE void esc_turn(esc_hand *h, const esc_rules *R, const esc_player *players, int seat,
+static ESC_ALWAYS_INLINE void esc_turn(esc_hand *h, const esc_player *players, int seat, const int teams,
                                        const int soplar, const int draw, esc_rng *rng) {
     const esc_player *pl = &players[seat];
-    const int side = esc_side(R, seat);
+    const int side = teams ? (seat & 1) : seat; /* esc_side, with the rule read once per hand */
     esc_tbl t;
     if (soplar && h->pending >= 0) { /* only soplar leaves a card open to a blow */
         /* the laid card's options are those it had before it was laid: nothing else moved since */
@@ -98,7 +101,7 @@ static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_p
     esc_shuffle(&rng, h.deck);
     esc_deal(&h, R, dealer);
     rng.state = esc_mix64(base ^ ((hand_index << 2) | ESC_STREAM_PLAY));
-    const int draw = R->deal == ESC_DEAL_DRAW, soplar = R->soplar;
+    const int draw = R->deal == ESC_DEAL_DRAW, soplar = R->soplar, teams = R->teams;
     const int n = R->players, per_round = n * R->hand_size, dealt = 40 - R->table_size;
     if (!draw && dealt >= per_round && dealt % per_round == 0) {
         /* every round is full (ludoteka: 6 rounds of 3 cards each): the seats play in
@@ -108,7 +111,7 @@ static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_p
             int seat = dealer;
             for (int k = 0; k < per_round; k++) {
                 seat = seat + 1 == n ? 0 : seat + 1;
-                esc_turn(&h, R, players, seat, soplar, 0, &rng);
+                esc_turn(&h, players, seat, teams, soplar, 0, &rng);
             }
             if (h.pos >= 40) break;
             for (int k = 0; k < n; k++) {
@@ -118,7 +121,7 @@ static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_p
         }
     } else {
         for (int seat = esc_next_seat(&h, dealer); seat >= 0; seat = esc_next_seat(&h, seat))
-            esc_turn(&h, R, players, seat, soplar, draw, &rng);
+            esc_turn(&h, players, seat, teams, soplar, draw, &rng);
     }
     const int leftovers = __builtin_popcountll(h.table);
     if (h.last_capturer >= 0) h.piles[esc_side(R, h.last_capturer)] |= h.table;
