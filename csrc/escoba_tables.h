@@ -684,6 +684,66 @@ static ESC_ALWAYS_INLINE uint64_t esc_best_capture_small(uint64_t table, const i
 }
 #endif
 
+#if defined(__SSE2__)
+/* Tables of 5 or 6 cards, greedy and maxoros: the 4 lowest cards as 16 subset
+ * bytes as above, and each subset h of the (at most 2) cards above them adds
+ * its value sum and key weight to all 16 (with at most 6 table cards and the
+ * played one, no key field overflows). */
+static ESC_ALWAYS_INLINE uint64_t esc_best_capture_mid(uint64_t table, const int maxoros, uint64_t cap,
+                                                       int escoba_counts) {
+    __m128i S, W;
+    uint64_t b[4];
+    esc_small_sums(table, esc_weight16[maxoros], &S, &W, b);
+    const uint64_t m01[4] = {0, b[0], b[1], b[0] | b[1]}, m23[4] = {0, b[2], b[3], b[2] | b[3]};
+    uint64_t hi = table & ~(m01[3] | m23[3]);
+    const int c4 = __builtin_ctzll(hi | (1ULL << 63));
+    hi &= hi - 1;
+    const int c5 = __builtin_ctzll(hi | (1ULL << 63)); /* 63 (value 16: never matches) for 5 cards */
+    const uint64_t mh[4] = {0, (1ULL << c4) & table, (1ULL << c5) & table, ((1ULL << c4) | (1ULL << c5)) & table};
+    const __m128i v4 = _mm_load_si128((const __m128i *)esc_val16[c4]), v5 = _mm_load_si128((const __m128i *)esc_val16[c5]);
+    const __m128i w4 = _mm_load_si128((const __m128i *)esc_weight16[maxoros][c4]);
+    const __m128i w5 = _mm_load_si128((const __m128i *)esc_weight16[maxoros][c5]);
+    __m128i Sh[4] = {S, _mm_add_epi8(S, v4), _mm_add_epi8(S, v5), _mm_add_epi8(_mm_add_epi8(S, v4), v5)};
+    __m128i Wh[4] = {W, _mm_add_epi8(W, w4), _mm_add_epi8(W, w5), _mm_add_epi8(_mm_add_epi8(W, w4), w5)};
+    if (escoba_counts) { /* the whole table: all 4 low cards (byte 15) and every high one */
+        const int full = c5 == 63 ? 1 : 3;
+        Wh[full] = _mm_add_epi8(Wh[full], _mm_load_si128((const __m128i *)esc_escoba16[maxoros][4]));
+    }
+    __m128i best = _mm_setzero_si128();
+    for (uint64_t c = cap; c; c &= c - 1) {
+        const int card = __builtin_ctzll(c);
+        const __m128i need = _mm_load_si128((const __m128i *)esc_need16[card]);
+        const __m128i wc = _mm_load_si128((const __m128i *)esc_weight16[maxoros][card]);
+        for (int h = 0; h < 4; h++)
+            best = _mm_max_epu8(best, _mm_and_si128(_mm_add_epi8(Wh[h], wc), _mm_cmpeq_epi8(Sh[h], need)));
+    }
+    best = _mm_max_epu8(best, _mm_srli_si128(best, 8));
+    best = _mm_max_epu8(best, _mm_srli_si128(best, 4));
+    best = _mm_max_epu8(best, _mm_srli_si128(best, 2));
+    best = _mm_max_epu8(best, _mm_srli_si128(best, 1));
+    if (!(_mm_cvtsi128_si32(best) & 0xFF)) return ~0ULL; /* nothing matched */
+    const __m128i top = _mm_unpacklo_epi8(best, best);
+    const __m128i K = _mm_shuffle_epi32(_mm_unpacklo_epi16(top, top), 0);
+    uint64_t best_taken = ~0ULL;
+    for (uint64_t c = cap; c; c &= c - 1) {
+        const int card = __builtin_ctzll(c);
+        const __m128i need = _mm_load_si128((const __m128i *)esc_need16[card]);
+        const __m128i wc = _mm_load_si128((const __m128i *)esc_weight16[maxoros][card]);
+        for (int h = 0; h < 4; h++) {
+            const __m128i key = _mm_and_si128(_mm_add_epi8(Wh[h], wc), _mm_cmpeq_epi8(Sh[h], need));
+            uint32_t mt = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(key, K));
+            while (mt) {
+                const uint32_t l = (uint32_t)__builtin_ctz(mt);
+                mt &= mt - 1;
+                const uint64_t taken = m01[l & 3] | m23[l >> 2] | mh[h] | (1ULL << card);
+                best_taken = taken < best_taken ? taken : best_taken;
+            }
+        }
+    }
+    return best_taken;
+}
+#endif
+
 /* best capture by any card of `cap` under the strategy's key, ties to the lowest
  * taken mask; returns the taken set (card + table cards), ~0 if none */
 static ESC_ALWAYS_INLINE uint64_t esc_best_capture_body(const esc_tbl *t, const int strategy, uint64_t cap,
@@ -722,10 +782,18 @@ static ESC_ALWAYS_INLINE uint64_t esc_best_capture_body(const esc_tbl *t, const 
 #else
 #define ESC_SMALL_TABLE_KEYS(t, maxoros, cap, escoba_counts) (void)0
 #endif
+#if defined(__SSE2__)
+#define ESC_MID_TABLE_KEYS(t, maxoros, cap, escoba_counts) \
+    if (__builtin_popcountll((t)->mask) <= 6) return esc_best_capture_mid((t)->mask, maxoros, cap, escoba_counts)
+#else
+#define ESC_MID_TABLE_KEYS(t, maxoros, cap, escoba_counts) (void)0
+#endif
 __attribute__((noinline)) ESC_CLONES static uint64_t esc_best_capture_greedy_big(const esc_tbl *t, uint64_t cap, int escoba_counts) {
+    ESC_MID_TABLE_KEYS(t, 0, cap, escoba_counts);
     return esc_best_capture_body(t, ESC_GREEDY, cap, escoba_counts);
 }
 __attribute__((noinline)) ESC_CLONES static uint64_t esc_best_capture_maxoros_big(const esc_tbl *t, uint64_t cap, int escoba_counts) {
+    ESC_MID_TABLE_KEYS(t, 1, cap, escoba_counts);
     return esc_best_capture_body(t, ESC_MAXOROS, cap, escoba_counts);
 }
 ESC_CLONES static uint64_t esc_best_capture_greedy(const esc_tbl *t, uint64_t cap, int escoba_counts) {
