@@ -558,6 +558,39 @@ ESC_CLONES static uint64_t esc_draw_option(const esc_tbl *t, int card, int extra
         return esc_quad_mask(&lo, (uint32_t)__builtin_ctz(mt));
 #endif
     }
+#if defined(__SSE2__)
+    if (k <= 6) { /* the 4 lowest cards as 16 subset sums, each subset of the 1-2 cards above them outermost */
+        __m128i S;
+        uint64_t b[4];
+        esc_small_sums(t->mask, NULL, &S, NULL, b);
+        uint64_t hi = t->mask & ~(b[0] | b[1] | b[2] | b[3]);
+        const int c4 = __builtin_ctzll(hi);
+        hi &= hi - 1;
+        const int c5 = __builtin_ctzll(hi | (1ULL << 63)); /* 63 (value 16: never matches) for 5 cards */
+        const uint64_t mh[4] = {0, 1ULL << c4, hi, (1ULL << c4) | hi};
+        const __m128i need = _mm_load_si128((const __m128i *)esc_need16[card]);
+        const __m128i S4 = _mm_add_epi8(S, _mm_load_si128((const __m128i *)esc_val16[c4]));
+        const __m128i v5 = _mm_load_si128((const __m128i *)esc_val16[c5]);
+        const uint32_t mts[4] = {(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(S, need)),
+                                 (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(S4, need)),
+                                 (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_add_epi8(S, v5), need)),
+                                 (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_add_epi8(S4, v5), need))};
+        const int n = __builtin_popcount(mts[0] | mts[1] << 16) + __builtin_popcount(mts[2] | mts[3] << 16);
+        const int total = n + extra;
+        const int j = total > 1 ? (int)esc_below(rng, (uint32_t)total) : 0;
+        int i = extra_first ? j - extra : j;
+        if (i < 0 || i >= n) return 0;
+        for (int h = 0;; h++) {
+            const int c = __builtin_popcount(mts[h]);
+            if (i < c) {
+                uint32_t mt = mts[h];
+                while (i--) mt &= mt - 1;
+                return mh[h] | esc_small_subset(b, (uint32_t)__builtin_ctz(mt));
+            }
+            i -= c;
+        }
+    }
+#endif
     if (k <= ESC_SLOT_MAX) {
         /* up to 16 subsets of the cards above the low quarter (outermost, so mask
          * order holds); each one's matching low subsets as a 16-bit set */
