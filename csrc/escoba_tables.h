@@ -17,7 +17,11 @@
  * - options are enumerated only when a strategy needs them, in ascending
  *   40-bit mask order (the order docs/engine.md fixes for `random`):
  *   * tables of at most 4 cards (about 90% of decisions under ludoteka):
- *     the low quarter below is the whole table, one compare per need;
+ *     16 bytes, one per subset, summed from per-card 16-byte vectors
+ *     (esc_small_sums, SSE2): one byte compare per need; greedy and maxoros
+ *     also sum their key, packed in a byte, the same way and take a bytewise
+ *     maximum (esc_best_capture_small); 5-6 card tables add each subset of
+ *     the 1-2 cards above to those 16 bytes (without SSE2: the low quarter);
  *   * small tables (<= ESC_SLOT_MAX cards): the 16 subset
  *     sums of the 4 lowest cards are packed one per byte in two words and
  *     compared with each need bytewise (no branch per subset); the cards
@@ -678,6 +682,16 @@ static ESC_ALWAYS_INLINE void esc_consider(int strategy, uint64_t cap, uint64_t 
  * each capturing card adds its weight to the subsets that match its need, one
  * bytewise maximum gives the best key, and only the captures with that key
  * are walked for the lowest taken mask. */
+/* the largest byte of v, in every byte */
+static ESC_ALWAYS_INLINE __m128i esc_bytes_max(__m128i v) {
+    v = _mm_max_epu8(v, _mm_srli_si128(v, 8));
+    v = _mm_max_epu8(v, _mm_srli_si128(v, 4));
+    v = _mm_max_epu8(v, _mm_srli_si128(v, 2));
+    v = _mm_max_epu8(v, _mm_srli_si128(v, 1));
+    v = _mm_unpacklo_epi8(v, v);
+    return _mm_shuffle_epi32(_mm_unpacklo_epi16(v, v), 0);
+}
+
 static ESC_ALWAYS_INLINE uint64_t esc_best_capture_small(uint64_t table, const int maxoros, uint64_t cap,
                                                          int escoba_counts) {
     __m128i S, W;
@@ -693,13 +707,8 @@ static ESC_ALWAYS_INLINE uint64_t esc_best_capture_small(uint64_t table, const i
         const __m128i key = _mm_add_epi8(W, _mm_load_si128((const __m128i *)esc_weight16[maxoros][card]));
         best = _mm_max_epu8(best, _mm_and_si128(key, eq));
     }
-    best = _mm_max_epu8(best, _mm_srli_si128(best, 8));
-    best = _mm_max_epu8(best, _mm_srli_si128(best, 4));
-    best = _mm_max_epu8(best, _mm_srli_si128(best, 2));
-    best = _mm_max_epu8(best, _mm_srli_si128(best, 1));
-    if (!(_mm_cvtsi128_si32(best) & 0xFF)) return ~0ULL; /* nothing matched */
-    const __m128i top = _mm_unpacklo_epi8(best, best);
-    const __m128i K = _mm_shuffle_epi32(_mm_unpacklo_epi16(top, top), 0); /* the best key in every byte */
+    const __m128i K = esc_bytes_max(best); /* the best key in every byte */
+    if (!(_mm_cvtsi128_si32(K) & 0xFF)) return ~0ULL; /* nothing matched */
     uint64_t best_taken = ~0ULL;
     for (uint64_t c = cap; c; c &= c - 1) { /* the captures with the best key (a key > 0 is a match) */
         const int card = __builtin_ctzll(c);
@@ -750,13 +759,8 @@ static ESC_ALWAYS_INLINE uint64_t esc_best_capture_mid(uint64_t table, const int
         for (int h = 0; h < 4; h++)
             best = _mm_max_epu8(best, _mm_and_si128(_mm_add_epi8(Wh[h], wc), _mm_cmpeq_epi8(Sh[h], need)));
     }
-    best = _mm_max_epu8(best, _mm_srli_si128(best, 8));
-    best = _mm_max_epu8(best, _mm_srli_si128(best, 4));
-    best = _mm_max_epu8(best, _mm_srli_si128(best, 2));
-    best = _mm_max_epu8(best, _mm_srli_si128(best, 1));
-    if (!(_mm_cvtsi128_si32(best) & 0xFF)) return ~0ULL; /* nothing matched */
-    const __m128i top = _mm_unpacklo_epi8(best, best);
-    const __m128i K = _mm_shuffle_epi32(_mm_unpacklo_epi16(top, top), 0);
+    const __m128i K = esc_bytes_max(best); /* the best key in every byte */
+    if (!(_mm_cvtsi128_si32(K) & 0xFF)) return ~0ULL; /* nothing matched */
     uint64_t best_taken = ~0ULL;
     for (uint64_t c = cap; c; c &= c - 1) {
         const int card = __builtin_ctzll(c);
