@@ -23,6 +23,9 @@
 
 static inline esc_move esc_decide_move(const esc_player *pl, const esc_hand *h, int seat, const esc_tbl *t,
                                        uint64_t hand, uint64_t cap, esc_rng *rng) {
+    /* the keyed strategies first, each with its key known to the compiler */
+    if (pl->id == ESC_GREEDY) return esc_key_move(ESC_GREEDY, t, hand, cap);
+    if (pl->id == ESC_MAXOROS) return esc_key_move(ESC_MAXOROS, t, hand, cap);
     switch (pl->id) {
     case ESC_RANDOM: return esc_random_move(h, t, hand, cap, rng);
     case ESC_DEFENSIVE: return esc_defensive_move(h, seat, t, hand, cap);
@@ -47,6 +50,47 @@ static inline uint64_t esc_decide_blow(const esc_player *pl, const esc_hand *h, 
 }
 
 
+/* one turn of `seat`: a blow of the card the previous seat laid (soplar only),
+ * then its move, then its draw (deal=draw) */
+static ESC_ALWAYS_INLINE void esc_turn(esc_hand *h, const esc_player *players, int seat, const int teams,
+                                       const int soplar, const int draw, esc_rng *rng) {
+    const esc_player *pl = &players[seat];
+    const int side = teams ? (seat & 1) : seat; /* esc_side, with the rule read once per hand */
+    esc_tbl t;
+    if (soplar && h->pending >= 0) { /* only soplar leaves a card open to a blow */
+        /* the laid card's options are those it had before it was laid: nothing else moved since */
+        const uint64_t pbit = 1ULL << h->pending;
+        esc_tbl_init(&t, h->table & ~pbit);
+        uint64_t take = esc_decide_blow(pl, h, seat, &t, h->pending, rng);
+        if (take) {
+            h->table &= ~(take | pbit);
+            h->reach = esc_reach_of(h->table);
+            h->piles[side] |= take | pbit;
+            h->last_capturer = seat;
+        }
+        h->pending = -1;
+    }
+    const uint64_t hand = h->hands[seat];
+    t.mask = h->table;
+    t.reach = h->reach;
+    const uint64_t cap = esc_capturing_cards(h->reach, hand);
+    esc_move mv = esc_decide_move(pl, h, seat, &t, hand, cap, rng);
+    const uint64_t cbit = 1ULL << mv.card;
+    h->hands[seat] = hand & ~cbit;
+    if (mv.take) {
+        h->table &= ~mv.take;
+        h->reach = esc_reach_of(h->table);
+        h->piles[side] |= mv.take | cbit;
+        h->last_capturer = seat;
+        if (!h->table) h->escobas[side]++;
+    } else {
+        h->table |= cbit;
+        h->reach = esc_add_to_reach(h->reach, esc_val[mv.card]);
+        if (soplar && (cap & cbit)) h->pending = mv.card;
+    }
+    if (draw && h->pos < 40) h->hands[seat] |= 1ULL << h->deck[h->pos++];
+}
+
 /* play one hand from the seeded streams (docs/engine.md, One hand) */
 static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_player *players, uint64_t seed,
                                  uint64_t game, uint64_t hand_index, int dealer, esc_hand_result *res) {
@@ -57,45 +101,27 @@ static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_p
     esc_shuffle(&rng, h.deck);
     esc_deal(&h, R, dealer);
     rng.state = esc_mix64(base ^ ((hand_index << 2) | ESC_STREAM_PLAY));
-    const int draw = R->deal == ESC_DEAL_DRAW, soplar = R->soplar;
-    int seat = esc_next_seat(&h, dealer);
-    esc_tbl t;
-    while (seat >= 0) {
-        const esc_player *pl = &players[seat];
-        const int side = esc_side(R, seat);
-        if (soplar && h.pending >= 0) { /* only soplar leaves a card open to a blow */
-            /* the laid card's options are those it had before it was laid: nothing else moved since */
-            const uint64_t pbit = 1ULL << h.pending;
-            esc_tbl_init(&t, h.table & ~pbit);
-            uint64_t take = esc_decide_blow(pl, &h, seat, &t, h.pending, &rng);
-            if (take) {
-                h.table &= ~(take | pbit);
-                h.reach = esc_reach_of(h.table);
-                h.piles[side] |= take | pbit;
-                h.last_capturer = seat;
+    const int draw = R->deal == ESC_DEAL_DRAW, soplar = R->soplar, teams = R->teams;
+    const int n = R->players, per_round = n * R->hand_size, dealt = 40 - R->table_size;
+    if (!draw && dealt >= per_round && dealt % per_round == 0) {
+        /* every round is full (ludoteka: 6 rounds of 3 cards each): the seats play in
+         * turn from the dealer's left, hand_size times round the table, then the
+         * next round is dealt; the same order esc_next_seat finds, without its search */
+        for (;;) {
+            int seat = dealer;
+            for (int k = 0; k < per_round; k++) {
+                seat = seat + 1 == n ? 0 : seat + 1;
+                esc_turn(&h, players, seat, teams, soplar, 0, &rng);
             }
-            h.pending = -1;
+            if (h.pos >= 40) break;
+            for (int k = 0; k < n; k++) {
+                seat = seat + 1 == n ? 0 : seat + 1;
+                h.hands[seat] = esc_take_cards(&h, R->hand_size);
+            }
         }
-        const uint64_t hand = h.hands[seat];
-        t.mask = h.table;
-        t.reach = h.reach;
-        const uint64_t cap = esc_capturing_cards(h.reach, hand);
-        esc_move mv = esc_decide_move(pl, &h, seat, &t, hand, cap, &rng);
-        const uint64_t cbit = 1ULL << mv.card;
-        h.hands[seat] = hand & ~cbit;
-        if (mv.take) {
-            h.table &= ~mv.take;
-            h.reach = esc_reach_of(h.table);
-            h.piles[side] |= mv.take | cbit;
-            h.last_capturer = seat;
-            if (!h.table) h.escobas[side]++;
-        } else {
-            h.table |= cbit;
-            h.reach = esc_add_to_reach(h.reach, esc_val[mv.card]);
-            if (soplar && (cap & cbit)) h.pending = mv.card;
-        }
-        if (draw && h.pos < 40) h.hands[seat] |= 1ULL << h.deck[h.pos++];
-        seat = esc_next_seat(&h, seat);
+    } else {
+        for (int seat = esc_next_seat(&h, dealer); seat >= 0; seat = esc_next_seat(&h, seat))
+            esc_turn(&h, players, seat, teams, soplar, draw, &rng);
     }
     const int leftovers = __builtin_popcountll(h.table);
     if (h.last_capturer >= 0) h.piles[esc_side(R, h.last_capturer)] |= h.table;

@@ -17,7 +17,11 @@
  * - options are enumerated only when a strategy needs them, in ascending
  *   40-bit mask order (the order docs/engine.md fixes for `random`):
  *   * tables of at most 4 cards (about 90% of decisions under ludoteka):
- *     the low quarter below is the whole table, one compare per need;
+ *     16 bytes, one per subset, summed from per-card 16-byte vectors
+ *     (esc_small_sums, SSE2): one byte compare per need; greedy and maxoros
+ *     also sum their key, packed in a byte, the same way and take a bytewise
+ *     maximum (esc_best_capture_small); 5-6 card tables add each subset of
+ *     the 1-2 cards above to those 16 bytes (without SSE2: the low quarter);
  *   * small tables (<= ESC_SLOT_MAX cards): the 16 subset
  *     sums of the 4 lowest cards are packed one per byte in two words and
  *     compared with each need bytewise (no branch per subset); the cards
@@ -421,6 +425,85 @@ static inline void esc_suits_init(esc_suits *t, uint64_t mask) {
     }                                                                                         \
 } while (0)
 
+#if defined(__SSE2__)
+/* Tables of at most 4 cards (nearly every decision) as 16 bytes, one per
+ * subset (bit i of its index = the i-th lowest card): built from per-card
+ * vectors below, no branch. The keyed strategies also sum key bytes this way
+ * (esc_best_capture_small). */
+#define ESC_B16(x) {x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x}
+#define ESC_SUIT16(a, b, c, d, e, f, g, h, i, j) ESC_B16(a), ESC_B16(b), ESC_B16(c), ESC_B16(d), ESC_B16(e), \
+    ESC_B16(f), ESC_B16(g), ESC_B16(h), ESC_B16(i), ESC_B16(j)
+/* per bit of a 64-bit mask: the card's value in every byte, 16 past card 39 (a
+ * missing card: a sum with it never matches a need) */
+static const uint8_t esc_val16[64][16] __attribute__((aligned(16))) = {
+    ESC_SUIT16(1, 2, 3, 4, 5, 6, 7, 8, 9, 10), ESC_SUIT16(1, 2, 3, 4, 5, 6, 7, 8, 9, 10),
+    ESC_SUIT16(1, 2, 3, 4, 5, 6, 7, 8, 9, 10), ESC_SUIT16(1, 2, 3, 4, 5, 6, 7, 8, 9, 10),
+    ESC_SUIT16(16, 16, 16, 16, 16, 16, 16, 16, 16, 16), ESC_SUIT16(16, 16, 16, 16, 16, 16, 16, 16, 16, 16),
+    ESC_B16(16), ESC_B16(16), ESC_B16(16), ESC_B16(16)};
+/* byte l is 0xFF when subset l holds card i (bit i of l) */
+static const uint8_t esc_slot16[4][16] __attribute__((aligned(16))) = {
+    {0, 255, 0, 255, 0, 255, 0, 255, 0, 255, 0, 255, 0, 255, 0, 255},
+    {0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255, 255},
+    {0, 0, 0, 0, 255, 255, 255, 255, 0, 0, 0, 0, 255, 255, 255, 255},
+    {0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 255, 255, 255, 255}};
+/* per card: its need 15 - value in every byte */
+static const uint8_t esc_need16[40][16] __attribute__((aligned(16))) = {
+    ESC_SUIT16(14, 13, 12, 11, 10, 9, 8, 7, 6, 5), ESC_SUIT16(14, 13, 12, 11, 10, 9, 8, 7, 6, 5),
+    ESC_SUIT16(14, 13, 12, 11, 10, 9, 8, 7, 6, 5), ESC_SUIT16(14, 13, 12, 11, 10, 9, 8, 7, 6, 5)};
+/* per key (greedy, maxoros) and bit of a 64-bit mask: the card's key weight in
+ * every byte, 0 past card 39 */
+#define ESC_G_OROS 0x21
+#define ESC_G_SIETE 0x29
+#define ESC_G_CARD 0x20
+#define ESC_M_OROS 0x22
+#define ESC_M_SIETE 0x32
+#define ESC_M_CARD 0x02
+static const uint8_t esc_weight16[2][64][16] __attribute__((aligned(16))) = {
+    {ESC_SUIT16(ESC_G_OROS, ESC_G_OROS, ESC_G_OROS, ESC_G_OROS, ESC_G_OROS, ESC_G_OROS, ESC_G_SIETE, ESC_G_OROS,
+                ESC_G_OROS, ESC_G_OROS),
+     ESC_SUIT16(ESC_G_CARD, ESC_G_CARD, ESC_G_CARD, ESC_G_CARD, ESC_G_CARD, ESC_G_CARD, ESC_G_CARD, ESC_G_CARD,
+                ESC_G_CARD, ESC_G_CARD),
+     ESC_SUIT16(ESC_G_CARD, ESC_G_CARD, ESC_G_CARD, ESC_G_CARD, ESC_G_CARD, ESC_G_CARD, ESC_G_CARD, ESC_G_CARD,
+                ESC_G_CARD, ESC_G_CARD),
+     ESC_SUIT16(ESC_G_CARD, ESC_G_CARD, ESC_G_CARD, ESC_G_CARD, ESC_G_CARD, ESC_G_CARD, ESC_G_CARD, ESC_G_CARD,
+                ESC_G_CARD, ESC_G_CARD)},
+    {ESC_SUIT16(ESC_M_OROS, ESC_M_OROS, ESC_M_OROS, ESC_M_OROS, ESC_M_OROS, ESC_M_OROS, ESC_M_SIETE, ESC_M_OROS,
+                ESC_M_OROS, ESC_M_OROS),
+     ESC_SUIT16(ESC_M_CARD, ESC_M_CARD, ESC_M_CARD, ESC_M_CARD, ESC_M_CARD, ESC_M_CARD, ESC_M_CARD, ESC_M_CARD,
+                ESC_M_CARD, ESC_M_CARD),
+     ESC_SUIT16(ESC_M_CARD, ESC_M_CARD, ESC_M_CARD, ESC_M_CARD, ESC_M_CARD, ESC_M_CARD, ESC_M_CARD, ESC_M_CARD,
+                ESC_M_CARD, ESC_M_CARD),
+     ESC_SUIT16(ESC_M_CARD, ESC_M_CARD, ESC_M_CARD, ESC_M_CARD, ESC_M_CARD, ESC_M_CARD, ESC_M_CARD, ESC_M_CARD,
+                ESC_M_CARD, ESC_M_CARD)}};
+/* the escoba weight at the byte of the subset of all k cards (k = 0..4), per key */
+static const uint8_t esc_escoba16[2][5][16] __attribute__((aligned(16))) = {
+    {{0x10}, {0, 0x10}, {0, 0, 0, 0x10}, {0, 0, 0, 0, 0, 0, 0, 0x10}, {[15] = 0x10}},
+    {{0x01}, {0, 0x01}, {0, 0, 0, 0x01}, {0, 0, 0, 0, 0, 0, 0, 0x01}, {[15] = 0x01}}};
+
+/* byte l of *S: the value sum of subset l; *W likewise with the key weights `weights` (when given);
+ * b[i]: the i-th lowest card's bit (0 when there are fewer cards) */
+static ESC_ALWAYS_INLINE void esc_small_sums(uint64_t table, const uint8_t (*weights)[16], __m128i *S, __m128i *W,
+                                             uint64_t b[4]) {
+    __m128i s = _mm_setzero_si128(), w = _mm_setzero_si128();
+    for (int i = 0; i < 4; i++) { /* a missing card: value 16, weight 0, bit 0 */
+        const int c = __builtin_ctzll(table | (1ULL << 63));
+        const __m128i in = _mm_load_si128((const __m128i *)esc_slot16[i]);
+        s = _mm_add_epi8(s, _mm_and_si128(_mm_load_si128((const __m128i *)esc_val16[c]), in));
+        if (weights) w = _mm_add_epi8(w, _mm_and_si128(_mm_load_si128((const __m128i *)weights[c]), in));
+        b[i] = table & (~table + 1);
+        table &= table - 1;
+    }
+    *S = s;
+    if (weights) *W = w;
+}
+
+/* the cards of subset l */
+static ESC_ALWAYS_INLINE uint64_t esc_small_subset(const uint64_t b[4], uint32_t l) {
+    return (b[0] & (0 - (uint64_t)(l & 1))) | (b[1] & (0 - (uint64_t)(l >> 1 & 1)))
+         | (b[2] & (0 - (uint64_t)(l >> 2 & 1))) | (b[3] & (0 - (uint64_t)(l >> 3 & 1)));
+}
+#endif
+
 /* ---------- options ---------- */
 
 static inline int64_t esc_count_options(const esc_tbl *t, int card) {
@@ -457,18 +540,61 @@ done:
 ESC_CLONES static uint64_t esc_draw_option(const esc_tbl *t, int card, int extra, int extra_first, esc_rng *rng) {
     const int k = __builtin_popcountll(t->mask);
     if (k <= 4) { /* nearly every call: the low quarter's 16 subsets are the whole table */
+#if defined(__SSE2__)
+        __m128i S;
+        uint64_t b[4];
+        esc_small_sums(t->mask, NULL, &S, NULL, b);
+        uint32_t mt = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(S, _mm_load_si128((const __m128i *)esc_need16[card])));
+#else
         uint64_t mk = t->mask;
         esc_quad lo;
         (void)esc_build_quad(&mk, &lo);
-        const uint32_t need = 15u - esc_val[card];
-        uint32_t mt = esc_quad_eq(&lo, need);
+        uint32_t mt = esc_quad_eq(&lo, 15u - esc_val[card]);
+#endif
         const int n = __builtin_popcount(mt), total = n + extra;
         const int j = total > 1 ? (int)esc_below(rng, (uint32_t)total) : 0;
         int i = extra_first ? j - extra : j; /* the option drawn, in mask order; outside 0..n-1: the extra slot */
         if (i < 0 || i >= n) return 0;
         while (i--) mt &= mt - 1;
+#if defined(__SSE2__)
+        return esc_small_subset(b, (uint32_t)__builtin_ctz(mt));
+#else
         return esc_quad_mask(&lo, (uint32_t)__builtin_ctz(mt));
+#endif
     }
+#if defined(__SSE2__)
+    if (k <= 6) { /* the 4 lowest cards as 16 subset sums, each subset of the 1-2 cards above them outermost */
+        __m128i S;
+        uint64_t b[4];
+        esc_small_sums(t->mask, NULL, &S, NULL, b);
+        uint64_t hi = t->mask & ~(b[0] | b[1] | b[2] | b[3]);
+        const int c4 = __builtin_ctzll(hi);
+        hi &= hi - 1;
+        const int c5 = __builtin_ctzll(hi | (1ULL << 63)); /* 63 (value 16: never matches) for 5 cards */
+        const uint64_t mh[4] = {0, 1ULL << c4, hi, (1ULL << c4) | hi};
+        const __m128i need = _mm_load_si128((const __m128i *)esc_need16[card]);
+        const __m128i S4 = _mm_add_epi8(S, _mm_load_si128((const __m128i *)esc_val16[c4]));
+        const __m128i v5 = _mm_load_si128((const __m128i *)esc_val16[c5]);
+        const uint32_t mts[4] = {(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(S, need)),
+                                 (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(S4, need)),
+                                 (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_add_epi8(S, v5), need)),
+                                 (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_add_epi8(S4, v5), need))};
+        const int n = __builtin_popcount(mts[0] | mts[1] << 16) + __builtin_popcount(mts[2] | mts[3] << 16);
+        const int total = n + extra;
+        const int j = total > 1 ? (int)esc_below(rng, (uint32_t)total) : 0;
+        int i = extra_first ? j - extra : j;
+        if (i < 0 || i >= n) return 0;
+        for (int h = 0;; h++) {
+            const int c = __builtin_popcount(mts[h]);
+            if (i < c) {
+                uint32_t mt = mts[h];
+                while (i--) mt &= mt - 1;
+                return mh[h] | esc_small_subset(b, (uint32_t)__builtin_ctz(mt));
+            }
+            i -= c;
+        }
+    }
+#endif
     if (k <= ESC_SLOT_MAX) {
         /* up to 16 subsets of the cards above the low quarter (outermost, so mask
          * order holds); each one's matching low subsets as a 16-bit set */
@@ -545,6 +671,116 @@ static ESC_ALWAYS_INLINE void esc_consider(int strategy, uint64_t cap, uint64_t 
     }
 }
 
+#if defined(__SSE2__)
+/* Best capture on a table of at most 4 cards (nearly every call), greedy and
+ * maxoros: their keys pack into one byte in the key's own order (greedy:
+ * cards taken << 5 | escoba << 4 | siete de oros << 3 | oros; maxoros:
+ * oros << 5 | siete de oros << 4 | cards taken << 1 | escoba; no field can
+ * overflow with at most 5 cards taken), and a taken set's key byte is the sum
+ * of its cards' weights (esc_key_weight) plus the escoba weight for the whole
+ * table. So the 16 subsets' keys are summed bytewise as their value sums are,
+ * each capturing card adds its weight to the subsets that match its need, one
+ * bytewise maximum gives the best key, and only the captures with that key
+ * are walked for the lowest taken mask. */
+/* the largest byte of v, in every byte */
+static ESC_ALWAYS_INLINE __m128i esc_bytes_max(__m128i v) {
+    v = _mm_max_epu8(v, _mm_srli_si128(v, 8));
+    v = _mm_max_epu8(v, _mm_srli_si128(v, 4));
+    v = _mm_max_epu8(v, _mm_srli_si128(v, 2));
+    v = _mm_max_epu8(v, _mm_srli_si128(v, 1));
+    v = _mm_unpacklo_epi8(v, v);
+    return _mm_shuffle_epi32(_mm_unpacklo_epi16(v, v), 0);
+}
+
+static ESC_ALWAYS_INLINE uint64_t esc_best_capture_small(uint64_t table, const int maxoros, uint64_t cap,
+                                                         int escoba_counts) {
+    __m128i S, W;
+    uint64_t b[4];
+    esc_small_sums(table, esc_weight16[maxoros], &S, &W, b);
+    const uint64_t m01[4] = {0, b[0], b[1], b[0] | b[1]}, m23[4] = {0, b[2], b[3], b[2] | b[3]};
+    if (escoba_counts)
+        W = _mm_add_epi8(W, _mm_load_si128((const __m128i *)esc_escoba16[maxoros][__builtin_popcountll(table)]));
+    __m128i best = _mm_setzero_si128();
+    for (uint64_t c = cap; c; c &= c - 1) {
+        const int card = __builtin_ctzll(c);
+        const __m128i eq = _mm_cmpeq_epi8(S, _mm_load_si128((const __m128i *)esc_need16[card]));
+        const __m128i key = _mm_add_epi8(W, _mm_load_si128((const __m128i *)esc_weight16[maxoros][card]));
+        best = _mm_max_epu8(best, _mm_and_si128(key, eq));
+    }
+    const __m128i K = esc_bytes_max(best); /* the best key in every byte */
+    if (!(_mm_cvtsi128_si32(K) & 0xFF)) return ~0ULL; /* nothing matched */
+    uint64_t best_taken = ~0ULL;
+    for (uint64_t c = cap; c; c &= c - 1) { /* the captures with the best key (a key > 0 is a match) */
+        const int card = __builtin_ctzll(c);
+        const __m128i eq = _mm_cmpeq_epi8(S, _mm_load_si128((const __m128i *)esc_need16[card]));
+        const __m128i key = _mm_add_epi8(W, _mm_load_si128((const __m128i *)esc_weight16[maxoros][card]));
+        uint32_t mt = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(key, eq), K));
+        while (mt) {
+            const uint32_t l = (uint32_t)__builtin_ctz(mt);
+            mt &= mt - 1;
+            const uint64_t taken = m01[l & 3] | m23[l >> 2] | (1ULL << card);
+            best_taken = taken < best_taken ? taken : best_taken;
+        }
+    }
+    return best_taken;
+}
+#endif
+
+#if defined(__SSE2__)
+/* Tables of 5 or 6 cards, greedy and maxoros: the 4 lowest cards as 16 subset
+ * bytes as above, and each subset h of the (at most 2) cards above them adds
+ * its value sum and key weight to all 16 (with at most 6 table cards and the
+ * played one, no key field overflows). */
+static ESC_ALWAYS_INLINE uint64_t esc_best_capture_mid(uint64_t table, const int maxoros, uint64_t cap,
+                                                       int escoba_counts) {
+    __m128i S, W;
+    uint64_t b[4];
+    esc_small_sums(table, esc_weight16[maxoros], &S, &W, b);
+    const uint64_t m01[4] = {0, b[0], b[1], b[0] | b[1]}, m23[4] = {0, b[2], b[3], b[2] | b[3]};
+    uint64_t hi = table & ~(m01[3] | m23[3]);
+    const int c4 = __builtin_ctzll(hi | (1ULL << 63));
+    hi &= hi - 1;
+    const int c5 = __builtin_ctzll(hi | (1ULL << 63)); /* 63 (value 16: never matches) for 5 cards */
+    const uint64_t mh[4] = {0, (1ULL << c4) & table, (1ULL << c5) & table, ((1ULL << c4) | (1ULL << c5)) & table};
+    const __m128i v4 = _mm_load_si128((const __m128i *)esc_val16[c4]), v5 = _mm_load_si128((const __m128i *)esc_val16[c5]);
+    const __m128i w4 = _mm_load_si128((const __m128i *)esc_weight16[maxoros][c4]);
+    const __m128i w5 = _mm_load_si128((const __m128i *)esc_weight16[maxoros][c5]);
+    __m128i Sh[4] = {S, _mm_add_epi8(S, v4), _mm_add_epi8(S, v5), _mm_add_epi8(_mm_add_epi8(S, v4), v5)};
+    __m128i Wh[4] = {W, _mm_add_epi8(W, w4), _mm_add_epi8(W, w5), _mm_add_epi8(_mm_add_epi8(W, w4), w5)};
+    if (escoba_counts) { /* the whole table: all 4 low cards (byte 15) and every high one */
+        const int full = c5 == 63 ? 1 : 3;
+        Wh[full] = _mm_add_epi8(Wh[full], _mm_load_si128((const __m128i *)esc_escoba16[maxoros][4]));
+    }
+    __m128i best = _mm_setzero_si128();
+    for (uint64_t c = cap; c; c &= c - 1) {
+        const int card = __builtin_ctzll(c);
+        const __m128i need = _mm_load_si128((const __m128i *)esc_need16[card]);
+        const __m128i wc = _mm_load_si128((const __m128i *)esc_weight16[maxoros][card]);
+        for (int h = 0; h < 4; h++)
+            best = _mm_max_epu8(best, _mm_and_si128(_mm_add_epi8(Wh[h], wc), _mm_cmpeq_epi8(Sh[h], need)));
+    }
+    const __m128i K = esc_bytes_max(best); /* the best key in every byte */
+    if (!(_mm_cvtsi128_si32(K) & 0xFF)) return ~0ULL; /* nothing matched */
+    uint64_t best_taken = ~0ULL;
+    for (uint64_t c = cap; c; c &= c - 1) {
+        const int card = __builtin_ctzll(c);
+        const __m128i need = _mm_load_si128((const __m128i *)esc_need16[card]);
+        const __m128i wc = _mm_load_si128((const __m128i *)esc_weight16[maxoros][card]);
+        for (int h = 0; h < 4; h++) {
+            const __m128i key = _mm_and_si128(_mm_add_epi8(Wh[h], wc), _mm_cmpeq_epi8(Sh[h], need));
+            uint32_t mt = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(key, K));
+            while (mt) {
+                const uint32_t l = (uint32_t)__builtin_ctz(mt);
+                mt &= mt - 1;
+                const uint64_t taken = m01[l & 3] | m23[l >> 2] | mh[h] | (1ULL << card);
+                best_taken = taken < best_taken ? taken : best_taken;
+            }
+        }
+    }
+    return best_taken;
+}
+#endif
+
 /* best capture by any card of `cap` under the strategy's key, ties to the lowest
  * taken mask; returns the taken set (card + table cards), ~0 if none */
 static ESC_ALWAYS_INLINE uint64_t esc_best_capture_body(const esc_tbl *t, const int strategy, uint64_t cap,
@@ -575,12 +811,35 @@ static ESC_ALWAYS_INLINE uint64_t esc_best_capture_body(const esc_tbl *t, const 
     return best_taken;
 }
 
-/* one copy per key, so no option pays for the choice of key */
-ESC_CLONES static uint64_t esc_best_capture_greedy(const esc_tbl *t, uint64_t cap, int escoba_counts) {
+/* one copy per key, so no option pays for the choice of key; the small tables'
+ * path is the whole function but for a tail call, so it keeps few registers */
+#if defined(__SSE2__)
+#define ESC_SMALL_TABLE_KEYS(t, maxoros, cap, escoba_counts) \
+    if (__builtin_popcountll((t)->mask) <= 4) return esc_best_capture_small((t)->mask, maxoros, cap, escoba_counts)
+#else
+#define ESC_SMALL_TABLE_KEYS(t, maxoros, cap, escoba_counts) (void)0
+#endif
+#if defined(__SSE2__)
+#define ESC_MID_TABLE_KEYS(t, maxoros, cap, escoba_counts) \
+    if (__builtin_popcountll((t)->mask) <= 6) return esc_best_capture_mid((t)->mask, maxoros, cap, escoba_counts)
+#else
+#define ESC_MID_TABLE_KEYS(t, maxoros, cap, escoba_counts) (void)0
+#endif
+__attribute__((noinline)) ESC_CLONES static uint64_t esc_best_capture_greedy_big(const esc_tbl *t, uint64_t cap, int escoba_counts) {
+    ESC_MID_TABLE_KEYS(t, 0, cap, escoba_counts);
     return esc_best_capture_body(t, ESC_GREEDY, cap, escoba_counts);
 }
-ESC_CLONES static uint64_t esc_best_capture_maxoros(const esc_tbl *t, uint64_t cap, int escoba_counts) {
+__attribute__((noinline)) ESC_CLONES static uint64_t esc_best_capture_maxoros_big(const esc_tbl *t, uint64_t cap, int escoba_counts) {
+    ESC_MID_TABLE_KEYS(t, 1, cap, escoba_counts);
     return esc_best_capture_body(t, ESC_MAXOROS, cap, escoba_counts);
+}
+ESC_CLONES static uint64_t esc_best_capture_greedy(const esc_tbl *t, uint64_t cap, int escoba_counts) {
+    ESC_SMALL_TABLE_KEYS(t, 0, cap, escoba_counts);
+    return esc_best_capture_greedy_big(t, cap, escoba_counts);
+}
+ESC_CLONES static uint64_t esc_best_capture_maxoros(const esc_tbl *t, uint64_t cap, int escoba_counts) {
+    ESC_SMALL_TABLE_KEYS(t, 1, cap, escoba_counts);
+    return esc_best_capture_maxoros_big(t, cap, escoba_counts);
 }
 ESC_CLONES static uint64_t esc_best_capture_sevens(const esc_tbl *t, uint64_t cap, int escoba_counts) {
     return esc_best_capture_body(t, ESC_SEVENS, cap, escoba_counts);

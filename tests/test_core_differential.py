@@ -197,6 +197,43 @@ def test_reachable_sums():
         assert _core.reachable_sums(table) == expected
 
 
+def _position(r: random.Random) -> tuple[list[int], list[int]]:
+    """A hand and a table, often of few values (ties between captures of equal key) and with the
+    siete de oros; tables of 0-4 cards most often, as in play, up to 14."""
+    k = r.choice([0, 1, 2, 3, 3, 4, 4, 4, 5, 6, 7, 8, 10, 14])
+    pool = list(range(40)) if r.random() < 0.5 else [c for c in range(40) if c % 10 + 1 in r.sample(range(1, 11), 4)]
+    pool = sorted(set(pool) | {6})
+    cards = r.sample(pool, min(len(pool), k + r.randint(1, 4)))
+    return cards[k:] or [r.choice([c for c in range(40) if c not in cards])], cards[:k]
+
+
+@pytest.mark.parametrize("name", ["greedy", "maxoros", "sevens"])
+def test_keyed_decisions_match_reference_on_positions(name):
+    """The core's move and blow for greedy, maxoros and sevens on constructed positions, against the
+    reference strategy over every legal capture (its key, ties to the lowest taken mask)."""
+    from escoba_sim.strategies import parse_strategy
+
+    rules = PRESETS["ludoteka"]
+    spec = parse_strategy(name)
+    ref = spec.player()
+    r = random.Random(name)
+    for _ in range(3000):
+        hand, table = _position(r)
+        moves = [engine.Move(0, c, take, escoba=len(take) == len(table)) for c in hand
+                 for take in engine.capture_options(c, table)] or [engine.Move(0, c) for c in hand]
+        want = ref.choose_move(None, moves, None)
+        card, take, _ = _core.decide_move(rules, spec, [engine.mask_of(hand), 0], engine.mask_of(table), [0, 0],
+                                          [0, 0], 10, 1, -1, 0, 1)
+        assert (card, take) == (want.card, engine.mask_of(want.take)), (hand, table)
+        laid = hand[0]  # a blow of a laid card: never an escoba
+        blows = [engine.Move(0, laid, take, soplar=True) for take in engine.capture_options(laid, table)]
+        if blows:
+            want_blow = ref.choose_blow(None, blows, None)
+            got, _ = _core.decide_blow(rules, spec, [0, 0], engine.mask_of(table) | 1 << laid, [0, 0], [0, 0], 10,
+                                       1, -1, 0, laid, 1)
+            assert got == engine.mask_of(want_blow.take), (laid, table)
+
+
 # ---------------- scoring on constructed piles ----------------
 
 @pytest.mark.parametrize("rules", [PRESETS["ludoteka"], PRESETS["tradicional"], PRESETS["cardgames"],
