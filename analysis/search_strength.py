@@ -1,51 +1,72 @@
-"""Study: how strong the search strategy ismcts is, at its default budget, against the other strategies.
+"""Study: ismcts' default search against the search it replaced (issue 14), under ludoteka and tradicional.
 
-One `escoba-sim tournament` under ludoteka with duplicate deals: ismcts (default
-budget) against every strategy the compiled core plays, so each pair runs in
-minutes. Its own game count (ESCOBA_ISMCTS_N, default 500 games per pair):
-ismcts costs about a millisecond per move, so the studies' N (300k) would take
-days. Saves the ratings and every ismcts pair (game score and points per hand
-with 95% intervals) to results/search_strength.json for make_readme.py.
+The new default `ismcts` (exact play once the stock is empty, blows searched under
+soplar) plays the old default, spelled with the old settings
+(`ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1`: greedy rollouts, no
+exact solving, greedy's blows), on the same duplicate deals: every deal (seed
+SEED) is played once with each seating, and the per-deal margin (new minus old,
+points per hand, averaged over the two seatings) gives the mean and its 95%
+interval over deals. Its own count (ESCOBA_SEARCH_N, default 2000 deals):
+ismcts costs about a millisecond per move, so the studies' N would take days.
+The same for `ismcts:leaf=40` (every simulation ends by exact search once its
+stock is empty), which is stronger but costs several times the CPU, on
+ESCOBA_SEARCH_N_LEAF deals (default 600).
+
+Cost: CPU microseconds per move of each side against greedy
+(benchmarks/bench_strategies.py's measure: both seats in turn, greedy-vs-greedy
+subtracted, process CPU time), measured old, new, leaf, then again, and averaged, so
+load that drifts during the run hits both alike. Saves
+results/search_strength.json for make_readme.py.
 """
 
 import os
+import sys
+from pathlib import Path
 
-from _common import SEED, fresh, save_numbers
+import numpy as np
+from _common import SEED, save_numbers
 
-from escoba_sim.batch import engine_for
-from escoba_sim.report import write_report
-from escoba_sim.strategies import BUILTINS, parse_strategy
-from escoba_sim.tournament import tournament
+from escoba_sim.rules import parse_rules
+from escoba_sim.strategies import parse_strategy
+from escoba_sim.tune import interval, margins
 
-N = int(float(os.environ.get("ESCOBA_ISMCTS_N", "500")))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from bench_strategies import measure  # noqa: E402
+
+N = int(float(os.environ.get("ESCOBA_SEARCH_N", "2000")))
+N_LEAF = int(float(os.environ.get("ESCOBA_SEARCH_N_LEAF", "600")))
+SECONDS = float(os.environ.get("ESCOBA_SEARCH_SECONDS", "6"))
+RULES = ["ludoteka", "tradicional"]
+NEW = parse_strategy("ismcts").canonical
+OLD = "ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1"
+LEAF = parse_strategy("ismcts:leaf=40").canonical
 
 
-def entrants() -> list[str]:
-    """ismcts first, then every other built-in the compiled core plays (reference-only ones would take hours)."""
-    others = [n for n, d in BUILTINS.items() if n != "ismcts" and engine_for([parse_strategy(n)]) == "cython"]
-    return ["ismcts", *others]
+def cost(spec: str, rules: str) -> float:
+    return measure(spec, rules, SECONDS)["us_per_move"]
+
+
+def paired(rules: str, spec: str, n: int) -> dict:
+    m = margins(parse_rules(rules), spec, OLD, SEED, 0, n)
+    mean, lo, hi = interval(m)
+    return {"minus_old": [round(mean, 4), round(lo, 4), round(hi, 4)], "deals": n,
+            "deals_that_differ": int(np.count_nonzero(m))}
 
 
 def main() -> dict:
-    names = entrants()
-    cmd = (f"escoba-sim tournament {' '.join(names)} -n {N} --rules ludoteka --seed {SEED} "
-           f"--out analysis/results/search_strength")
-    out = fresh("search_strength")
-    s = tournament(names, N, out, rules="ludoteka", seed=SEED, jobs=2)
-    write_report(out)
-    label = parse_strategy("ismcts").canonical
-    numbers = {"command": cmd, "script": f"python analysis/search_strength.py (ESCOBA_ISMCTS_N={N})",
-               "ismcts": label, "games_per_pair": s["games_per_pair"], "version": s["version"],
-               "engine": s["engine"],
-               "ratings": {r["label"]: [round(r["estimate"], 1), round(r["lo"], 1), round(r["hi"], 1)]
-                           for r in s["ratings"]},
-               "ismcts_pairs": [
-                   {"vs": p["col"], "games": p["games"],
-                    "score": [round(p["score"], 4), round(p["score_lo"], 4), round(p["score_hi"], 4)],
-                    "points_diff": [round(p["points_diff"], 3), round(p["points_diff_lo"], 3),
-                                    round(p["points_diff_hi"], 3)]}
-                   for p in s["pairs"] if p["row"] == label]}
-    print(numbers)
+    numbers = {"script": f"python analysis/search_strength.py (ESCOBA_SEARCH_N={N}, ESCOBA_SEARCH_N_LEAF={N_LEAF}, "
+               f"seed={SEED})", "seed": SEED, "new": NEW, "old": OLD, "leaf": LEAF, "rules": {}}
+    for rules in RULES:
+        us = {"old": [], "new": [], "leaf": []}
+        for _ in range(2):
+            for k, spec in (("old", OLD), ("new", NEW), ("leaf", LEAF)):
+                us[k].append(cost(spec, rules))
+        numbers["rules"][rules] = {
+            "new": paired(rules, NEW, N), "leaf": paired(rules, LEAF, N_LEAF),
+            "us_per_move": {k: round(float(np.mean(v)), 1) for k, v in us.items()},
+            "us_per_move_runs": {k: [round(x, 1) for x in v] for k, v in us.items()},
+        }
+        print(rules, numbers["rules"][rules], flush=True)
     save_numbers("search_strength", numbers)
     return numbers
 

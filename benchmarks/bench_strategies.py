@@ -45,11 +45,11 @@ def _time_hands(rules, strategies, seconds: float, min_hands: int = 20) -> tuple
     from escoba_sim import _core
 
     _core.play_hands(rules, strategies, 1, 0, 2)  # warm up
-    n, hands, t0 = 0, max(2, min_hands // 4), time.perf_counter()
+    n, hands, t0 = 0, max(2, min_hands // 4), time.process_time()
     while True:
         _core.play_hands(rules, strategies, 1, n, hands)
         n += hands
-        dt = time.perf_counter() - t0
+        dt = time.process_time() - t0
         if dt >= seconds and n >= min_hands:
             return n, dt
         hands = min(hands * 2, max(hands, int(n * (seconds - dt) / max(dt, 1e-9)) + 1))

@@ -62,7 +62,10 @@ static ESC_COLD esc_move esc_oracle_move(const double *p, const esc_hand *h, int
     const int n = esc_ismcts_legal(h, h->hands[seat], moves);
     if (n == 1) return moves[0];
     if (h->R->n_sides != 2 || esc_oracle_cards_left(h) > exact)
-        return esc_ismcts_search(h, seat, iters, c, rng, 1);
+    {
+        const esc_ismcts_cfg cfg = { c, ESC_ISMCTS_ROLLOUT_GREEDY, 0, 0, -1 };
+        return esc_ismcts_search(h, seat, iters, &cfg, rng, 1, 0);
+    }
     const int me = esc_side(h->R, seat);
     const uint64_t cap = esc_capturing_cards(h->reach, h->hands[seat]);
     int best = 0, best_v = -1000;

@@ -1,0 +1,178 @@
+"""ismcts' search options (issue 14): the old search stays reachable draw for draw, and the new ones work.
+
+tests/data/ismcts_baseline.json holds the decisions (and the PLAY stream state after each) of ismcts as
+main played it before the options existed, recorded by tests/data/make_ismcts_baseline.py. Spelled with
+the old settings (OLD below), today's ismcts must make every one of them again.
+"""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from escoba_sim import batch
+from escoba_sim.cards import mask_of
+from escoba_sim.engine import play_hand
+from escoba_sim.rules import parse_rules
+from escoba_sim.strategies import StrategyError, parse_strategy
+
+pytestmark = pytest.mark.skipif(batch.ENGINE != "cython", reason="ismcts runs only on the compiled core")
+
+# the search as it was: greedy rollouts, no exact solving, greedy's blows
+OLD = "rollout=0,exact=0,blows=0,leaf=-1"
+BASELINE = json.loads((Path(__file__).parent / "data" / "ismcts_baseline.json").read_text())
+
+
+def old(spec: str | None) -> str:
+    """The fixture's seat spec (as main spelled it) with today's old settings; None = greedy."""
+    if spec is None:
+        return "greedy"
+    return spec + ("," if ":" in spec else ":") + OLD
+
+
+class Recorder:
+    def __init__(self, inner, seat, log):
+        self.inner, self.seat, self.log = inner, seat, log
+
+    def choose_move(self, st, moves, rng):
+        m = self.inner.choose_move(st, moves, rng)
+        self.log.append(["move", self.seat, m.card, mask_of(m.take), rng.state])
+        return m
+
+    def choose_blow(self, st, blows, rng):
+        m = self.inner.choose_blow(st, blows, rng)
+        self.log.append(["blow", self.seat, blows[0].card, mask_of(m.take) if m else 0, rng.state])
+        return m
+
+
+@pytest.mark.parametrize("case", BASELINE["hands"], ids=lambda c: f"{c['rules']}-{c['hand']}")
+def test_old_settings_make_mains_decisions_draw_for_draw(case):
+    r = parse_rules(case["rules"])
+    log = []
+    players = [Recorder(parse_strategy(old(s)).player(), i, log) for i, s in enumerate(case["specs"])]
+    st = play_hand(r, players, case["seed"], 0, case["hand"])
+    assert log == case["decisions"]
+    assert list(st.result.total) == case["total"]
+
+
+@pytest.mark.parametrize("case", BASELINE["batches"], ids=lambda c: c["rules"])
+def test_old_settings_play_mains_hands_in_the_core_loop(case):
+    got = batch.play_hands(parse_rules(case["rules"]), [old(s) if s.startswith("ismcts") else s
+                                                        for s in case["specs"]], case["seed"], 0, case["hands"]).hands
+    assert sorted(got) == sorted(case["columns"])
+    for k, v in case["columns"].items():
+        np.testing.assert_array_equal(got[k], np.array(v), err_msg=k)
+
+
+def test_the_baseline_has_blows_and_several_seat_counts():
+    # the fixture exercises what the options change: blow decisions (soplar) and more than two seats
+    assert any(d[0] == "blow" for c in BASELINE["hands"] for d in c["decisions"])
+    assert {len(c["specs"]) for c in BASELINE["hands"]} >= {2, 3, 4}
+
+
+# ---------------------------------------------------------------- the options themselves
+
+def test_defaults_and_ranges_parse():
+    assert parse_strategy("ismcts").canonical == "ismcts:iters=1000,c=4,rollout=0,exact=6,blows=1,leaf=-1"
+    assert parse_strategy("ismcts:" + OLD).short == "ismcts:exact=0,blows=0"
+    for good in ("ismcts:rollout=1", "ismcts:exact=12", "ismcts:leaf=40", "ismcts:leaf=-1,exact=0"):
+        parse_strategy(good)
+    for bad in ("ismcts:rollout=2", "ismcts:rollout=-1", "ismcts:exact=13", "ismcts:exact=2.5", "ismcts:blows=2",
+                "ismcts:leaf=-2", "ismcts:leaf=41"):
+        with pytest.raises(StrategyError):
+            parse_strategy(bad)
+
+
+def test_strategies_lists_the_options_and_the_old_spelling(cli):
+    out = cli("strategies")
+    assert out.exit_code == 0
+    text = out.output[out.output.index("ismcts"):out.output.index("oracle")]
+    for piece in ("rollout=0", "exact=6", "blows=1", "leaf=-1", "rollout=0,exact=0,blows=0,leaf=-1"):
+        assert piece in text, piece
+
+
+class Checked:
+    """ismcts (compiled decisions) that checks each decision made with an empty stock (two players) against
+    the reference endgame's exact choice, and that such decisions draw nothing from the PLAY stream."""
+
+    def __init__(self, spec):
+        from escoba_sim.strategies import EndgameStrategy
+
+        self.inner, self.exact = parse_strategy(spec).player(), EndgameStrategy(max_cards=6)
+        self.checked = self.searched = 0
+
+    def choose_move(self, st, moves, rng):
+        before = rng.state
+        m = self.inner.choose_move(st, moves, rng)
+        if not st.stock:
+            assert rng.state == before
+            assert m == self.exact.choose_move(st, moves, rng)
+            self.checked += 1
+        self.searched += rng.state != before
+        return m
+
+    def choose_blow(self, st, blows, rng):
+        before = rng.state
+        m = self.inner.choose_blow(st, blows, rng)
+        if not st.stock:
+            assert rng.state == before and m == self.exact.choose_blow(st, blows, rng)
+            self.checked += 1
+        self.searched += rng.state != before
+        return m
+
+
+@pytest.mark.parametrize("rules", ["ludoteka", "tradicional", "cardgames", "robo"])
+def test_exact_plays_the_endgames_move_once_the_stock_is_empty_and_the_core_agrees(rules):
+    r = parse_rules(rules)
+    spec = "ismcts:iters=60"
+    players = [Checked(spec), Checked(spec)]
+    got = batch.play_hands(r, [spec, spec], 4, 0, 6).hands
+    for i in range(6):
+        st = play_hand(r, players, 4, i, 0, dealer=i % r.players)
+        assert list(got["total"][i]) == list(st.result.total) and list(got["cards_taken"][i]) == list(
+            st.result.cards_taken), (rules, i)
+    assert sum(p.checked for p in players) > 6 and sum(p.searched for p in players) > 6
+
+
+@pytest.mark.parametrize("rules", ["tradicional", "tradicional(players=3)", "tradicional(players=4,teams=true)",
+                                   "ludoteka"])
+@pytest.mark.parametrize("options", ["blows=1", "rollout=1", "leaf=40", "rollout=1,leaf=12,blows=1"])
+def test_options_play_legal_moves_and_the_core_hand_is_the_reference_replay(rules, options):
+    # every decision (searched blows included) is checked legal by the reference engine, and the compiled
+    # hand loop plays the very same hands (same decisions, same PLAY stream)
+    r = parse_rules(rules)
+    spec = f"ismcts:iters=40,{options}"
+    specs = [spec if s % 2 == 0 else "greedy" for s in range(r.players)]
+    players = [parse_strategy(s).player() for s in specs]
+    got = batch.play_hands(r, specs, 12, 0, 4).hands
+    for i in range(4):
+        st = play_hand(r, players, 12, i, 0, dealer=i % r.players)
+        for k in batch.SIDE_COLUMNS:
+            assert list(got[k][i]) == getattr(st.result, k), (rules, options, i, k)
+
+
+def _totals(rules, spec, n=30):
+    return batch.play_hands(parse_rules(rules), [spec, "greedy"], 6, 0, n).hands["cards_taken"]
+
+
+def test_each_option_changes_the_play():
+    base = "ismcts:iters=100,exact=0,blows=0"
+    assert not np.array_equal(_totals("ludoteka", base), _totals("ludoteka", base + ",rollout=1"))
+    assert not np.array_equal(_totals("ludoteka", base), _totals("ludoteka", "ismcts:iters=100,blows=0,leaf=40"))
+    assert not np.array_equal(_totals("tradicional", base), _totals("tradicional", "ismcts:iters=100,exact=0"))
+
+
+def test_searched_blows_draw_from_the_play_stream_and_greedys_rule_does_not():
+    from escoba_sim import _core
+
+    r = parse_rules("tradicional")
+    # seat 0 laid the 5 of oros (card 4) on the 10, 6 and 4 of copas (19, 15, 13): seat 1 may blow it
+    # with the 10 or with the 6 and the 4, or not at all
+    table = (1 << 4) | (1 << 19) | (1 << 15) | (1 << 13)
+    hands = [(1 << 20) | (1 << 21), (1 << 30) | (1 << 31) | (1 << 32)]
+    view = (hands, table, [0, 0], [0, 0], 31, 0, -1, 1, 4, 99)
+    take, state = _core.decide_blow(r, "ismcts:blows=0", *view)
+    assert (take, state) == ((1 << 19) | 0, 99) or (take, state) == ((1 << 15) | (1 << 13), 99)
+    take, state = _core.decide_blow(r, "ismcts:iters=200,blows=1", *view)
+    assert state != 99 and take in (0, 1 << 19, (1 << 15) | (1 << 13))
