@@ -129,32 +129,29 @@ def _strength_section(s) -> list[str]:
 
 
 def _search_section(s) -> list[str]:
-    """ismcts (search_strength.py): its pairs and the ratings of the tournament it played."""
-    lines = ["## The search strategy ismcts against the others (ludoteka)", "",
-             _stale(s) + f"Command: `{s['command']}` (script: `{s['script']}`; engine {s['engine']}, version {s['version']}). "
-             f"`{s['ismcts']}` is ismcts at its default budget (docs/ismcts.md); {s['games_per_pair']} games per "
-             "pair on duplicate deals (each deal played with the seats swapped). Game score = wins / games and "
-             "points per hand = ismcts minus the opponent, both with 95% intervals over chunks (clusters of "
-             "deals).", "",
-             "| ismcts vs | games | ismcts game score | 95% interval | points per hand (ismcts - opp.) | 95% interval |",
-             "|---|---|---|---|---|---|"]
-    for p in s["ismcts_pairs"]:
-        sc, pdiff = p["score"], p["points_diff"]
-        lines.append(f"| {p['vs']} | {p['games']} | {sc[0]:.3f} | [{sc[1]:.3f}, {sc[2]:.3f}] | "
-                     f"{pdiff[0]:+.3f} | [{pdiff[1]:+.3f}, {pdiff[2]:+.3f}] |")
-    g = next((p for p in s["ismcts_pairs"] if p["vs"] == "greedy"), None)
-    if g:
-        clear = g["points_diff"][1] > 0 and g["score"][1] > 0.5
-        lines += ["", f"Against greedy, ismcts at its default budget wins {g['score'][0]:.1%} of the games "
-                  f"[{g['score'][1]:.1%}, {g['score'][2]:.1%}] and {g['points_diff'][0]:+.2f} points per hand "
-                  f"[{g['points_diff'][1]:+.2f}, {g['points_diff'][2]:+.2f}]: "
-                  + ("both intervals exclude an even match." if clear else "the intervals do not exclude an even match.")]
-    lines += ["", "Bradley-Terry ratings of the same tournament (Elo scale, mean 0, 95% chunk bootstrap):", "",
-              "| strategy | rating | 95% interval |", "|---|---|---|"]
-    for k, v in sorted(s["ratings"].items(), key=lambda kv: -kv[1][0]):
-        lines.append(f"| {k} | {v[0]:+.1f} | [{v[1]:+.1f}, {v[2]:+.1f}] |")
-    lines += ["", "Cost per move: benchmarks/README.md (bench_strategies.py).", "",
-              _img("search_strength", "crosstable"), _img("search_strength", "ratings")]
+    """ismcts' default against the search it replaced (search_strength.py), and what each costs."""
+    lines = ["## ismcts: the default search against the earlier one (ludoteka, tradicional)", "",
+             _stale(s) + f"Script: `{s['script']}`. The default `{s['new']}` (exact play once the stock is empty, "
+             f"blows searched under soplar) and `{s['leaf']}` (the same, and every simulation ends by exact "
+             f"search once its stock is empty) each play the earlier default, spelled `{s['old']}`, on the same "
+             "duplicate deals (every deal once with each seating, seed "
+             f"{s['seed']}); points per hand of the row minus the earlier default, 95% interval over deals. "
+             "Cost: CPU microseconds per move against greedy (benchmarks/bench_strategies.py's measure, "
+             "process CPU time, greedy-vs-greedy subtracted; the mean of two runs of each, interleaved, on a "
+             "shared 2-core machine: compare the rows of one ruleset, not the absolute figures).", "",
+             "| rules | spec | deals | minus the earlier default, points/hand | 95% interval | deals whose "
+             "result differs | CPU us/move | CPU us/move, earlier default |",
+             "|---|---|---:|---:|---|---:|---:|---:|"]
+    for rules, r in s["rules"].items():
+        for key, spec in (("new", "default"), ("leaf", "leaf=40")):
+            p = r[key]
+            d = p["minus_old"]
+            lines.append(f"| {rules} | {spec} | {p['deals']:,} | {d[0]:+.3f} | [{d[1]:+.3f}, {d[2]:+.3f}] | "
+                         f"{p['deals_that_differ']:,} | {r['us_per_move'][key]:,.0f} | "
+                         f"{r['us_per_move']['old']:,.0f} |")
+    lines += ["", "Reading: see docs/ismcts.md. The default's changes cost no more CPU than the earlier search; "
+              "`leaf=40` is the stronger search but costs several times the CPU per move, so it is an option "
+              "(`ismcts:leaf=40`), not the default.", ""]
     return lines
 
 

@@ -23,6 +23,7 @@ from escoba_sim.strategies import parse_strategy
 from escoba_sim.tune import Z95, margins
 
 N = int(float(os.environ.get("ESCOBA_GAP_N", "1000")))
+JOBS = int(os.environ.get("ESCOBA_GAP_JOBS", "2"))  # worker processes
 STRATEGIES = ["heuristic", "heuristic:tuned", "endgame", "ismcts", "oracle"]
 
 
@@ -48,7 +49,7 @@ def main() -> dict:
     numbers = {"script": f"python analysis/oracle_gap.py (ESCOBA_GAP_N={N}, seed={SEED})", "deals": N, "seed": SEED,
                "labels": labels, "presets": {}}
     tasks = [(p, s) for p in PRESETS for s in STRATEGIES]
-    with cf.ProcessPoolExecutor(2) as pool:
+    with cf.ProcessPoolExecutor(JOBS) as pool:
         got = dict(zip(tasks, pool.map(_margins, *zip(*tasks))))
     for p in PRESETS:
         o = got[(p, "oracle")]

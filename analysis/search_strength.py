@@ -1,20 +1,21 @@
 """Study: ismcts' default search against the search it replaced (issue 14), under ludoteka and tradicional.
 
-The new default `ismcts` (exact play once the stock is empty, blows searched under
-soplar) plays the old default, spelled with the old settings
+The new default `ismcts` (exact play once the stock is empty) plays the old
+default, spelled with the old settings
 (`ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1`: greedy rollouts, no
 exact solving, greedy's blows), on the same duplicate deals: every deal (seed
 SEED) is played once with each seating, and the per-deal margin (new minus old,
 points per hand, averaged over the two seatings) gives the mean and its 95%
 interval over deals. Its own count (ESCOBA_SEARCH_N, default 2000 deals):
 ismcts costs about a millisecond per move, so the studies' N would take days.
-The same for `ismcts:leaf=40` (every simulation ends by exact search once its
-stock is empty), which is stronger but costs several times the CPU, on
-ESCOBA_SEARCH_N_LEAF deals (default 600).
+The same for two options that are not the default: `ismcts:blows=1` (blow
+decisions searched, under soplar: tradicional only) and `ismcts:leaf=40` (every
+simulation ends by exact search once its stock is empty; several times the
+CPU), on ESCOBA_SEARCH_N_OPTION deals (default 1000).
 
 Cost: CPU microseconds per move of each side against greedy
 (benchmarks/bench_strategies.py's measure: both seats in turn, greedy-vs-greedy
-subtracted, process CPU time), measured old, new, leaf, then again, and averaged, so
+subtracted, process CPU time), measured old, new, each option, then again, and averaged, so
 load that drifts during the run hits both alike. Saves
 results/search_strength.json for make_readme.py.
 """
@@ -34,12 +35,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from bench_strategies import measure  # noqa: E402
 
 N = int(float(os.environ.get("ESCOBA_SEARCH_N", "2000")))
-N_LEAF = int(float(os.environ.get("ESCOBA_SEARCH_N_LEAF", "600")))
+N_OPTION = int(float(os.environ.get("ESCOBA_SEARCH_N_OPTION", "1000")))
 SECONDS = float(os.environ.get("ESCOBA_SEARCH_SECONDS", "6"))
 RULES = ["ludoteka", "tradicional"]
 NEW = parse_strategy("ismcts").canonical
 OLD = "ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1"
-LEAF = parse_strategy("ismcts:leaf=40").canonical
+OPTIONS = {"blows": parse_strategy("ismcts:blows=1").canonical, "leaf": parse_strategy("ismcts:leaf=40").canonical}
 
 
 def cost(spec: str, rules: str) -> float:
@@ -54,15 +55,17 @@ def paired(rules: str, spec: str, n: int) -> dict:
 
 
 def main() -> dict:
-    numbers = {"script": f"python analysis/search_strength.py (ESCOBA_SEARCH_N={N}, ESCOBA_SEARCH_N_LEAF={N_LEAF}, "
-               f"seed={SEED})", "seed": SEED, "new": NEW, "old": OLD, "leaf": LEAF, "rules": {}}
+    numbers = {"script": f"python analysis/search_strength.py (ESCOBA_SEARCH_N={N}, ESCOBA_SEARCH_N_OPTION={N_OPTION}, "
+               f"seed={SEED})", "seed": SEED, "new": NEW, "old": OLD, "options": OPTIONS, "rules": {}}
     for rules in RULES:
-        us = {"old": [], "new": [], "leaf": []}
+        specs = {"old": OLD, "new": NEW, **{k: v for k, v in OPTIONS.items()
+                                            if k != "blows" or parse_rules(rules).soplar}}
+        us = {k: [] for k in specs}
         for _ in range(2):
-            for k, spec in (("old", OLD), ("new", NEW), ("leaf", LEAF)):
+            for k, spec in specs.items():
                 us[k].append(cost(spec, rules))
         numbers["rules"][rules] = {
-            "new": paired(rules, NEW, N), "leaf": paired(rules, LEAF, N_LEAF),
+            "paired": {k: paired(rules, spec, N if k == "new" else N_OPTION) for k, spec in specs.items() if k != "old"},
             "us_per_move": {k: round(float(np.mean(v)), 1) for k, v in us.items()},
             "us_per_move_runs": {k: [round(x, 1) for x in v] for k, v in us.items()},
         }

@@ -42,7 +42,7 @@ static inline uint64_t esc_decide_blow(const esc_player *pl, const esc_hand *h, 
     case ESC_HEURISTIC: return esc_heuristic_blow(pl->p, t, card);
     case ESC_ENDGAME: return esc_endgame_blow(pl->p, h, seat, t, card);
     case ESC_ISMCTS: return esc_ismcts_blow_decision(pl->p, h, seat, t, card, rng);
-    case ESC_ORACLE: return esc_choose_blow(ESC_GREEDY, t, card, rng); /* blows are not searched */
+    case ESC_ORACLE: return esc_oracle_blow(pl->p, h, seat, t, card, rng);
     default: return esc_choose_blow(pl->id, t, card, rng); /* random, greedy, maxoros, sevens */
     }
 }

@@ -65,6 +65,19 @@ def test_old_settings_play_mains_hands_in_the_core_loop(case):
         np.testing.assert_array_equal(got[k], np.array(v), err_msg=k)
 
 
+def test_the_evaluator_which_shares_the_iteration_gives_mains_values():
+    # escoba_evaluate.h grows its trees with esc_ismcts_iterate (the search's own iteration, greedy
+    # rollouts and blows): its sampled margins must be main's, draw for draw (the generator's own code
+    # computes them again here)
+    import importlib.util
+
+    path = Path(__file__).parent / "data" / "make_ismcts_baseline.py"
+    spec = importlib.util.spec_from_file_location("make_ismcts_baseline", path)
+    maker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(maker)
+    assert maker.evaluations() == BASELINE["evaluations"]
+
+
 def test_the_baseline_has_blows_and_several_seat_counts():
     # the fixture exercises what the options change: blow decisions (soplar) and more than two seats
     assert any(d[0] == "blow" for c in BASELINE["hands"] for d in c["decisions"])
@@ -74,8 +87,8 @@ def test_the_baseline_has_blows_and_several_seat_counts():
 # ---------------------------------------------------------------- the options themselves
 
 def test_defaults_and_ranges_parse():
-    assert parse_strategy("ismcts").canonical == "ismcts:iters=1000,c=4,rollout=0,exact=6,blows=1,leaf=-1"
-    assert parse_strategy("ismcts:" + OLD).short == "ismcts:exact=0,blows=0"
+    assert parse_strategy("ismcts").canonical == "ismcts:iters=1000,c=4,rollout=0,exact=6,blows=0,leaf=-1"
+    assert parse_strategy("ismcts:" + OLD).short == "ismcts:exact=0"
     for good in ("ismcts:rollout=1", "ismcts:exact=12", "ismcts:leaf=40", "ismcts:leaf=-1,exact=0"):
         parse_strategy(good)
     for bad in ("ismcts:rollout=2", "ismcts:rollout=-1", "ismcts:exact=13", "ismcts:exact=2.5", "ismcts:blows=2",
@@ -88,7 +101,7 @@ def test_strategies_lists_the_options_and_the_old_spelling(cli):
     out = cli("strategies")
     assert out.exit_code == 0
     text = out.output[out.output.index("ismcts"):out.output.index("oracle")]
-    for piece in ("rollout=0", "exact=6", "blows=1", "leaf=-1", "rollout=0,exact=0,blows=0,leaf=-1"):
+    for piece in ("rollout=0", "exact=6", "blows=0", "leaf=-1", "the earlier default: ismcts:exact=0"):
         assert piece in text, piece
 
 
@@ -160,7 +173,7 @@ def test_each_option_changes_the_play():
     base = "ismcts:iters=100,exact=0,blows=0"
     assert not np.array_equal(_totals("ludoteka", base), _totals("ludoteka", base + ",rollout=1"))
     assert not np.array_equal(_totals("ludoteka", base), _totals("ludoteka", "ismcts:iters=100,blows=0,leaf=40"))
-    assert not np.array_equal(_totals("tradicional", base), _totals("tradicional", "ismcts:iters=100,exact=0"))
+    assert not np.array_equal(_totals("tradicional", base), _totals("tradicional", "ismcts:iters=100,exact=0,blows=1"))
 
 
 def test_searched_blows_draw_from_the_play_stream_and_greedys_rule_does_not():

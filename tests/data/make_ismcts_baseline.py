@@ -3,11 +3,12 @@
 Run once on the build of main before the change (commit 4c5a461): it plays hands in the reference
 engine with the compiled ismcts deciding (StrategySpec.player, as trace does) and writes every
 decision (seat, card, table mask taken, the PLAY stream state after it) to ismcts_baseline.json,
-with every result column of a few batches of the core's own hand loop.
+with every result column of a few batches of the core's own hand loop and the evaluator's sampled
+margins at a few dozen decisions (the evaluator shares the search's iteration).
 tests/test_ismcts_options.py replays the same hands with `ismcts:<old settings>` and requires the
 very same decisions and stream states: the old behaviour stays reachable, draw for draw.
 
-    PYTHONPATH=. python tests/data/make_ismcts_baseline.py
+    PYTHONPATH=/path/to/main python tests/data/make_ismcts_baseline.py   # main's build, not this one
 """
 
 import json
@@ -62,6 +63,43 @@ def batches() -> list[dict]:
     return out
 
 
+def evaluations() -> list[dict]:
+    """The evaluator's sampled margins (escoba_evaluate.h, which grows its trees with the search's own
+    iteration) at every decision of seat 0 with cards in the stock, in a few hands of random vs greedy,
+    and at one blow decision: they must not change when the search's code does."""
+    from escoba_sim import _core
+    from escoba_sim.evaluate import evaluate
+
+    out = []
+
+    class Probe:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def choose_move(self, st, moves, rng):
+            if len(moves) > 1 and st.stock:
+                e = evaluate(st, samples=40, seed=len(out))
+                out.append({"values": [o.value for o in e.options], "spreads": [o.spread for o in e.options]})
+            return self.inner.choose_move(st, moves, rng)
+
+        def choose_blow(self, st, blows, rng):
+            return self.inner.choose_blow(st, blows, rng)
+
+    from escoba_sim.strategies import GreedyStrategy, RandomStrategy
+
+    for rules in ("ludoteka", "tradicional", "tradicional(players=3)"):
+        r = parse_rules(rules)
+        for g in range(2):
+            play_hand(r, [Probe(RandomStrategy()) if s == 0 else GreedyStrategy() for s in range(r.players)], 7, g, 0)
+    # seat 1 may blow the 5 of oros (4) laid on the 10, 6 and 4 of copas (19, 15, 13): no blow, 10, 6 + 4
+    r = parse_rules("tradicional")
+    table = (1 << 4) | (1 << 19) | (1 << 15) | (1 << 13)
+    blow = _core.evaluate_sample(r, 1, (1 << 30) | (1 << 31) | (1 << 32), table, [0, 0], [0, 0], [2, 3], 31, 0, -1,
+                                 4, [(4, 0), (4, 1 << 19), (4, (1 << 15) | (1 << 13))], True, 40, 4.0, 11)
+    out.append({"blow": blow.tolist()})
+    return out
+
+
 def record() -> list[dict]:
     out = []
     for rules, specs, seed, hands in CASES:
@@ -77,5 +115,5 @@ def record() -> list[dict]:
 
 if __name__ == "__main__":
     path = Path(__file__).with_name("ismcts_baseline.json")
-    path.write_text(json.dumps({"hands": record(), "batches": batches()}) + "\n")
+    path.write_text(json.dumps({"hands": record(), "batches": batches(), "evaluations": evaluations()}) + "\n")
     print(f"wrote {path}")
