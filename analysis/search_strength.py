@@ -1,22 +1,20 @@
-"""Study: ismcts' default search against the search it replaced (issue 14), under ludoteka and tradicional.
+"""Study: ismcts' search options against its default (issue 14), under ludoteka and tradicional.
 
-The new default `ismcts` (exact play once the stock is empty) plays the old
-default, spelled with the old settings
-(`ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1`: greedy rollouts, no
-exact solving, greedy's blows), on the same duplicate deals: every deal (seed
-SEED) is played once with each seating, and the per-deal margin (new minus old,
-points per hand, averaged over the two seatings) gives the mean and its 95%
-interval over deals. Its own count (ESCOBA_SEARCH_N, default 2000 deals):
-ismcts costs about a millisecond per move, so the studies' N would take days.
-The same for two options that are not the default: `ismcts:blows=1` (blow
-decisions searched, under soplar: tradicional only) and `ismcts:leaf=40` (every
-simulation ends by exact search once its stock is empty; several times the
-CPU), on ESCOBA_SEARCH_N_OPTION deals (default 1000).
+Each option plays the default `ismcts` (greedy rollouts, no exact solving,
+greedy's blows; spelled in full below) on the same duplicate deals: every deal
+(seed SEED) is played once with each seating, and the per-deal margin (option
+minus default, points per hand, averaged over the two seatings) gives the mean
+and its 95% interval over deals. The options: `exact=6` (exact play once the
+stock is empty, two players) on ESCOBA_SEARCH_N deals (default 2000), and with
+it `blows=1` (blow decisions searched; soplar, so tradicional only) and
+`leaf=40` (every simulation ends by exact search once its stock is empty) on
+ESCOBA_SEARCH_N_OPTION deals (default 1000). ismcts costs about a millisecond
+per move, so the studies' N would take days.
 
-Cost: CPU microseconds per move of each side against greedy
+Cost: CPU microseconds per move of each spec against greedy
 (benchmarks/bench_strategies.py's measure: both seats in turn, greedy-vs-greedy
-subtracted, process CPU time), measured old, new, each option, then again, and averaged, so
-load that drifts during the run hits both alike. Saves
+subtracted, process CPU time), measured default, each option, then again, and
+averaged, so load that drifts during the run hits all alike. Saves
 results/search_strength.json for make_readme.py.
 """
 
@@ -38,9 +36,9 @@ N = int(float(os.environ.get("ESCOBA_SEARCH_N", "2000")))
 N_OPTION = int(float(os.environ.get("ESCOBA_SEARCH_N_OPTION", "1000")))
 SECONDS = float(os.environ.get("ESCOBA_SEARCH_SECONDS", "6"))
 RULES = ["ludoteka", "tradicional"]
-NEW = parse_strategy("ismcts").canonical
-OLD = "ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1"
-OPTIONS = {"blows": parse_strategy("ismcts:blows=1").canonical, "leaf": parse_strategy("ismcts:leaf=40").canonical}
+OLD = parse_strategy("ismcts").canonical  # the default (the search before the options existed)
+OPTIONS = {k: parse_strategy(v).canonical for k, v in
+           (("exact", "ismcts:exact=6"), ("blows", "ismcts:exact=6,blows=1"), ("leaf", "ismcts:exact=6,leaf=40"))}
 
 
 def cost(spec: str, rules: str) -> float:
@@ -56,16 +54,16 @@ def paired(rules: str, spec: str, n: int) -> dict:
 
 def main() -> dict:
     numbers = {"script": f"python analysis/search_strength.py (ESCOBA_SEARCH_N={N}, ESCOBA_SEARCH_N_OPTION={N_OPTION}, "
-               f"seed={SEED})", "seed": SEED, "new": NEW, "old": OLD, "options": OPTIONS, "rules": {}}
+               f"seed={SEED})", "seed": SEED, "old": OLD, "options": OPTIONS, "rules": {}}
     for rules in RULES:
-        specs = {"old": OLD, "new": NEW, **{k: v for k, v in OPTIONS.items()
-                                            if k != "blows" or parse_rules(rules).soplar}}
+        specs = {"old": OLD, **{k: v for k, v in OPTIONS.items() if k != "blows" or parse_rules(rules).soplar}}
         us = {k: [] for k in specs}
         for _ in range(2):
             for k, spec in specs.items():
                 us[k].append(cost(spec, rules))
         numbers["rules"][rules] = {
-            "paired": {k: paired(rules, spec, N if k == "new" else N_OPTION) for k, spec in specs.items() if k != "old"},
+            "paired": {k: paired(rules, spec, N if k == "exact" else N_OPTION)
+                       for k, spec in specs.items() if k != "old"},
             "us_per_move": {k: round(float(np.mean(v)), 1) for k, v in us.items()},
             "us_per_move_runs": {k: [round(x, 1) for x in v] for k, v in us.items()},
         }

@@ -34,9 +34,9 @@ ROWS = [
     ("ismcts", "ismcts:iters=300"),
     ("ismcts", "ismcts"),  # the default
     ("ismcts", "ismcts:iters=3000"),
-    ("ismcts", "ismcts:rollout=0,exact=0,blows=0,leaf=-1"),  # the earlier default (issue 14)
+    ("ismcts", "ismcts:exact=6"),  # exact play once the stock is empty
     ("ismcts", "ismcts:rollout=1"),  # heuristic rollouts
-    ("ismcts", "ismcts:leaf=40"),  # every simulation ends by exact search once its stock is empty
+    ("ismcts", "ismcts:exact=6,leaf=40"),  # every simulation ends by exact search once its stock is empty
 ]
 
 

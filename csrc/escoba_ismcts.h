@@ -58,7 +58,7 @@
 
 /* The parameters arrive per seat (esc_player.p: iters, c, rollout, exact, blows,
  * leaf); their defaults live in escoba_sim/strategies.py (BUILTINS["ismcts"]):
- * iters 1000, c 4, rollout 0, exact 6, blows 1, leaf -1. c is in
+ * iters 1000, c 4, rollout 0, exact 0, blows 0, leaf -1 (the search before the options). c is in
  * points of margin: margins spread over several points, so the [0,1]-reward
  * habit c ~ 0.7 under-explores; against greedy at 1000 iterations c = 0.5, 1,
  * 2, 4, 8, 16 gave +0.52, +0.57, +1.12, +1.42, +1.39, +1.44 points per hand

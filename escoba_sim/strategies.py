@@ -405,12 +405,12 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
                                                                integer=True, lo=0, hi=12)}, code=6),
     # randomised search: no reference version (reference=None makes the pure-Python engine refuse it clearly)
     StrategyDef("ismcts", "information-set Monte Carlo tree search over determinized deals, greedy rollouts; "
-                "exact once the stock is empty (2 players); the earlier default: ismcts:exact=0",
+                "options: exact endgame, heuristic rollouts, searched blows, exact leaves",
                 None, {"iters": Param(1000, "search iterations per move", integer=True, lo=1, hi=1_000_000),
                        "c": Param(4.0, "UCB1 exploration constant, in points of hand margin", lo=0, hi=1000),
                        "rollout": Param(0, "rollout policy: 0 greedy, 1 heuristic (hand-set weights)", integer=True,
                                         lo=0, hi=1),
-                       "exact": Param(6, "2 players: solve the move exactly once the stock is empty with at most "
+                       "exact": Param(0, "2 players: solve the move exactly once the stock is empty with at most "
                                       "this many cards in both hands (0 never)", integer=True, lo=0, hi=12),
                        "blows": Param(0, "soplar: 1 searches blow decisions, 0 blows by greedy's rule", integer=True,
                                       lo=0, hi=1),
