@@ -23,6 +23,10 @@ from escoba_sim.strategies import parse_strategy
 from escoba_sim.tune import Z95, margins
 
 N = int(float(os.environ.get("ESCOBA_GAP_N", "1000")))
+JOBS = int(os.environ.get("ESCOBA_GAP_JOBS", "2"))  # worker processes
+# a comma-separated subset of presets to re-run; the others keep their numbers (and the labels and script
+# line they were made with) from results/oracle_gap.json
+ONLY = [p for p in os.environ.get("ESCOBA_GAP_PRESETS", "").split(",") if p]
 STRATEGIES = ["heuristic", "heuristic:tuned", "endgame", "ismcts", "oracle"]
 
 
@@ -44,19 +48,33 @@ def mean_ci(v: np.ndarray) -> list[float]:
 
 
 def main() -> dict:
+    import json
+
+    from _common import RESULTS
+
     labels = {s: parse_strategy(s).canonical for s in STRATEGIES}
-    numbers = {"script": f"python analysis/oracle_gap.py (ESCOBA_GAP_N={N}, seed={SEED})", "deals": N, "seed": SEED,
-               "labels": labels, "presets": {}}
-    tasks = [(p, s) for p in PRESETS for s in STRATEGIES]
-    with cf.ProcessPoolExecutor(2) as pool:
+    script = f"python analysis/oracle_gap.py (ESCOBA_GAP_N={N}, seed={SEED})"
+    presets = ONLY or list(PRESETS)
+    numbers = {"script": script, "deals": N, "seed": SEED, "labels": labels, "presets": {}}
+    old = RESULTS / "oracle_gap.json"
+    if ONLY and old.exists():  # keep the presets not re-run, each with how it was made
+        before = json.loads(old.read_text())
+        for p, v in before["presets"].items():
+            if p not in ONLY:
+                numbers["presets"][p] = {**v, "script": v.get("script", before["script"]),
+                                         "labels": v.get("labels", before["labels"])}
+    tasks = [(p, s) for p in presets for s in STRATEGIES]
+    with cf.ProcessPoolExecutor(JOBS) as pool:
         got = dict(zip(tasks, pool.map(_margins, *zip(*tasks))))
-    for p in PRESETS:
+    for p in presets:
         o = got[(p, "oracle")]
         numbers["presets"][p] = {
             "vs_greedy": {s: mean_ci(got[(p, s)]) for s in STRATEGIES},
             "gap_share": {s: share(got[(p, s)], o) for s in STRATEGIES if s != "oracle"},
+            "script": script, "labels": labels,
         }
         print(p, numbers["presets"][p], flush=True)
+    numbers["presets"] = {p: numbers["presets"][p] for p in PRESETS if p in numbers["presets"]}
     save_numbers("oracle_gap", numbers)
     return numbers
 

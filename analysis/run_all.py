@@ -9,7 +9,7 @@ import game_length  # noqa: E402
 import make_readme  # noqa: E402
 import oracle_gap  # noqa: E402  (its own count, ESCOBA_GAP_N: oracle and ismcts are ~10 ms per hand)
 import rule_fields  # noqa: E402
-import search_strength  # noqa: E402  (its own count, ESCOBA_ISMCTS_N: ismcts is ~1 ms per move)
+import search_strength  # noqa: E402  (its own counts, ESCOBA_SEARCH_N*: ismcts is ~1 ms per move)
 import seat_advantage  # noqa: E402
 import strategies_by_preset  # noqa: E402
 import strategy_strength  # noqa: E402

@@ -1,51 +1,73 @@
-"""Study: how strong the search strategy ismcts is, at its default budget, against the other strategies.
+"""Study: ismcts' search options against its default (issue 14), under ludoteka and tradicional.
 
-One `escoba-sim tournament` under ludoteka with duplicate deals: ismcts (default
-budget) against every strategy the compiled core plays, so each pair runs in
-minutes. Its own game count (ESCOBA_ISMCTS_N, default 500 games per pair):
-ismcts costs about a millisecond per move, so the studies' N (300k) would take
-days. Saves the ratings and every ismcts pair (game score and points per hand
-with 95% intervals) to results/search_strength.json for make_readme.py.
+Each option plays the default `ismcts` (greedy rollouts, no exact solving,
+greedy's blows; spelled in full below) on the same duplicate deals: every deal
+(seed SEED) is played once with each seating, and the per-deal margin (option
+minus default, points per hand, averaged over the two seatings) gives the mean
+and its 95% interval over deals. The options: `exact=6` (exact play once the
+stock is empty, two players) on ESCOBA_SEARCH_N deals (default 2000), and with
+it `blows=1` (blow decisions searched; soplar, so tradicional only) and
+`leaf=40` (every simulation ends by exact search once its stock is empty) on
+ESCOBA_SEARCH_N_OPTION deals (default 1000). ismcts costs about a millisecond
+per move, so the studies' N would take days.
+
+Cost: CPU microseconds per move of each spec against greedy
+(benchmarks/bench_strategies.py's measure: both seats in turn, greedy-vs-greedy
+subtracted, process CPU time), measured default, each option, then again, and
+averaged, so load that drifts during the run hits all alike. Saves
+results/search_strength.json for make_readme.py.
 """
 
 import os
+import sys
+from pathlib import Path
 
-from _common import SEED, fresh, save_numbers
+import numpy as np
+from _common import SEED, save_numbers
 
-from escoba_sim.batch import engine_for
-from escoba_sim.report import write_report
-from escoba_sim.strategies import BUILTINS, parse_strategy
-from escoba_sim.tournament import tournament
+from escoba_sim.rules import parse_rules
+from escoba_sim.strategies import parse_strategy
+from escoba_sim.tune import interval, margins
 
-N = int(float(os.environ.get("ESCOBA_ISMCTS_N", "500")))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from bench_strategies import measure  # noqa: E402
+
+N = int(float(os.environ.get("ESCOBA_SEARCH_N", "2000")))
+N_OPTION = int(float(os.environ.get("ESCOBA_SEARCH_N_OPTION", "1000")))
+SECONDS = float(os.environ.get("ESCOBA_SEARCH_SECONDS", "6"))
+RULES = ["ludoteka", "tradicional"]
+OLD = parse_strategy("ismcts").canonical  # the default (the search before the options existed)
+OPTIONS = {k: parse_strategy(v).canonical for k, v in
+           (("exact", "ismcts:exact=6"), ("blows", "ismcts:exact=6,blows=1"), ("leaf", "ismcts:exact=6,leaf=40"))}
 
 
-def entrants() -> list[str]:
-    """ismcts first, then every other built-in the compiled core plays (reference-only ones would take hours)."""
-    others = [n for n, d in BUILTINS.items() if n != "ismcts" and engine_for([parse_strategy(n)]) == "cython"]
-    return ["ismcts", *others]
+def cost(spec: str, rules: str) -> float:
+    return measure(spec, rules, SECONDS)["us_per_move"]
+
+
+def paired(rules: str, spec: str, n: int) -> dict:
+    m = margins(parse_rules(rules), spec, OLD, SEED, 0, n)
+    mean, lo, hi = interval(m)
+    return {"minus_old": [round(mean, 4), round(lo, 4), round(hi, 4)], "deals": n,
+            "deals_that_differ": int(np.count_nonzero(m))}
 
 
 def main() -> dict:
-    names = entrants()
-    cmd = (f"escoba-sim tournament {' '.join(names)} -n {N} --rules ludoteka --seed {SEED} "
-           f"--out analysis/results/search_strength")
-    out = fresh("search_strength")
-    s = tournament(names, N, out, rules="ludoteka", seed=SEED, jobs=2)
-    write_report(out)
-    label = parse_strategy("ismcts").canonical
-    numbers = {"command": cmd, "script": f"python analysis/search_strength.py (ESCOBA_ISMCTS_N={N})",
-               "ismcts": label, "games_per_pair": s["games_per_pair"], "version": s["version"],
-               "engine": s["engine"],
-               "ratings": {r["label"]: [round(r["estimate"], 1), round(r["lo"], 1), round(r["hi"], 1)]
-                           for r in s["ratings"]},
-               "ismcts_pairs": [
-                   {"vs": p["col"], "games": p["games"],
-                    "score": [round(p["score"], 4), round(p["score_lo"], 4), round(p["score_hi"], 4)],
-                    "points_diff": [round(p["points_diff"], 3), round(p["points_diff_lo"], 3),
-                                    round(p["points_diff_hi"], 3)]}
-                   for p in s["pairs"] if p["row"] == label]}
-    print(numbers)
+    numbers = {"script": f"python analysis/search_strength.py (ESCOBA_SEARCH_N={N}, ESCOBA_SEARCH_N_OPTION={N_OPTION}, "
+               f"seed={SEED})", "seed": SEED, "old": OLD, "options": OPTIONS, "rules": {}}
+    for rules in RULES:
+        specs = {"old": OLD, **{k: v for k, v in OPTIONS.items() if k != "blows" or parse_rules(rules).soplar}}
+        us = {k: [] for k in specs}
+        for _ in range(2):
+            for k, spec in specs.items():
+                us[k].append(cost(spec, rules))
+        numbers["rules"][rules] = {
+            "paired": {k: paired(rules, spec, N if k == "exact" else N_OPTION)
+                       for k, spec in specs.items() if k != "old"},
+            "us_per_move": {k: round(float(np.mean(v)), 1) for k, v in us.items()},
+            "us_per_move_runs": {k: [round(x, 1) for x in v] for k, v in us.items()},
+        }
+        print(rules, numbers["rules"][rules], flush=True)
     save_numbers("search_strength", numbers)
     return numbers
 

@@ -1,8 +1,9 @@
 """Cost per move of the strategies in the compiled core, one core.
 
 Each row plays whole hands of `STRATEGY vs greedy` under a ruleset (default
-ludoteka) on the compiled core for about --seconds, subtracts what the same
-hands cost as `greedy vs greedy` (the opponent and the engine), and divides by
+ludoteka) on the compiled core for about --seconds of process CPU time (not
+wall-clock time, so other jobs on a shared machine count less), subtracts what
+the same hands cost as `greedy vs greedy` (the opponent and the engine), and divides by
 the moves the measured strategy made: every play of its seat, forced ones (a
 single legal move, which the search strategies make without searching)
 included. With two players under ludoteka a seat makes 18 plays per hand.
@@ -31,8 +32,11 @@ ROWS = [
     ("builtin", "endgame"),  # its exact search runs only on the last deal (each seat's last 3 moves)
     ("ismcts", "ismcts:iters=100"),
     ("ismcts", "ismcts:iters=300"),
-    ("ismcts", "ismcts"),  # the default budget
+    ("ismcts", "ismcts"),  # the default
     ("ismcts", "ismcts:iters=3000"),
+    ("ismcts", "ismcts:exact=6"),  # exact play once the stock is empty
+    ("ismcts", "ismcts:rollout=1"),  # heuristic rollouts
+    ("ismcts", "ismcts:exact=6,leaf=40"),  # every simulation ends by exact search once its stock is empty
 ]
 
 
@@ -45,11 +49,11 @@ def _time_hands(rules, strategies, seconds: float, min_hands: int = 20) -> tuple
     from escoba_sim import _core
 
     _core.play_hands(rules, strategies, 1, 0, 2)  # warm up
-    n, hands, t0 = 0, max(2, min_hands // 4), time.perf_counter()
+    n, hands, t0 = 0, max(2, min_hands // 4), time.process_time()
     while True:
         _core.play_hands(rules, strategies, 1, n, hands)
         n += hands
-        dt = time.perf_counter() - t0
+        dt = time.process_time() - t0
         if dt >= seconds and n >= min_hands:
             return n, dt
         hands = min(hands * 2, max(hands, int(n * (seconds - dt) / max(dt, 1e-9)) + 1))

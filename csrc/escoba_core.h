@@ -31,7 +31,7 @@ static inline esc_move esc_decide_move(const esc_player *pl, const esc_hand *h, 
     case ESC_DEFENSIVE: return esc_defensive_move(h, seat, t, hand, cap);
     case ESC_HEURISTIC: return esc_heuristic_move(pl->p, h, seat, t, hand, cap);
     case ESC_ENDGAME: return esc_endgame_move(pl->p, h, seat, t, hand, cap);
-    case ESC_ISMCTS: return esc_ismcts_move(h, seat, (int)pl->p[0], pl->p[1], rng); /* iters, c */
+    case ESC_ISMCTS: return esc_ismcts_move(pl->p, h, seat, rng);
     case ESC_ORACLE: return esc_oracle_move(pl->p, h, seat, rng);
     default: return esc_key_move(pl->id, t, hand, cap); /* greedy, maxoros, sevens */
     }
@@ -44,7 +44,8 @@ static inline uint64_t esc_decide_blow(const esc_player *pl, const esc_hand *h, 
     case ESC_DEFENSIVE: return esc_choose_blow(ESC_GREEDY, t, card, rng);
     case ESC_HEURISTIC: return esc_heuristic_blow(pl->p, t, card);
     case ESC_ENDGAME: return esc_endgame_blow(pl->p, h, seat, t, card);
-    case ESC_ISMCTS: case ESC_ORACLE: return esc_choose_blow(ESC_GREEDY, t, card, rng); /* blows are not searched */
+    case ESC_ISMCTS: return esc_ismcts_blow_decision(pl->p, h, seat, t, card, rng);
+    case ESC_ORACLE: return esc_oracle_blow(pl->p, h, seat, t, card, rng);
     default: return esc_choose_blow(pl->id, t, card, rng); /* random, greedy, maxoros, sevens */
     }
 }

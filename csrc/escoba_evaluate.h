@@ -14,9 +14,10 @@
  *    order, then plays EVERY option on that same deal (common random numbers:
  *    the options are compared on the same deals) and finishes the hand by one
  *    iteration of single-observer ISMCTS below that option: the option has its
- *    own tree, grown over the samples exactly as `ismcts` grows its tree (UCB1
- *    with availability counts, exploration c, one expansion per iteration,
- *    greedy rollouts, greedy blows; escoba_ismcts.h). Each (sample, option)
+ *    own tree, grown over the samples by the search's own iteration
+ *    (esc_ismcts_iterate in escoba_ismcts.h: UCB1 with availability counts,
+ *    exploration c, one expansion per iteration) with greedy rollouts and
+ *    greedy blows (ismcts' earlier default settings). Each (sample, option)
  *    margin is written out, so the caller computes means, standard errors and
  *    paired differences.
  *  - esc_eval_exact: two players, no teams, empty stock: the unseen cards are
@@ -40,83 +41,11 @@
  * (blow = 1: take 0 declines) or a move; returns the seat to play next */
 static inline int esc_eval_apply(esc_hand *d, int seat, int blow, esc_move o) {
     if (blow) {
-        const uint64_t pbit = 1ULL << d->pending;
-        if (o.take) {
-            d->table &= ~(o.take | pbit);
-            d->reach = esc_reach_of(d->table);
-            d->piles[esc_side(d->R, seat)] |= o.take | pbit;
-            d->last_capturer = seat;
-        }
-        d->pending = -1;
+        esc_ismcts_apply_blow(d, seat, o.take);
         return seat; /* the blower then plays its turn */
     }
     d->pending = -1;
     return esc_ismcts_play(d, seat, o, esc_capturing_cards(d->reach, d->hands[seat]));
-}
-
-/* One ISMCTS iteration from `node` (the tree of one root option) in the
- * determinized hand `d`, `cur` to play; as esc_ismcts_move's loop body.
- * Returns the margin of side `side`. */
-static inline int esc_eval_iterate(esc_ismcts_node *pool, int32_t *n_nodes, esc_hand *d, int cur, int32_t node,
-                                   double c, esc_rng *rng, int side) {
-    esc_move moves[ESC_ISMCTS_MAX_MOVES];
-    int32_t matched[ESC_ISMCTS_MAX_MOVES];
-    int32_t path[64 + 1];
-    double margin[ESC_MAX_SEATS];
-    int depth = 0;
-    path[depth++] = node;
-    while (cur >= 0) {
-        if (d->pending >= 0) esc_ismcts_blow(d, cur);
-        const uint64_t hand = d->hands[cur];
-        const uint64_t cap = esc_capturing_cards(d->reach, hand);
-        const int n = esc_ismcts_legal(d, hand, moves);
-        int n_untried = 0;
-        for (int i = 0; i < n; i++) {
-            int32_t ch = pool[node].child;
-            while (ch >= 0 && !(pool[ch].card == moves[i].card && pool[ch].take == moves[i].take)) ch = pool[ch].sibling;
-            matched[i] = ch;
-            if (ch >= 0) pool[ch].avail++;
-            else n_untried++;
-        }
-        int pick = -1;
-        if (n_untried) {
-            int k = n_untried > 1 ? (int)esc_below(rng, (uint32_t)n_untried) : 0;
-            for (int i = 0; i < n; i++)
-                if (matched[i] < 0 && k-- == 0) { pick = i; break; }
-            const int32_t nw = (*n_nodes)++;
-            esc_ismcts_node *x = &pool[nw];
-            x->take = moves[pick].take; x->card = (int8_t)moves[pick].card;
-            x->side = (int8_t)esc_side(d->R, cur);
-            x->child = -1; x->sibling = pool[node].child; pool[node].child = nw;
-            x->visits = 0; x->avail = 1; x->reward = 0;
-            path[depth++] = nw;
-            cur = esc_ismcts_play(d, cur, moves[pick], cap);
-            break;
-        }
-        double best = -1e300;
-        for (int i = 0; i < n; i++) {
-            const esc_ismcts_node *x = &pool[matched[i]];
-            const double u = x->reward / x->visits + c * sqrt(log((double)x->avail) / x->visits);
-            if (u > best) { best = u; pick = i; }
-        }
-        node = matched[pick];
-        path[depth++] = node;
-        cur = esc_ismcts_play(d, cur, moves[pick], cap);
-    }
-    while (cur >= 0) { /* rollout: greedy for everyone */
-        if (d->pending >= 0) esc_ismcts_blow(d, cur);
-        const uint64_t hand = d->hands[cur];
-        const uint64_t cap = esc_capturing_cards(d->reach, hand);
-        esc_tbl t = { d->table, d->reach };
-        cur = esc_ismcts_play(d, cur, esc_key_move(ESC_GREEDY, &t, hand, cap), cap);
-    }
-    esc_ismcts_margins(d, margin);
-    for (int i = 0; i < depth; i++) {
-        esc_ismcts_node *x = &pool[path[i]];
-        x->visits++;
-        x->reward += margin[x->side];
-    }
-    return (int)margin[side];
 }
 
 /* Determinized search over `samples` deals; out[k * n + i] = the margin of
@@ -143,13 +72,16 @@ static int esc_eval_sample(const esc_hand *h, int seat, int blow, const esc_move
     int n_unseen = 0;
     for (uint64_t m = ~known & ((1ULL << 40) - 1); m; m &= m - 1) unseen[n_unseen++] = (uint8_t)__builtin_ctzll(m);
     esc_rng rng = { seed };
+    const esc_ismcts_cfg cfg = { c, ESC_ISMCTS_ROLLOUT_GREEDY, 0, 0, -1 }; /* greedy rollouts and blows */
+    double margin[ESC_MAX_SEATS];
     esc_hand deal, d;
     for (int k = 0; k < samples; k++) {
         esc_ismcts_determinize(&deal, h, seat, unseen, n_unseen, &rng);
         for (int i = 0; i < n; i++) {
             d = deal;
             const int cur = esc_eval_apply(&d, seat, blow, opts[i]);
-            out[(size_t)k * (size_t)n + (size_t)i] = (int16_t)esc_eval_iterate(pool, &n_nodes, &d, cur, i, c, &rng, side);
+            esc_ismcts_iterate(pool, &n_nodes, (int32_t)cap, &d, cur, i, &cfg, &rng, margin);
+            out[(size_t)k * (size_t)n + (size_t)i] = (int16_t)margin[side];
         }
     }
     free(pool);

@@ -10,31 +10,38 @@
  *     seats' hands (their sizes are public) and the stock order; partners'
  *     hands are unseen too;
  *  2. descends one tree shared by all determinizations, keyed by moves
- *     (card played, table cards taken), with UCB1 over the children legal in
- *     this determinization; a child's exploration term uses its availability
- *     count (how often it was legal when its parent was visited), not the
- *     parent's visits. Every seat's turns are tree nodes; a node's statistics
- *     are from the side of the seat that made its move, so opponents minimise
- *     and partners help the searching side;
- *  3. expands one untried legal move (drawn uniformly), then
- *  4. finishes the hand with greedy (the core's decision) for every seat: a
- *     greedy rollout is far stronger than a random one and costs about the
- *     same;
+ *     (card played, table cards taken) and, with `blows`, blow decisions (the
+ *     laid card, the table cards taken with it or none), with UCB1 over the
+ *     children legal in this determinization; a child's exploration term uses
+ *     its availability count (how often it was legal when its parent was
+ *     visited), not the parent's visits. Every seat's turns are tree nodes; a
+ *     node's statistics are from the side of the seat that made its move, so
+ *     opponents minimise and partners help the searching side;
+ *  3. expands one untried legal option (drawn uniformly), then
+ *  4. finishes the hand with the rollout policy (greedy, or heuristic with its
+ *     hand-set weights) for every seat; with `leaf` (two players) a
+ *     simulation whose stock is empty ends by exact minimax of its deal;
  *  5. backs up the hand's points margin: for a node made by side s,
  *     total(s) - max over the other sides of total(o), in points (the exact
  *     hand score of docs/engine.md, leftovers included). `c` is therefore in
  *     points: UCB = mean margin + c * sqrt(ln(availability) / visits).
- * The move played is the root child with the most visits (ties: the first in
- * legal-move order). A decision with one legal move is made without search.
+ * The option played is the root child with the most visits (ties: the first in
+ * legal order). A decision with one legal option is made without search.
+ * With `exact` (two players, no teams) a decision taken once the stock is
+ * empty is solved exactly instead: the other hand is then exactly the unseen
+ * cards, so the position is one of perfect information (endgame's minimax,
+ * escoba_strategies.h, blows included).
  *
- * Blows (soplar) are not searched: whenever a seat may blow (the searching
- * seat at the real table, and every seat inside determinizations) it blows by
- * greedy's rule (always, best greedy key), which never loses cards.
+ * Blows (soplar): with blows = 0 (the earlier default) every blow follows
+ * greedy's rule (always, best greedy key), at the real table and inside the
+ * simulations; with blows = 1 the real blow decision is a search of its own
+ * whose root options are the blows, and blows are tree nodes in every search.
  *
  * Chance: a decision that searches draws one value from the hand's PLAY stream
  * and seeds a private SplitMix64 with it for all its determinizations and
  * draws, so a hand stays a pure function of (rules, strategies, seed, game,
- * hand) and the PLAY stream advances by exactly one per searched decision.
+ * hand) and the PLAY stream advances by exactly one per searched decision
+ * (exact and forced decisions draw nothing).
  * Memory: the node pool (iters + 1 nodes: a root and at most one new node per
  * iteration) is allocated once per decision; nothing is allocated per
  * iteration. If that allocation fails the decision falls back to greedy.
@@ -49,8 +56,9 @@
 #include <stdlib.h>
 #include "escoba_strategies.h"
 
-/* The parameters arrive per seat (esc_player.p: iters, c); their defaults live
- * in escoba_sim/strategies.py (BUILTINS["ismcts"]): iters 1000, c 4. c is in
+/* The parameters arrive per seat (esc_player.p: iters, c, rollout, exact, blows,
+ * leaf); their defaults live in escoba_sim/strategies.py (BUILTINS["ismcts"]):
+ * iters 1000, c 4, rollout 0, exact 0, blows 0, leaf -1 (the search before the options). c is in
  * points of margin: margins spread over several points, so the [0,1]-reward
  * habit c ~ 0.7 under-explores; against greedy at 1000 iterations c = 0.5, 1,
  * 2, 4, 8, 16 gave +0.52, +0.57, +1.12, +1.42, +1.39, +1.44 points per hand
@@ -70,19 +78,23 @@ typedef struct {
 
 /* ---------- the turn, as esc_play_hand_body plays it ---------- */
 
-/* a pending blow is resolved by the seat to play, with greedy's rule */
-static inline void esc_ismcts_blow(esc_hand *h, int seat) {
-    const uint64_t pbit = 1ULL << h->pending;
-    esc_tbl t;
-    esc_tbl_init(&t, h->table & ~pbit);
-    const uint64_t take = esc_choose_blow(ESC_GREEDY, &t, h->pending, NULL); /* greedy draws nothing */
+/* the pending blow of `seat` taking `take` with the laid card (0: no blow) */
+static inline void esc_ismcts_apply_blow(esc_hand *h, int seat, uint64_t take) {
     if (take) {
+        const uint64_t pbit = 1ULL << h->pending;
         h->table &= ~(take | pbit);
         h->reach = esc_reach_of(h->table);
         h->piles[esc_side(h->R, seat)] |= take | pbit;
         h->last_capturer = seat;
     }
     h->pending = -1;
+}
+
+/* a pending blow is resolved by the seat to play, with greedy's rule */
+static inline void esc_ismcts_blow(esc_hand *h, int seat) {
+    esc_tbl t;
+    esc_tbl_init(&t, h->table & ~(1ULL << h->pending));
+    esc_ismcts_apply_blow(h, seat, esc_choose_blow(ESC_GREEDY, &t, h->pending, NULL)); /* greedy draws nothing */
 }
 
 /* play `mv` for `seat` (cap: its capturing cards before the move), draw under
@@ -141,6 +153,48 @@ static inline int esc_ismcts_legal(const esc_hand *h, uint64_t hand, esc_move *o
 
 /* ---------- the search ---------- */
 
+/* How the search plays (the parameters after iters; docs/ismcts.md). The old
+ * search is { c, greedy rollouts, exact 0, blows 0, leaf 0 }. */
+enum { ESC_ISMCTS_ROLLOUT_GREEDY = 0, ESC_ISMCTS_ROLLOUT_HEURISTIC = 1 };
+typedef struct {
+    double c;      /* UCB1 exploration, in points of margin */
+    int rollout;   /* the policy that finishes a simulated hand: ESC_ISMCTS_ROLLOUT_* */
+    int exact;     /* two players: with an empty stock and at most this many cards in both hands, solve the
+                      real decision exactly (the unseen cards are the other hand); 0 = never */
+    int blows;     /* 1: blow decisions are searched (tree nodes); 0: greedy's rule everywhere */
+    int leaf;      /* two players, a decision with at most this many cards in the stock (-1: none): its
+                      simulations end by exact search of their (determinized) deal once its stock is empty
+                      with at most `exact` cards in both hands */
+} esc_ismcts_cfg;
+
+/* the hand-set heuristic weights (strategies.py _WEIGHTS) that heuristic rollouts play with */
+static const double esc_ismcts_rollout_w[ESC_EG_MAX_CARDS] = { 1.0, 1.0, 1.5, 3.0, 4.0, 20.0, 0.5 };
+
+/* a blow node's key: the laid card plus this, so it never equals a move's card */
+#define ESC_ISMCTS_BLOW_KEY 64
+
+/* the blow options of the pending card in legal order: [no blow] then its captures in mask order;
+ * card = ESC_ISMCTS_BLOW_KEY + the laid card, take = the table cards taken with it (0: no blow) */
+static inline int esc_ismcts_blow_options(const esc_hand *h, esc_move *out) {
+    const int card = h->pending, key = ESC_ISMCTS_BLOW_KEY + card;
+    const uint64_t t = h->table & ~(1ULL << card);
+    const int need = 15 - esc_val[card];
+    int n = 0;
+    out[n].card = key; out[n].take = 0; n++;
+    if (__builtin_popcountll(t) <= ESC_SLOT_MAX) {
+        ESC_FOR_OPTIONS_SLOTS(t, 1u << need, sub, sum, {
+            (void)sum;
+            if (n < ESC_ISMCTS_MAX_MOVES) { out[n].card = key; out[n].take = sub; n++; }
+        });
+    } else {
+        esc_suits su; esc_suits_init(&su, t);
+        ESC_FOR_OPTIONS_SUITS(&su, need, sub, {
+            if (n < ESC_ISMCTS_MAX_MOVES) { out[n].card = key; out[n].take = sub; n++; }
+        });
+    }
+    return n;
+}
+
 /* the hand's margin for each side: own total minus the best other side's */
 static inline void esc_ismcts_margins(const esc_hand *h, double *margin) {
     esc_hand_result res;
@@ -154,6 +208,13 @@ static inline void esc_ismcts_margins(const esc_hand *h, double *margin) {
             if (o != s && res.side[ESC_C_TOTAL][o] > best) best = res.side[ESC_C_TOTAL][o];
         margin[s] = (double)(res.side[ESC_C_TOTAL][s] - best);
     }
+}
+
+/* two players, no teams, an empty stock and at most `cards` cards in both hands: the rest of the hand
+ * can be solved exactly (esc_eg, escoba_strategies.h) */
+static inline int esc_ismcts_solvable(const esc_hand *h, int cards) {
+    return cards > 0 && h->R->players == 2 && !h->R->teams && h->pos >= 40
+        && __builtin_popcountll(h->hands[0] | h->hands[1]) <= cards;
 }
 
 /* deal the cards `seat` cannot see at random into the other hands and the stock */
@@ -176,24 +237,124 @@ static inline void esc_ismcts_determinize(esc_hand *d, const esc_hand *h, int se
     for (int p = h->pos; p < 40; p++) d->deck[p] = u[k++];
 }
 
-/* The move of `seat` (whose turn it is, blow already resolved) in hand `h`:
- * SO-ISMCTS with `iters` iterations and exploration `c`; `rng` is the hand's
- * PLAY stream. With `see_all` every iteration plays the true deal `h` instead
- * of a determinization: perfect-information UCT, for the cheating `oracle`
- * (escoba_oracle.h). */
-static ESC_COLD esc_move esc_ismcts_search(const esc_hand *h, int seat, int iters, double c, esc_rng *rng,
-                                           int see_all) {
+/* One iteration below `node` of a tree in `pool` (*n_nodes used of `cap_nodes`) in the determinized
+ * hand `d`, `cur` to play (-1: the hand is over): selection by UCB1 with availability counts, one
+ * expansion (an untried option drawn uniformly from `rng`), a rollout to the end of the hand, and the
+ * backup of each side's margin (written to `margin`) into `node` and every node below it on the path.
+ * The one loop of the ismcts search (esc_ismcts_search) and the evaluator (escoba_evaluate.h). */
+static inline void esc_ismcts_iterate(esc_ismcts_node *pool, int32_t *n_nodes, int32_t cap_nodes, esc_hand *d,
+                                      int cur, int32_t node, const esc_ismcts_cfg *cfg, esc_rng *rng,
+                                      double *margin) {
     esc_move moves[ESC_ISMCTS_MAX_MOVES];
-    const int n_root = esc_ismcts_legal(h, h->hands[seat], moves);
+    int32_t matched[ESC_ISMCTS_MAX_MOVES];
+    int32_t path[2 * 64 + 1]; /* a hand has at most 40 plays and as many blows */
+    const esc_rules *R = d->R;
+    const double c = cfg->c;
+    int depth = 0, solved = 0;
+    const int leaf = cfg->leaf >= 0 && 40 - d->pos <= cfg->leaf;
+    path[depth++] = node;
+    /* selection and expansion */
+    while (cur >= 0) {
+        /* (never at the start node: its options must get their own statistics) */
+        if (depth > 1 && leaf && esc_ismcts_solvable(d, cfg->exact)) { solved = 1; break; }
+        const int blow = d->pending >= 0;
+        if (blow && !cfg->blows) esc_ismcts_blow(d, cur);
+        const int tree_blow = blow && cfg->blows;
+        const uint64_t hand = d->hands[cur];
+        const uint64_t cap = esc_capturing_cards(d->reach, hand);
+        const int n = tree_blow ? esc_ismcts_blow_options(d, moves) : esc_ismcts_legal(d, hand, moves);
+        int n_untried = 0;
+        for (int i = 0; i < n; i++) {
+            int32_t ch = pool[node].child;
+            while (ch >= 0 && !(pool[ch].card == moves[i].card && pool[ch].take == moves[i].take)) ch = pool[ch].sibling;
+            matched[i] = ch;
+            if (ch >= 0) pool[ch].avail++;
+            else n_untried++;
+        }
+        int pick = -1;
+        if (n_untried) {
+            if (*n_nodes >= cap_nodes) break; /* pool full (cannot happen: one node per iteration) */
+            int k = n_untried > 1 ? (int)esc_below(rng, (uint32_t)n_untried) : 0;
+            for (int i = 0; i < n; i++)
+                if (matched[i] < 0 && k-- == 0) { pick = i; break; }
+            const int32_t nw = (*n_nodes)++;
+            esc_ismcts_node *x = &pool[nw];
+            x->take = moves[pick].take; x->card = (int8_t)moves[pick].card;
+            x->side = (int8_t)esc_side(R, cur);
+            x->child = -1; x->sibling = pool[node].child; pool[node].child = nw;
+            x->visits = 0; x->avail = 1; x->reward = 0;
+            path[depth++] = nw;
+            if (tree_blow) esc_ismcts_apply_blow(d, cur, moves[pick].take);
+            else cur = esc_ismcts_play(d, cur, moves[pick], cap);
+            break;
+        }
+        double best = -1e300;
+        for (int i = 0; i < n; i++) {
+            const esc_ismcts_node *x = &pool[matched[i]];
+            const double u = x->reward / x->visits + c * sqrt(log((double)x->avail) / x->visits);
+            if (u > best) { best = u; pick = i; }
+        }
+        node = matched[pick];
+        path[depth++] = node;
+        if (tree_blow) esc_ismcts_apply_blow(d, cur, moves[pick].take);
+        else cur = esc_ismcts_play(d, cur, moves[pick], cap);
+    }
+    /* rollout: the rollout policy for everyone, until the end or an exactly solvable position */
+    const int heuristic = cfg->rollout == ESC_ISMCTS_ROLLOUT_HEURISTIC;
+    while (cur >= 0 && !solved) {
+        if (leaf && esc_ismcts_solvable(d, cfg->exact)) { solved = 1; break; }
+        if (d->pending >= 0) {
+            if (heuristic) {
+                esc_tbl bt;
+                esc_tbl_init(&bt, d->table & ~(1ULL << d->pending));
+                esc_ismcts_apply_blow(d, cur, esc_heuristic_blow(esc_ismcts_rollout_w, &bt, d->pending));
+            } else {
+                esc_ismcts_blow(d, cur);
+            }
+        }
+        const uint64_t hand = d->hands[cur];
+        const uint64_t cap = esc_capturing_cards(d->reach, hand);
+        esc_tbl t = { d->table, d->reach };
+        const esc_move mv = heuristic ? esc_heuristic_move(esc_ismcts_rollout_w, d, cur, &t, hand, cap)
+                                      : esc_key_move(ESC_GREEDY, &t, hand, cap);
+        cur = esc_ismcts_play(d, cur, mv, cap);
+    }
+    if (solved) { /* the rest of this deal by exact minimax (two players: seat = side) */
+        esc_eg s;
+        esc_eg_from_hand(&s, d);
+        const int v = esc_eg_turn(R, &s, cur, d->pending, -ESC_EG_INF, ESC_EG_INF, 0);
+        margin[0] = (double)v; margin[1] = (double)-v;
+    } else {
+        esc_ismcts_margins(d, margin);
+    }
+    for (int i = 0; i < depth; i++) {
+        esc_ismcts_node *x = &pool[path[i]];
+        x->visits++;
+        x->reward += margin[x->side];
+    }
+}
+
+/* The decision of `seat` in hand `h` (blow = 0: its move, its turn, any blow settled; blow = 1: its blow
+ * of the laid card h->pending): SO-ISMCTS with `iters` iterations; `rng` is the hand's PLAY stream.
+ * With `see_all` every iteration plays the true deal `h` instead of a determinization:
+ * perfect-information UCT, for the cheating `oracle` (escoba_oracle.h). */
+static ESC_COLD esc_move esc_ismcts_search(const esc_hand *h, int seat, int iters, const esc_ismcts_cfg *cfg,
+                                           esc_rng *rng, int see_all, int blow) {
+    esc_move moves[ESC_ISMCTS_MAX_MOVES];
+    const int n_root = blow ? esc_ismcts_blow_options(h, moves) : esc_ismcts_legal(h, h->hands[seat], moves);
     if (n_root == 1) return moves[0];
     if (iters < 1) iters = 1;
     esc_ismcts_node *pool = (esc_ismcts_node *)malloc(sizeof(esc_ismcts_node) * ((size_t)iters + 1));
     if (pool == NULL) { /* out of memory: play greedy rather than fail the hand */
         esc_tbl t = { h->table, h->reach };
+        if (blow) {
+            esc_tbl_init(&t, h->table & ~(1ULL << h->pending));
+            esc_move mv = { h->pending, esc_choose_blow(ESC_GREEDY, &t, h->pending, NULL) };
+            return mv;
+        }
         return esc_key_move(ESC_GREEDY, &t, h->hands[seat], esc_capturing_cards(h->reach, h->hands[seat]));
     }
     esc_rng sub = { esc_next(rng) }; /* the one PLAY draw of this decision */
-    const esc_rules *R = h->R;
 
     /* what the seat cannot see: everything outside its hand, the table and the piles */
     uint64_t known = h->hands[seat] | h->table;
@@ -202,80 +363,21 @@ static ESC_COLD esc_move esc_ismcts_search(const esc_hand *h, int seat, int iter
     int n_unseen = 0;
     for (uint64_t m = ~known & ((1ULL << 40) - 1); m; m &= m - 1) unseen[n_unseen++] = (uint8_t)__builtin_ctzll(m);
 
-    int n_nodes = 1;
+    int32_t n_nodes = 1;
     pool[0].child = pool[0].sibling = -1;
     pool[0].visits = pool[0].avail = 0;
     pool[0].reward = 0;
-    pool[0].card = -1; pool[0].side = -1; pool[0].take = 0;
+    pool[0].card = -1; pool[0].side = (int8_t)esc_side(h->R, seat); pool[0].take = 0;
 
-    int32_t path[64 + 1]; /* a hand has at most 40 plays */
-    int32_t matched[ESC_ISMCTS_MAX_MOVES];
     double margin[ESC_MAX_SEATS];
     esc_hand d;
     for (int it = 0; it < iters; it++) {
         if (see_all) d = *h;
         else esc_ismcts_determinize(&d, h, seat, unseen, n_unseen, &sub);
-        int node = 0, depth = 0, cur = seat;
-        path[depth++] = 0;
-        /* selection and expansion */
-        while (cur >= 0) {
-            if (d.pending >= 0) esc_ismcts_blow(&d, cur);
-            const uint64_t hand = d.hands[cur];
-            const uint64_t cap = esc_capturing_cards(d.reach, hand);
-            const int n = esc_ismcts_legal(&d, hand, moves);
-            int n_untried = 0;
-            for (int i = 0; i < n; i++) {
-                int32_t ch = pool[node].child;
-                while (ch >= 0 && !(pool[ch].card == moves[i].card && pool[ch].take == moves[i].take)) ch = pool[ch].sibling;
-                matched[i] = ch;
-                if (ch >= 0) pool[ch].avail++;
-                else n_untried++;
-            }
-            int pick = -1;
-            if (n_untried) {
-                if (n_nodes > iters) break; /* pool full (cannot happen: one node per iteration) */
-                int k = n_untried > 1 ? (int)esc_below(&sub, (uint32_t)n_untried) : 0;
-                for (int i = 0; i < n; i++)
-                    if (matched[i] < 0 && k-- == 0) { pick = i; break; }
-                const int32_t nw = n_nodes++;
-                esc_ismcts_node *x = &pool[nw];
-                x->take = moves[pick].take; x->card = (int8_t)moves[pick].card;
-                x->side = (int8_t)esc_side(R, cur);
-                x->child = -1; x->sibling = pool[node].child; pool[node].child = nw;
-                x->visits = 0; x->avail = 1; x->reward = 0;
-                node = nw;
-                path[depth++] = nw;
-                cur = esc_ismcts_play(&d, cur, moves[pick], cap);
-                break;
-            }
-            double best = -1e300;
-            for (int i = 0; i < n; i++) {
-                const esc_ismcts_node *x = &pool[matched[i]];
-                const double u = x->reward / x->visits + c * sqrt(log((double)x->avail) / x->visits);
-                if (u > best) { best = u; pick = i; }
-            }
-            node = matched[pick];
-            path[depth++] = node;
-            cur = esc_ismcts_play(&d, cur, moves[pick], cap);
-        }
-        /* rollout: greedy for everyone */
-        while (cur >= 0) {
-            if (d.pending >= 0) esc_ismcts_blow(&d, cur);
-            const uint64_t hand = d.hands[cur];
-            const uint64_t cap = esc_capturing_cards(d.reach, hand);
-            esc_tbl t = { d.table, d.reach };
-            cur = esc_ismcts_play(&d, cur, esc_key_move(ESC_GREEDY, &t, hand, cap), cap);
-        }
-        esc_ismcts_margins(&d, margin);
-        pool[0].visits++;
-        for (int i = 1; i < depth; i++) {
-            esc_ismcts_node *x = &pool[path[i]];
-            x->visits++;
-            x->reward += margin[x->side];
-        }
+        esc_ismcts_iterate(pool, &n_nodes, iters + 1, &d, seat, 0, cfg, &sub, margin);
     }
-    /* the most visited root move, ties to legal-move order */
-    const int n = esc_ismcts_legal(h, h->hands[seat], moves);
+    /* the most visited root option, ties to legal order */
+    const int n = blow ? esc_ismcts_blow_options(h, moves) : esc_ismcts_legal(h, h->hands[seat], moves);
     int best = 0, best_visits = -1;
     for (int i = 0; i < n; i++) {
         for (int32_t ch = pool[0].child; ch >= 0; ch = pool[ch].sibling) {
@@ -289,8 +391,52 @@ static ESC_COLD esc_move esc_ismcts_search(const esc_hand *h, int seat, int iter
     return moves[best];
 }
 
-static inline esc_move esc_ismcts_move(const esc_hand *h, int seat, int iters, double c, esc_rng *rng) {
-    return esc_ismcts_search(h, seat, iters, c, rng, 0);
+/* the parameter slots of ismcts, in the order of StrategyDef.params (strategies.py) */
+enum { ESC_ISMCTS_ITERS, ESC_ISMCTS_C, ESC_ISMCTS_ROLLOUT, ESC_ISMCTS_EXACT, ESC_ISMCTS_BLOWS, ESC_ISMCTS_LEAF };
+
+static inline esc_ismcts_cfg esc_ismcts_cfg_of(const double *p) {
+    esc_ismcts_cfg cfg = { p[ESC_ISMCTS_C], (int)p[ESC_ISMCTS_ROLLOUT], (int)p[ESC_ISMCTS_EXACT],
+                           (int)p[ESC_ISMCTS_BLOWS], (int)p[ESC_ISMCTS_LEAF] };
+    return cfg;
+}
+
+/* the exact position of the real hand for `seat` once it is solvable: the other hand is exactly the
+ * cards `seat` has not seen (nothing is left in the stock), so the search reads nothing hidden */
+static inline void esc_ismcts_exact_view(esc_eg *s, const esc_hand *h, int seat) {
+    uint64_t known = h->hands[seat] | h->table | h->piles[0] | h->piles[1];
+    esc_eg_from_hand(s, h);
+    s->hands[1 - seat] = ESC_ALL_CARDS & ~known;
+}
+
+/* the move of `seat` (its turn, any blow settled); p: iters, c, rollout, exact, blows, leaf */
+static inline esc_move esc_ismcts_move(const double *p, const esc_hand *h, int seat, esc_rng *rng) {
+    const esc_ismcts_cfg cfg = esc_ismcts_cfg_of(p);
+    if (esc_ismcts_solvable(h, cfg.exact)) {
+        esc_eg s;
+        esc_ismcts_exact_view(&s, h, seat);
+        esc_move mv = { -1, 0 };
+        esc_eg_moves(h->R, &s, seat, -ESC_EG_INF, ESC_EG_INF, seat, &mv);
+        return mv;
+    }
+    return esc_ismcts_search(h, seat, (int)p[ESC_ISMCTS_ITERS], &cfg, rng, 0, 0);
+}
+
+/* the blow of `seat` on the laid `card` (t: the table without it): the table cards taken with it, 0 = no
+ * blow; searched (blows = 1) or by greedy's rule, solved exactly once the hand is (exact) */
+static inline uint64_t esc_ismcts_blow_decision(const double *p, const esc_hand *h, int seat, const esc_tbl *t,
+                                                int card, esc_rng *rng) {
+    const esc_ismcts_cfg cfg = esc_ismcts_cfg_of(p);
+    if (esc_ismcts_solvable(h, cfg.exact)) {
+        esc_eg s;
+        esc_ismcts_exact_view(&s, h, seat);
+        uint64_t take = 0;
+        esc_eg_blow(h->R, &s, seat, card, -ESC_EG_INF, ESC_EG_INF, seat, &take);
+        return take;
+    }
+    if (!cfg.blows) return esc_choose_blow(ESC_GREEDY, t, card, rng);
+    esc_hand b = *h;
+    b.pending = card;
+    return esc_ismcts_search(&b, seat, (int)p[ESC_ISMCTS_ITERS], &cfg, rng, 0, 1).take;
 }
 
 #endif

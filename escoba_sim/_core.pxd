@@ -56,7 +56,6 @@ cdef extern from "escoba_strategies.h" nogil:
         double p[12]
 
 cdef extern from "escoba_ismcts.h" nogil:
-    esc_move esc_ismcts_move(const esc_hand *h, int seat, int iters, double c, esc_rng *rng)
     # the search's own copy of a turn (test hooks check it against the core's hand loop)
     void esc_ismcts_blow(esc_hand *h, int seat)
     int esc_ismcts_play(esc_hand *h, int seat, esc_move mv, uint64_t cap)

@@ -391,7 +391,12 @@ def play(vs, teams, partner, rules_text, seed, count, hands_mode, out, samples, 
     from .evaluate import DEFAULT_SAMPLES
     from .play import Session, seat_specs
     from .rules import RulesError, parse_rules
-    from .strategies import StrategyError
+    from .strategies import StrategyError, parse_strategy
+
+    for spec in (*vs, *([partner] if partner else [])):
+        if parse_strategy(spec).cheats:
+            fail(f"`{parse_strategy(spec).short}` cheats (it reads every hand, yours included, and the stock): "
+                 "it is a yardstick for analysis, not an opponent")
 
     try:
         rules = parse_rules(rules_text)

@@ -404,9 +404,20 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
                 EndgameStrategy, {**_WEIGHTS, "max_cards": Param(6, "solve only with at most this many cards in hand",
                                                                integer=True, lo=0, hi=12)}, code=6),
     # randomised search: no reference version (reference=None makes the pure-Python engine refuse it clearly)
-    StrategyDef("ismcts", "information-set Monte Carlo tree search over determinized deals, greedy rollouts",
+    StrategyDef("ismcts", "information-set Monte Carlo tree search over determinized deals, greedy rollouts; "
+                "options: exact endgame, heuristic rollouts, searched blows, exact leaves",
                 None, {"iters": Param(1000, "search iterations per move", integer=True, lo=1, hi=1_000_000),
-                       "c": Param(4.0, "UCB1 exploration constant, in points of hand margin", lo=0, hi=1000)}, code=7),
+                       "c": Param(4.0, "UCB1 exploration constant, in points of hand margin", lo=0, hi=1000),
+                       "rollout": Param(0, "rollout policy: 0 greedy, 1 heuristic (hand-set weights)", integer=True,
+                                        lo=0, hi=1),
+                       "exact": Param(0, "2 players: solve the move exactly once the stock is empty with at most "
+                                      "this many cards in both hands (0 never)", integer=True, lo=0, hi=12),
+                       "blows": Param(0, "soplar: 1 searches blow decisions, 0 blows by greedy's rule", integer=True,
+                                      lo=0, hi=1),
+                       "leaf": Param(-1, "2 players, at most this many cards in the stock: simulations end by exact "
+                                     "search once their stock is empty (within `exact`; -1 never)", integer=True,
+                                     lo=-1, hi=40)},
+                code=7),
     # cheats: it reads every hand and the stock order (core only, like ismcts)
     StrategyDef("oracle", "CHEATS: sees every hand and the stock; exact search of the rest of the hand when few "
                 "cards are left, else perfect-information tree search; a yardstick only",

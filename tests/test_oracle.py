@@ -79,3 +79,40 @@ def test_the_exact_threshold_changes_the_play():
 def test_the_oracle_beats_ismcts():
     d = _duplicate_margin("ludoteka", "oracle", "ismcts", 5, 40)
     assert d.mean() - 3 * d.std(ddof=1) / np.sqrt(len(d)) > 0.5, d.mean()
+
+
+class AgainstTheEndgame:
+    """The oracle (compiled decisions) checked, once the stock is empty (two players: nothing is hidden
+    then), against the reference endgame's exact move and blow: the oracle's exact phase searches blows
+    as endgame does, so both take the first best option."""
+
+    def __init__(self, spec):
+        from escoba_sim.strategies import EndgameStrategy
+
+        self.inner, self.exact, self.blows = parse_strategy(spec).player(), EndgameStrategy(max_cards=6), 0
+
+    def choose_move(self, st, moves, rng):
+        m = self.inner.choose_move(st, moves, rng)
+        if not st.stock:
+            assert m == self.exact.choose_move(st, moves, rng)
+        return m
+
+    def choose_blow(self, st, blows, rng):
+        m = self.inner.choose_blow(st, blows, rng)
+        if not st.stock:
+            assert m == self.exact.choose_blow(st, blows, rng)
+            self.blows += 1
+        return m
+
+
+def test_the_exact_phase_searches_blows_as_the_endgame_does():
+    r = parse_rules("tradicional")
+    # random lays cards that could capture, so the oracle gets blows to decide
+    from escoba_sim.strategies import RandomStrategy
+
+    players = [AgainstTheEndgame("oracle:exact=6,iters=20"), RandomStrategy()]
+    got = batch.play_hands(r, ["oracle:exact=6,iters=20", "random"], 21, 0, 40).hands
+    for i in range(40):
+        st = play_hand(r, players, 21, i, 0, dealer=i % r.players)
+        assert list(got["total"][i]) == st.result.total, i
+    assert players[0].blows > 0  # the exact phase met blow decisions

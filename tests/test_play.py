@@ -129,6 +129,17 @@ def test_bad_options_are_one_line_errors(cli, tmp_path):
         assert "Error" in out.output and "Traceback" not in out.output
 
 
+def test_the_cheating_oracle_is_refused_as_an_opponent_or_partner(cli, tmp_path):
+    # the oracle reads every hand, the person's too: a yardstick, never someone to play against
+    for args in (["--vs", "oracle"], ["--vs", "greedy", "--vs", "oracle:exact=10"],
+                 ["--vs", "greedy", "--teams", "--partner", "oracle"]):
+        out = cli("play", *args, "--seed", 1, "--hands", "--out", tmp_path, input="q\n")
+        assert out.exit_code == 1, (args, out.output)
+        lines = [ln for ln in out.output.splitlines() if ln.strip()]
+        assert len(lines) == 1 and "cheats" in lines[0] and "Traceback" not in out.output, out.output
+    assert not any(tmp_path.iterdir())  # nothing was played or saved
+
+
 def test_colour_when_asked(cli, tmp_path):
     out = cli("play", "--vs", "greedy", "--seed", 5, "--hands", "--color", "--out", tmp_path, input="q\n")
     assert "\x1b[" in out.output

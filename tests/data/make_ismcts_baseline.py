@@ -1,0 +1,119 @@
+"""Record the decisions of ismcts as it played before the search options existed (issue 14).
+
+Run once on the build of main before the change (commit 4c5a461): it plays hands in the reference
+engine with the compiled ismcts deciding (StrategySpec.player, as trace does) and writes every
+decision (seat, card, table mask taken, the PLAY stream state after it) to ismcts_baseline.json,
+with every result column of a few batches of the core's own hand loop and the evaluator's sampled
+margins at a few dozen decisions (the evaluator shares the search's iteration).
+tests/test_ismcts_options.py replays the same hands with `ismcts:<old settings>` and requires the
+very same decisions and stream states: the old behaviour stays reachable, draw for draw.
+
+    PYTHONPATH=/path/to/main python tests/data/make_ismcts_baseline.py   # main's build, not this one
+"""
+
+import json
+from pathlib import Path
+
+from escoba_sim.cards import mask_of
+from escoba_sim.engine import play_hand
+from escoba_sim.rules import parse_rules
+from escoba_sim.strategies import parse_strategy
+
+# (rules, seat specs (None = greedy), seed, hands): two players at the old default budget, then smaller
+# budgets with more seats and teams
+CASES = [
+    ("ludoteka", ["ismcts", "ismcts"], 5, 3),
+    ("tradicional", ["ismcts", "ismcts"], 5, 8),
+    ("cardgames", ["ismcts:iters=300", None], 7, 2),
+    ("robo", [None, "ismcts:iters=300"], 7, 2),
+    ("ludoteka(players=3)", ["ismcts:iters=200", None, "ismcts:iters=200"], 9, 2),
+    ("tradicional(players=4,teams=true)", ["ismcts:iters=200", None, None, "ismcts:iters=100"], 9, 2),
+]
+
+
+class Recorder:
+    """Wraps a player; logs each decision with the stream state after it."""
+
+    def __init__(self, inner, seat, log):
+        self.inner, self.seat, self.log = inner, seat, log
+
+    def choose_move(self, st, moves, rng):
+        m = self.inner.choose_move(st, moves, rng)
+        self.log.append(["move", self.seat, m.card, mask_of(m.take), rng.state])
+        return m
+
+    def choose_blow(self, st, blows, rng):
+        m = self.inner.choose_blow(st, blows, rng)
+        self.log.append(["blow", self.seat, blows[0].card, mask_of(m.take) if m else 0, rng.state])
+        return m
+
+
+# whole hands of the compiled core (run's own loop): every result column, per hand
+BATCHES = [("ludoteka", ["ismcts:iters=100", "greedy"], 3, 40), ("tradicional", ["greedy", "ismcts:iters=100"], 3, 40)]
+
+
+def batches() -> list[dict]:
+    from escoba_sim import batch
+
+    out = []
+    for rules, specs, seed, n in BATCHES:
+        h = batch.play_hands(parse_rules(rules), specs, seed, 0, n).hands
+        out.append({"rules": rules, "specs": specs, "seed": seed, "hands": n,
+                    "columns": {k: h[k].tolist() for k in sorted(h)}})
+    return out
+
+
+def evaluations() -> list[dict]:
+    """The evaluator's sampled margins (escoba_evaluate.h, which grows its trees with the search's own
+    iteration) at every decision of seat 0 with cards in the stock, in a few hands of random vs greedy,
+    and at one blow decision: they must not change when the search's code does."""
+    from escoba_sim import _core
+    from escoba_sim.evaluate import evaluate
+
+    out = []
+
+    class Probe:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def choose_move(self, st, moves, rng):
+            if len(moves) > 1 and st.stock:
+                e = evaluate(st, samples=40, seed=len(out))
+                out.append({"values": [o.value for o in e.options], "spreads": [o.spread for o in e.options]})
+            return self.inner.choose_move(st, moves, rng)
+
+        def choose_blow(self, st, blows, rng):
+            return self.inner.choose_blow(st, blows, rng)
+
+    from escoba_sim.strategies import GreedyStrategy, RandomStrategy
+
+    for rules in ("ludoteka", "tradicional", "tradicional(players=3)"):
+        r = parse_rules(rules)
+        for g in range(2):
+            play_hand(r, [Probe(RandomStrategy()) if s == 0 else GreedyStrategy() for s in range(r.players)], 7, g, 0)
+    # seat 1 may blow the 5 of oros (4) laid on the 10, 6 and 4 of copas (19, 15, 13): no blow, 10, 6 + 4
+    r = parse_rules("tradicional")
+    table = (1 << 4) | (1 << 19) | (1 << 15) | (1 << 13)
+    blow = _core.evaluate_sample(r, 1, (1 << 30) | (1 << 31) | (1 << 32), table, [0, 0], [0, 0], [2, 3], 31, 0, -1,
+                                 4, [(4, 0), (4, 1 << 19), (4, (1 << 15) | (1 << 13))], True, 40, 4.0, 11)
+    out.append({"blow": blow.tolist()})
+    return out
+
+
+def record() -> list[dict]:
+    out = []
+    for rules, specs, seed, hands in CASES:
+        r = parse_rules(rules)
+        for hand in range(hands):
+            log = []
+            players = [Recorder(parse_strategy(s or "greedy").player(), i, log) for i, s in enumerate(specs)]
+            st = play_hand(r, players, seed, 0, hand)
+            out.append({"rules": rules, "specs": specs, "seed": seed, "hand": hand, "decisions": log,
+                        "total": list(st.result.total)})
+    return out
+
+
+if __name__ == "__main__":
+    path = Path(__file__).with_name("ismcts_baseline.json")
+    path.write_text(json.dumps({"hands": record(), "batches": batches(), "evaluations": evaluations()}) + "\n")
+    print(f"wrote {path}")

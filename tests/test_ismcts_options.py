@@ -1,0 +1,249 @@
+"""ismcts' search options (issue 14): the old search stays reachable draw for draw, and the new ones work.
+
+tests/data/ismcts_baseline.json holds the decisions (and the PLAY stream state after each) of ismcts as
+main played it before the options existed, recorded by tests/data/make_ismcts_baseline.py. Spelled with
+the old settings (OLD below), today's ismcts must make every one of them again.
+"""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from escoba_sim import batch
+from escoba_sim.cards import mask_of
+from escoba_sim.engine import play_hand
+from escoba_sim.rules import parse_rules
+from escoba_sim.strategies import GreedyStrategy, StrategyError, parse_strategy
+
+pytestmark = pytest.mark.skipif(batch.ENGINE != "cython", reason="ismcts runs only on the compiled core")
+
+# the search as it was (still the default): greedy rollouts, no exact solving, greedy's blows
+OLD = "rollout=0,exact=0,blows=0,leaf=-1"
+BASELINE = json.loads((Path(__file__).parent / "data" / "ismcts_baseline.json").read_text())
+
+
+def old(spec: str | None) -> str:
+    """The fixture's seat spec (as main spelled it) with today's old settings; None = greedy."""
+    if spec is None:
+        return "greedy"
+    return spec + ("," if ":" in spec else ":") + OLD
+
+
+class Recorder:
+    def __init__(self, inner, seat, log):
+        self.inner, self.seat, self.log = inner, seat, log
+
+    def choose_move(self, st, moves, rng):
+        m = self.inner.choose_move(st, moves, rng)
+        self.log.append(["move", self.seat, m.card, mask_of(m.take), rng.state])
+        return m
+
+    def choose_blow(self, st, blows, rng):
+        m = self.inner.choose_blow(st, blows, rng)
+        self.log.append(["blow", self.seat, blows[0].card, mask_of(m.take) if m else 0, rng.state])
+        return m
+
+
+@pytest.mark.parametrize("case", BASELINE["hands"], ids=lambda c: f"{c['rules']}-{c['hand']}")
+def test_old_settings_make_mains_decisions_draw_for_draw(case):
+    r = parse_rules(case["rules"])
+    log = []
+    players = [Recorder(parse_strategy(old(s)).player(), i, log) for i, s in enumerate(case["specs"])]
+    st = play_hand(r, players, case["seed"], 0, case["hand"])
+    assert log == case["decisions"]
+    assert list(st.result.total) == case["total"]
+
+
+@pytest.mark.parametrize("case", BASELINE["batches"], ids=lambda c: c["rules"])
+def test_old_settings_play_mains_hands_in_the_core_loop(case):
+    got = batch.play_hands(parse_rules(case["rules"]), [old(s) if s.startswith("ismcts") else s
+                                                        for s in case["specs"]], case["seed"], 0, case["hands"]).hands
+    assert sorted(got) == sorted(case["columns"])
+    for k, v in case["columns"].items():
+        np.testing.assert_array_equal(got[k], np.array(v), err_msg=k)
+
+
+def test_the_evaluator_which_shares_the_iteration_gives_mains_values():
+    # escoba_evaluate.h grows its trees with esc_ismcts_iterate (the search's own iteration, greedy
+    # rollouts and blows): its sampled margins must be main's, draw for draw (the generator's own code
+    # computes them again here)
+    import importlib.util
+
+    path = Path(__file__).parent / "data" / "make_ismcts_baseline.py"
+    spec = importlib.util.spec_from_file_location("make_ismcts_baseline", path)
+    maker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(maker)
+    assert maker.evaluations() == BASELINE["evaluations"]
+
+
+def test_the_baseline_has_blows_and_several_seat_counts():
+    # the fixture exercises what the options change: blow decisions (soplar) and more than two seats
+    assert any(d[0] == "blow" for c in BASELINE["hands"] for d in c["decisions"])
+    assert {len(c["specs"]) for c in BASELINE["hands"]} >= {2, 3, 4}
+
+
+# ---------------------------------------------------------------- the options themselves
+
+def test_defaults_and_ranges_parse():
+    assert parse_strategy("ismcts").canonical == "ismcts:iters=1000,c=4," + OLD  # the default is the old search
+    assert parse_strategy("ismcts:exact=6,blows=1").short == "ismcts:exact=6,blows=1"
+    for good in ("ismcts:rollout=1", "ismcts:exact=12", "ismcts:leaf=40", "ismcts:leaf=-1,exact=0"):
+        parse_strategy(good)
+    for bad in ("ismcts:rollout=2", "ismcts:rollout=-1", "ismcts:exact=13", "ismcts:exact=2.5", "ismcts:blows=2",
+                "ismcts:leaf=-2", "ismcts:leaf=41"):
+        with pytest.raises(StrategyError):
+            parse_strategy(bad)
+
+
+def test_strategies_lists_the_options_and_the_old_spelling(cli):
+    out = cli("strategies")
+    assert out.exit_code == 0
+    text = out.output[out.output.index("ismcts"):out.output.index("oracle")]
+    for piece in ("rollout=0", "exact=0", "blows=0", "leaf=-1", "exact endgame", "searched blows"):
+        assert piece in text, piece
+
+
+class Checked:
+    """ismcts (compiled decisions) that checks each decision made with an empty stock (two players) against
+    the reference endgame's exact choice, and that such decisions draw nothing from the PLAY stream."""
+
+    def __init__(self, spec):
+        from escoba_sim.strategies import EndgameStrategy
+
+        self.inner, self.exact = parse_strategy(spec).player(), EndgameStrategy(max_cards=6)
+        self.checked = self.searched = 0
+
+    def choose_move(self, st, moves, rng):
+        before = rng.state
+        m = self.inner.choose_move(st, moves, rng)
+        if not st.stock:
+            assert rng.state == before
+            assert m == self.exact.choose_move(st, moves, rng)
+            self.checked += 1
+        self.searched += rng.state != before
+        return m
+
+    def choose_blow(self, st, blows, rng):
+        before = rng.state
+        m = self.inner.choose_blow(st, blows, rng)
+        if not st.stock:
+            assert rng.state == before and m == self.exact.choose_blow(st, blows, rng)
+            self.checked += 1
+        self.searched += rng.state != before
+        return m
+
+
+@pytest.mark.parametrize("rules", ["ludoteka", "tradicional", "cardgames", "robo"])
+def test_exact_plays_the_endgames_move_once_the_stock_is_empty_and_the_core_agrees(rules):
+    r = parse_rules(rules)
+    spec = "ismcts:iters=60,exact=6"
+    players = [Checked(spec), Checked(spec)]
+    got = batch.play_hands(r, [spec, spec], 4, 0, 6).hands
+    for i in range(6):
+        st = play_hand(r, players, 4, i, 0, dealer=i % r.players)
+        assert list(got["total"][i]) == list(st.result.total) and list(got["cards_taken"][i]) == list(
+            st.result.cards_taken), (rules, i)
+    assert sum(p.checked for p in players) > 6 and sum(p.searched for p in players) > 6
+
+
+@pytest.mark.parametrize("rules", ["tradicional", "tradicional(players=3)", "tradicional(players=4,teams=true)",
+                                   "ludoteka"])
+@pytest.mark.parametrize("options", ["blows=1", "rollout=1", "leaf=40", "rollout=1,leaf=12,blows=1"])
+def test_options_play_legal_moves_and_the_core_hand_is_the_reference_replay(rules, options):
+    # every decision (searched blows included) is checked legal by the reference engine, and the compiled
+    # hand loop plays the very same hands (same decisions, same PLAY stream)
+    r = parse_rules(rules)
+    spec = f"ismcts:iters=40,exact=6,{options}"
+    specs = [spec if s % 2 == 0 else "greedy" for s in range(r.players)]
+    players = [parse_strategy(s).player() for s in specs]
+    got = batch.play_hands(r, specs, 12, 0, 4).hands
+    for i in range(4):
+        st = play_hand(r, players, 12, i, 0, dealer=i % r.players)
+        for k in batch.SIDE_COLUMNS:
+            assert list(got[k][i]) == getattr(st.result, k), (rules, options, i, k)
+
+
+def _totals(rules, spec, n=30):
+    return batch.play_hands(parse_rules(rules), [spec, "greedy"], 6, 0, n).hands["cards_taken"]
+
+
+def test_each_option_changes_the_play():
+    base = "ismcts:iters=100,exact=0,blows=0"
+    assert not np.array_equal(_totals("ludoteka", base), _totals("ludoteka", base + ",rollout=1"))
+    exact = "ismcts:iters=100,exact=6"
+    assert not np.array_equal(_totals("ludoteka", base), _totals("ludoteka", exact))
+    assert not np.array_equal(_totals("ludoteka", exact), _totals("ludoteka", exact + ",leaf=40"))
+    assert not np.array_equal(_totals("tradicional", base), _totals("tradicional", "ismcts:iters=100,exact=0,blows=1"))
+
+
+def test_searched_blows_draw_from_the_play_stream_and_greedys_rule_does_not():
+    from escoba_sim import _core
+
+    r = parse_rules("tradicional")
+    # seat 0 laid the 5 of oros (card 4) on the 10, 6 and 4 of copas (19, 15, 13): seat 1 may blow it
+    # with the 10 or with the 6 and the 4, or not at all
+    table = (1 << 4) | (1 << 19) | (1 << 15) | (1 << 13)
+    hands = [(1 << 20) | (1 << 21), (1 << 30) | (1 << 31) | (1 << 32)]
+    view = (hands, table, [0, 0], [0, 0], 31, 0, -1, 1, 4, 99)
+    take, state = _core.decide_blow(r, "ismcts:blows=0", *view)
+    assert (take, state) == ((1 << 19) | 0, 99) or (take, state) == ((1 << 15) | (1 << 13), 99)
+    take, state = _core.decide_blow(r, "ismcts:iters=200,blows=1", *view)
+    assert state != 99 and take in (0, 1 << 19, (1 << 15) | (1 << 13))
+
+
+class LastDealJudge:
+    """Plays the default; at each of its decisions with an empty stock (two players) it also asks
+    `exact=6` and values both moves by exact minimax (the evaluator's exact method)."""
+
+    def __init__(self):
+        from escoba_sim import _core
+
+        # a small budget, so the earlier search does miss best moves sometimes
+        self.core, self.old = _core, parse_strategy("ismcts:iters=10," + OLD).player()
+        self.new = parse_strategy("ismcts:iters=10,exact=6").player()
+        self.pairs = []
+
+    def choose_move(self, st, moves, rng):
+        if not st.stock and len(moves) > 1:
+            state = rng.state
+            new = self.new.choose_move(st, moves, rng)
+            rng.state = state
+            old = self.old.choose_move(st, moves, rng)
+            seat = st.to_play
+            values = self.core.evaluate_exact(st.rules, seat, [mask_of(h) for h in st.hands], mask_of(st.table),
+                                              list(st.piles), list(st.escobas), st.last_capturer, -1,
+                                              [(m.card, mask_of(m.take)) for m in (new, old)], False)
+            self.pairs.append(values)
+            return old
+        return self.old.choose_move(st, moves, rng)
+
+    def choose_blow(self, st, blows, rng):
+        return self.old.choose_blow(st, blows, rng)
+
+
+def test_exact_never_plays_a_worse_last_deal_move_than_the_search_did():
+    # with an empty stock exact=6's move has the best minimax value: the search's move is never better,
+    # and (at 10 iterations) sometimes worse
+    r = parse_rules("ludoteka")
+    judge = LastDealJudge()
+    for g in range(40):
+        play_hand(r, [judge, GreedyStrategy()] if g % 2 else [GreedyStrategy(), judge], 8, g, 0, dealer=g % 2)
+    assert len(judge.pairs) > 40
+    assert all(new >= old for new, old in judge.pairs)
+    assert any(new > old for new, old in judge.pairs)
+
+
+@pytest.mark.slow
+def test_exact_endgame_is_ahead_of_the_default_in_self_play_on_duplicate_deals():
+    # the study's own comparison (analysis/search_strength.py, seed 20261129): `exact=6` against the
+    # default on 2000 duplicate deals. The gain is small (few deals differ: only last-deal decisions
+    # change), so the claim checked is the study's: the 95% interval lies above zero. (Against greedy it
+    # is behind the default, docs/ismcts.md, which is why it is not the default.)
+    from escoba_sim.tune import interval, margins
+
+    m = margins(parse_rules("ludoteka"), "ismcts:exact=6", "ismcts", 20261129, 0, 2000)
+    mean, lo, hi = interval(m)
+    assert lo > 0, (mean, lo, hi)
+    assert 0 < np.count_nonzero(m) < 100  # only the last deal's play changes
