@@ -32,35 +32,58 @@ OPPONENTS = ("greedy", "endgame", "ismcts")
 UCT_C = 4.0  # returns are in points of hand margin, as our ismcts's c = 4
 
 
-def play_hand(game, ours: str, budget: int, seed: int, deal: int, os_seat: int) -> dict:
-    import pyspiel  # noqa: F401  (the game is registered by escoba_sim.openspiel)
+def play_hand(game, ours: str, budget: int, seed: int, deal: int, os_seat: int, history: bool = False) -> dict:
+    """One hand, the OpenSpiel bot in ``os_seat``; with ``history`` the row also has every action taken."""
+    import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 
     from escoba_sim.openspiel import StrategyBot, deal as deal_cards
     from escoba_sim.rng import PLAY, SplitMix64, shuffled_deck
 
-    rs = np.random.RandomState((seed * 1_000_003 + deal * 2 + os_seat) % 2**32)
+    hand_seed = (seed * 1_000_003 + deal * 2 + os_seat) % 2**31
+    rs = np.random.RandomState(hand_seed)
     os_bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), uct_c=UCT_C, max_simulations=budget,
                               random_state=rs)
+    # The bot's own resampler makes a fresh pyspiel.UniformProbabilitySampler(0, 1) per world, seeded from
+    # std::random_device, so no run could be repeated: the same call with one seeded sampler per hand.
+    sampler = pyspiel.UniformProbabilitySampler(hand_seed, 0.0, 1.0)
+    os_bot.set_resampler(lambda s, player: s.resample_from_infostate(player, sampler))
     our_bot = StrategyBot(ours, SplitMix64.for_hand(seed, deal, 0, PLAY))
     state = deal_cards(game.new_initial_state(), shuffled_deck(seed, deal, 0))
-    spent, steps = [0.0, 0.0], [0, 0]  # [OpenSpiel bot, ours]
+    spent, cpu, steps = [0.0, 0.0], [0.0, 0.0], [0, 0]  # [OpenSpiel bot, ours]: wall s, CPU s, moves
+    searched = 0  # the bot's moves with more than one legal action (the others return at once)
     while not state.is_terminal():
         who = 0 if state.current_player() == os_seat else 1
-        t = time.perf_counter()
+        searched += who == 0 and len(state.legal_actions()) > 1
+        t, c = time.perf_counter(), time.process_time()
         action = (os_bot if who == 0 else our_bot).step(state)
         spent[who] += time.perf_counter() - t
+        cpu[who] += time.process_time() - c
         steps[who] += 1
         state.apply_action(action)
-    return {"budget": budget, "ours": ours, "deal": deal, "os_seat": os_seat,
-            "margin": state.returns()[os_seat], "os_time": spent[0], "os_steps": steps[0],
-            "our_time": spent[1], "our_steps": steps[1]}
+    row = {"budget": budget, "ours": ours, "deal": deal, "os_seat": os_seat,
+           "margin": state.returns()[os_seat], "os_time": spent[0], "os_cpu": cpu[0], "os_steps": steps[0],
+           "os_searched": searched, "our_time": spent[1], "our_cpu": cpu[1], "our_steps": steps[1]}
+    if history:
+        row["history"] = state.history()
+    return row
 
 
 def load_rows(path: Path = ROWS) -> list[dict]:
+    """The played hands; a last line cut short by a kill is left out (and dropped by the next run)."""
     if not path.exists():
         return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    text = path.read_text()
+    lines = text.splitlines() if text.endswith("\n") else text.splitlines()[:-1]
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def _drop_partial_line(path: Path) -> None:
+    """Cut a last line left unfinished by a killed run, so appended rows start on a line of their own."""
+    if path.exists() and path.stat().st_size:
+        text = path.read_text()
+        if not text.endswith("\n"):
+            path.write_text(text[:text.rfind("\n") + 1])
 
 
 def run(budgets: list[int], deals: int, opponents: list[str], seed: int, rules: str, rows_path: Path = ROWS) -> None:
@@ -69,8 +92,10 @@ def run(budgets: list[int], deals: int, opponents: list[str], seed: int, rules: 
     import escoba_sim.openspiel  # noqa: F401  registers python_escoba
 
     game = pyspiel.load_game(f"python_escoba(rules={rules})")
-    done = {(r["budget"], r["ours"], r["deal"], r["os_seat"]) for r in load_rows(rows_path)}
+    done = {(r["budget"], r["ours"], r["deal"], r["os_seat"]) for r in load_rows(rows_path)
+            if r["seed"] == seed and r["rules"] == rules}
     rows_path.parent.mkdir(parents=True, exist_ok=True)
+    _drop_partial_line(rows_path)
     with rows_path.open("a") as f:
         for budget in budgets:
             for d in range(deals):  # deal-major: every pair grows together, so a cut-off run stays balanced
@@ -124,7 +149,7 @@ def main(argv=None) -> None:
     a = ap.parse_args(argv)
     if not a.table:
         run([int(b) for b in a.budgets.split(",")], a.deals, a.opponents.split(","), a.seed, a.rules, a.rows)
-    rows = load_rows(a.rows)
+    rows = [r for r in load_rows(a.rows) if r["seed"] == a.seed and r["rules"] == a.rules]
     table = summarise(rows)
     seeds = sorted({r["seed"] for r in rows})
     budgets = sorted({r["budget"] for r in rows})
