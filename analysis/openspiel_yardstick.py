@@ -30,6 +30,12 @@ from _common import RESULTS, SEED  # noqa: E402
 ROWS = RESULTS / "openspiel_yardstick.jsonl"
 OPPONENTS = ("greedy", "endgame", "ismcts")
 UCT_C = 4.0  # returns are in points of hand margin, as our ismcts's c = 4
+DEFAULT_BUDGETS = "100"
+# every ISMCTSBot argument the yardstick leaves at OpenSpiel's default (open_spiel/python/algorithms/ismcts.py)
+BOT_SETTINGS = {"uct_c": UCT_C, "max_world_samples": "-1 (unlimited: a fresh world per simulation)",
+                "final_policy_type": "MAX_VISIT_COUNT", "child_selection_policy": "UCT",
+                "use_observation_string": False, "allow_inconsistent_action_sets": False,
+                "evaluator": "mcts.RandomRolloutEvaluator(n_rollouts=1)"}
 
 
 def play_hand(game, ours: str, budget: int, seed: int, deal: int, os_seat: int, history: bool = False) -> dict:
@@ -110,7 +116,13 @@ def run(budgets: list[int], deals: int, opponents: list[str], seed: int, rules: 
 
 
 def summarise(rows: list[dict]) -> list[dict]:
-    """Per (budget, opponent): deals with both seats played, mean margin paired by deal, 95% interval, times."""
+    """Per (budget, opponent): deals with both seats played, margin per hand with a 95% interval by deal, times.
+
+    A deal's two hands (one per seating) are one unit: points per hand = sum of margins / hands, its
+    standard error ``stats.ratio_mean`` over deals (the project's interval-by-deal), interval normal.
+    """
+    from escoba_sim.stats import normal_ci, ratio_mean
+
     out = []
     for budget in sorted({r["budget"] for r in rows}):
         for ours in OPPONENTS:
@@ -118,29 +130,36 @@ def summarise(rows: list[dict]) -> list[dict]:
             for r in rows:
                 if r["budget"] == budget and r["ours"] == ours:
                     by_deal.setdefault(r["deal"], {})[r["os_seat"]] = r
-            pairs = [v for v in by_deal.values() if len(v) == 2]
+            pairs = [v for _, v in sorted(by_deal.items()) if len(v) == 2]
             if not pairs:
                 continue
-            x = np.array([(v[0]["margin"] + v[1]["margin"]) / 2 for v in pairs])
-            n = len(x)
-            half = 1.96 * x.std(ddof=1) / math.sqrt(n) if n > 1 else math.nan
+            y = [round(v[0]["margin"] + v[1]["margin"]) for v in pairs]  # two players: margins are whole points
+            n = len(y)
+            mean, se = ratio_mean(sum(y), 2 * n, sum(v * v for v in y), 2 * sum(y), 4 * n, n)
+            lo, hi = normal_ci(mean, se)
             hands = [h for v in pairs for h in v.values()]
             wins = sum(h["margin"] > 0 for h in hands)
             losses = sum(h["margin"] < 0 for h in hands)
+            os_moves, our_moves = sum(h["os_steps"] for h in hands), sum(h["our_steps"] for h in hands)
+            searched = sum(h["os_searched"] for h in hands)
             out.append({
                 "budget": budget, "ours": ours, "deals": n, "hands": 2 * n,
-                "margin": float(x.mean()), "lo": float(x.mean() - half), "hi": float(x.mean() + half),
+                "margin": mean, "lo": lo, "hi": hi,
                 "os_hand_wins": wins, "our_hand_wins": losses, "ties": 2 * n - wins - losses,
-                "os_ms_per_move": 1000 * sum(h["os_time"] for h in hands) / max(1, sum(h["os_steps"] for h in hands)),
-                "our_ms_per_move": 1000 * sum(h["our_time"] for h in hands) / max(1, sum(h["our_steps"] for h in hands)),
+                "os_moves": os_moves, "os_searched_moves": searched, "our_moves": our_moves,
+                "os_cpu_ms_per_move": 1000 * sum(h["os_cpu"] for h in hands) / os_moves,
+                "os_cpu_ms_per_simulation": 1000 * sum(h["os_cpu"] for h in hands) / (searched * budget),
+                "our_cpu_ms_per_move": 1000 * sum(h["our_cpu"] for h in hands) / our_moves,
+                "os_wall_ms_per_move": 1000 * sum(h["os_time"] for h in hands) / os_moves,
+                "our_wall_ms_per_move": 1000 * sum(h["our_time"] for h in hands) / our_moves,
             })
     return out
 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--budgets", default="100,1000", help="OpenSpiel ISMCTS simulations per move, comma separated")
-    ap.add_argument("--deals", type=int, default=200, help="duplicate deals per pair (2 hands each)")
+    ap.add_argument("--budgets", default=DEFAULT_BUDGETS, help="OpenSpiel ISMCTS simulations per move, comma separated")
+    ap.add_argument("--deals", type=int, default=100, help="duplicate deals per pair (2 hands each)")
     ap.add_argument("--opponents", default=",".join(OPPONENTS))
     ap.add_argument("--rules", default="ludoteka")
     ap.add_argument("--seed", type=int, default=SEED)
@@ -159,15 +178,17 @@ def main(argv=None) -> None:
     note = (f"The run asked for {a.deals} deals per pair; it was stopped at the session's deadline, so the "
             "pairs with fewer deals above are what was played by then (deals 0, 1, 2, ... in order; rerunning "
             "the command resumes from results/openspiel_yardstick.jsonl)." if short else "")
-    numbers = {"command": command, "note": note,
+    for t in table:
+        t["complete"] = t["deals"] >= a.deals
+    numbers = {"command": command, "note": note, "deals_asked": a.deals,
                "script": "analysis/openspiel_yardstick.py", "seed": seeds, "rules": sorted({r["rules"] for r in rows}),
-               "uct_c": UCT_C, "rollouts": "1 random rollout per leaf (mcts.RandomRolloutEvaluator(1))",
-               "rows": table}
+               "bot": BOT_SETTINGS, "uct_c": UCT_C,
+               "rollouts": "1 random rollout per leaf (mcts.RandomRolloutEvaluator(1))", "rows": table}
     a.rows.with_suffix(".json").write_text(json.dumps(numbers, indent=2) + "\n")
     for t in table:
         print(f"budget {t['budget']:>5} vs {t['ours']:<8} deals {t['deals']:>4}: OpenSpiel ISMCTS "
               f"{t['margin']:+.3f} [{t['lo']:+.3f}, {t['hi']:+.3f}] points/hand; "
-              f"ms/move OpenSpiel {t['os_ms_per_move']:.1f}, ours {t['our_ms_per_move']:.2f}")
+              f"CPU ms/move OpenSpiel {t['os_cpu_ms_per_move']:.1f}, ours {t['our_cpu_ms_per_move']:.2f}")
 
 
 if __name__ == "__main__":

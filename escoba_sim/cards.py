@@ -97,4 +97,11 @@ def mask_of(cards: Iterable[int]) -> int:
 
 
 def cards_of(mask: int) -> list[int]:
-    return [c for c in range(N_CARDS) if mask >> c & 1]
+    """The cards of a mask, ascending (only the 40 card bits)."""
+    out = []
+    mask &= FULL_DECK_MASK
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

@@ -50,6 +50,7 @@ from .rng import SplitMix64
 from .rules import FIELD_NAMES, Ruleset, RulesError, coerce_field, parse_rules
 
 SHORT_NAME = "python_escoba"
+_CHANCE, _TERMINAL = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
 MAX_POINTS = 26  # a bound on one side's hand points without bonuses: 22 escobas + 4 categories
 # the ruleset overrides as typed OpenSpiel parameters: ints -1 and strings "" mean "as the preset"
 _OVERRIDE_DEFAULTS = {name: (-1 if isinstance(getattr(Ruleset(), name), int)
@@ -136,15 +137,14 @@ class EscobaState(pyspiel.State):
         return self._dealt if self.hand is None else self.hand.st.deck
 
     # -------------------------------------------------------------- the OpenSpiel state API
-    def current_player(self):
-        if self.hand is None:
-            return pyspiel.PlayerId.CHANCE
-        if self.hand.over:
-            return pyspiel.PlayerId.TERMINAL
-        return self.hand.to_play
+    def current_player(self):  # called several times per action by OpenSpiel: no property lookups
+        hand = self.hand
+        if hand is None:
+            return _CHANCE
+        return _TERMINAL if hand.phase == actions.OVER else hand.st.to_play
 
     def is_terminal(self):
-        return self.hand is not None and self.hand.over
+        return self.hand is not None and self.hand.phase == actions.OVER
 
     def chance_outcomes(self):
         left = sorted(set(range(40)) - set(self.deck))
