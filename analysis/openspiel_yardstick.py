@@ -1,15 +1,18 @@
 """An outside yardstick: OpenSpiel's own ISMCTS bot against our strategies through ``python_escoba``.
 
 OpenSpiel's ``ISMCTSBot`` (open_spiel/python/algorithms/ismcts.py, random
-rollouts, its own tree and UCT) plays each of our strategies on duplicate
-deals: deal ``d`` is ``rng.shuffled_deck(seed, d, 0)`` with seat 0 dealing,
-played twice, the OpenSpiel bot in seat 0 then in seat 1. Our strategies play
-through ``escoba_sim.openspiel.StrategyBot`` (the engine's decisions; ismcts
-through the compiled core). A hand's score is the OpenSpiel bot's return:
-its hand points minus ours. Rows go to a JSON-lines file as they finish, so an
-interrupted run resumes where it stopped; ``--table`` only summarises.
+rollouts, its own tree and UCT; ``BOT_SETTINGS``) plays each of our strategies
+on duplicate deals: deal ``d`` is ``rng.shuffled_deck(seed, d, 0)`` with seat 0
+dealing, played twice, the OpenSpiel bot in seat 0 then in seat 1. Our
+strategies play through ``escoba_sim.openspiel.StrategyBot`` (the engine's
+decisions; ismcts through the compiled core). A hand's score is the OpenSpiel
+bot's return: its hand points minus ours. Every hand is seeded on its own
+(seed, deal, seat), the bot's world sampler included, so hands replay exactly
+in any order. Rows go to a JSON-lines file as they finish (deal by deal, the
+three pairs together), so an interrupted run resumes where it stopped and ends
+with the table an uninterrupted one gives; ``--table`` only summarises.
 
-    python analysis/openspiel_yardstick.py --budgets 100,1000 --deals 200
+    python analysis/openspiel_yardstick.py --budgets 30,100,300 --deals 100
     python analysis/openspiel_yardstick.py --table      # the summary (results/openspiel_yardstick.json)
 """
 
@@ -166,8 +169,14 @@ def main(argv=None) -> None:
     ap.add_argument("--table", action="store_true", help="only summarise the rows already played")
     ap.add_argument("--rows", type=Path, default=ROWS, help="the JSON-lines file of played hands (resumed)")
     a = ap.parse_args(argv)
+    stopped = False
     if not a.table:
-        run([int(b) for b in a.budgets.split(",")], a.deals, a.opponents.split(","), a.seed, a.rules, a.rows)
+        try:
+            run([int(b) for b in a.budgets.split(",")], a.deals, a.opponents.split(","), a.seed, a.rules, a.rows)
+        except KeyboardInterrupt:  # every finished hand is already in the rows file: summarise those
+            print(f"stopped: the hands played so far are kept in {a.rows}; the same command resumes",
+                  file=sys.stderr)
+            stopped = True
     rows = [r for r in load_rows(a.rows) if r["seed"] == a.seed and r["rules"] == a.rules]
     table = summarise(rows)
     seeds = sorted({r["seed"] for r in rows})
@@ -189,6 +198,8 @@ def main(argv=None) -> None:
         print(f"budget {t['budget']:>5} vs {t['ours']:<8} deals {t['deals']:>4}: OpenSpiel ISMCTS "
               f"{t['margin']:+.3f} [{t['lo']:+.3f}, {t['hi']:+.3f}] points/hand; "
               f"CPU ms/move OpenSpiel {t['os_cpu_ms_per_move']:.1f}, ours {t['our_cpu_ms_per_move']:.2f}")
+    if stopped:
+        sys.exit(130)
 
 
 if __name__ == "__main__":
