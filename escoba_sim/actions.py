@@ -40,6 +40,7 @@ import random
 import numpy as np
 
 from . import engine
+from .batch import _core
 from .cards import card_str, cards_of, cards_str, mask_of
 from .engine import HandState, Move
 from .rules import Ruleset
@@ -51,6 +52,8 @@ NO_BLOW = 81
 N_ACTIONS = 82
 
 BLOW, CARD, TAKE_PHASE, OVER = 0, 1, 2, 3
+# the compiled core's capture_options gives the reference engine's lists ~4x faster (search calls it a lot)
+_options_of = _core.capture_options if _core is not None else engine.capture_options
 _PHASE_TEXT = ("answer a blow", "play a card", "choose the table cards to take", "")
 
 
@@ -101,7 +104,8 @@ class ActionHand:
     decision in progress (``None`` stands for "no blow").
     """
 
-    __slots__ = ("st", "phase", "card", "chosen", "candidates", "_moves", "lay_checks")
+    __slots__ = ("st", "phase", "card", "chosen", "candidates", "_moves", "lay_checks", "_legal", "strings",
+                 "_history", "_history_n")
 
     def __init__(self, st: HandState):
         self.st = st
@@ -111,6 +115,11 @@ class ActionHand:
         self._moves: list[Move] | None = None
         # capture=any: each lay tells that the layer's whole hand could not capture (see resample)
         self.lay_checks: list[tuple[int, int, int]] = []
+        # caches for search (OpenSpiel's ISMCTS asks for these many times per state): the legal actions of
+        # the decision in progress, strings of this state by key (None after any change), the public history
+        self._legal: list[int] | None = None
+        self.strings: dict | None = None
+        self._history, self._history_n = "", 0
         self._start_turn()
 
     @classmethod
@@ -126,6 +135,7 @@ class ActionHand:
         new = ActionHand.__new__(ActionHand)
         new.st, new.phase, new.card, new.chosen = new_st, self.phase, self.card, self.chosen
         new.candidates, new._moves, new.lay_checks = list(self.candidates), self._moves, list(self.lay_checks)
+        new._legal, new.strings, new._history, new._history_n = self._legal, None, self._history, self._history_n
         return new
 
     def __deepcopy__(self, memo) -> ActionHand:  # OpenSpiel clones states with deepcopy
@@ -141,7 +151,7 @@ class ActionHand:
         return self.st.to_play
 
     def _start_turn(self) -> None:
-        self.card, self.chosen, self._moves = -1, (), None
+        self.card, self.chosen, self._moves, self._legal = -1, (), None, None
         st = self.st
         if st.over:
             self.phase, self.candidates = OVER, []
@@ -155,10 +165,16 @@ class ActionHand:
     def moves(self) -> list[Move]:
         """The engine's legal moves of the seat to play (its card decision; cached for the turn)."""
         if self._moves is None:
-            self._moves = engine.legal_moves(self.st)
+            self._moves = engine.legal_moves(self.st, _options_of)
         return self._moves
 
     def legal_actions(self) -> list[int]:
+        """The legal actions now, ascending (a new list; computed once per decision)."""
+        if self._legal is None:
+            self._legal = self._legal_now()
+        return list(self._legal)
+
+    def _legal_now(self) -> list[int]:
         if self.phase == CARD:
             return sorted({m.card for m in self.moves()})
         if self.phase == OVER:
@@ -174,9 +190,11 @@ class ActionHand:
 
     def apply(self, action: int) -> None:
         """Apply one action; raises ``engine.IllegalMove`` if it is not legal here."""
-        if action not in self.legal_actions():
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        if action not in legal:
             raise engine.IllegalMove(f"action {action} ({action_str(action)}) is not legal now "
                                      f"(legal: {self.legal_actions()})")
+        self._legal, self.strings = None, None
         if self.phase == CARD:
             self.card = action
             self.candidates = [m for m in self.moves() if m.card == action]
@@ -203,7 +221,7 @@ class ActionHand:
         assert move is not None
         if not move.take and st.rules.capture == "any":
             self.lay_checks.append((move.player, mask_of(st.table), len(st.stock)))
-        engine.apply_move(st, move, legal=self.moves())
+        engine.apply_move(st, move, legal=self.moves(), options_of=_options_of)
         self._start_turn()
 
     def actions_for(self, decision: Move | None) -> list[int]:
@@ -272,7 +290,13 @@ class ActionHand:
         return "\n".join(lines)
 
     def public_history(self) -> str:
-        return "; ".join(f"{m.player}:{m}" for m in self.st.moves)
+        """Every move so far as ``seat:move``, ``; ``-separated (extended, not rebuilt, as moves are added)."""
+        moves = self.st.moves
+        if self._history_n != len(moves):
+            new = "; ".join(f"{m.player}:{m}" for m in moves[self._history_n:])
+            self._history = f"{self._history}; {new}" if self._history_n else new
+            self._history_n = len(moves)
+        return self._history
 
     # ---------------------------------------------------------------- hidden information
     def unseen_by(self, seat: int) -> list[int]:
@@ -306,7 +330,8 @@ class ActionHand:
                     nst.hands[s] = sorted(mapping[c] for c in nst.hands[s])
             nst.stock = [mapping[c] for c in nst.stock]
             nst.deck = [mapping.get(c, c) for c in st.deck]
-            out._moves = None if out.to_play != seat else out._moves
+            if out.to_play != seat:
+                out._moves, out._legal = None, None
             return out, True
         return self.copy(), False
 
@@ -317,7 +342,7 @@ class ActionHand:
             dealt_before = 40 - stock_then
             table_cards = cards_of(table)
             for c in st.hands[s]:
-                if positions[c] < dealt_before and engine.capture_options(mapping[c], table_cards):
+                if positions[c] < dealt_before and _options_of(mapping[c], table_cards):
                     return False
         return True
 

@@ -42,9 +42,16 @@ def is_oro(card: int) -> bool:
     return card < 10
 
 
-def card_str(card: int) -> str:
+def _card_text(card: int) -> str:
     v = value(card)
     return f"{RANK_LETTERS.get(v, v)}{SUIT_LETTERS[suit(card)]}"
+
+
+_CARD_TEXT = tuple(_card_text(c) for c in range(N_CARDS))  # card_str is hot in the game-AI strings
+
+
+def card_str(card: int) -> str:
+    return _CARD_TEXT[card] if 0 <= card < N_CARDS else _card_text(card)
 
 
 def parse_card(text: str) -> int:
@@ -90,4 +97,11 @@ def mask_of(cards: Iterable[int]) -> int:
 
 
 def cards_of(mask: int) -> list[int]:
-    return [c for c in range(N_CARDS) if mask >> c & 1]
+    """The cards of a mask, ascending (only the 40 card bits)."""
+    out = []
+    mask &= FULL_DECK_MASK
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

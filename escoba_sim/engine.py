@@ -214,10 +214,14 @@ def _next_seat(st: HandState, last: int) -> int:
     return -1
 
 
-def legal_moves(st: HandState) -> list[Move]:
-    """The legal moves of the seat to play, ordered by card id, captures by mask, lay last."""
+def legal_moves(st: HandState, options_of=capture_options) -> list[Move]:
+    """The legal moves of the seat to play, ordered by card id, captures by mask, lay last.
+
+    ``options_of``: the ``capture_options`` function to use (search passes the compiled core's, which
+    gives the same lists faster).
+    """
     seat, table, mode = st.to_play, st.table, st.rules.capture
-    options = {c: capture_options(c, table) for c in st.hands[seat]}
+    options = {c: options_of(c, table) for c in st.hands[seat]}
     any_capture = any(options.values())
     moves: list[Move] = []
     for c in st.hands[seat]:
@@ -256,10 +260,11 @@ def apply_blow(st: HandState, move: Move | None) -> None:
     st.pending_blow = None
 
 
-def apply_move(st: HandState, move: Move, *, legal: list[Move] | None = None) -> None:
+def apply_move(st: HandState, move: Move, *, legal: list[Move] | None = None, options_of=capture_options) -> None:
     """Play ``move`` for the seat to play, draw if the rules say so, and pass the turn.
 
-    ``legal``: the seat's ``legal_moves(st)`` if the caller already has them (saves recomputing them).
+    ``legal``: the seat's ``legal_moves(st)`` if the caller already has them (saves recomputing them);
+    ``options_of`` as in ``legal_moves``.
     """
     if st.over:
         raise IllegalMove("the hand is over")
@@ -269,7 +274,7 @@ def apply_move(st: HandState, move: Move, *, legal: list[Move] | None = None) ->
     if move.player != seat:
         raise IllegalMove(f"it is seat {seat}'s turn, not seat {move.player}'s")
     if legal is None:
-        legal = legal_moves(st)
+        legal = legal_moves(st, options_of)
     if move not in legal:
         raise IllegalMove(explain_illegal(st, move, legal))
     st.hands[seat].remove(move.card)
@@ -281,7 +286,7 @@ def apply_move(st: HandState, move: Move, *, legal: list[Move] | None = None) ->
         if move.escoba:
             st.escobas[side] += 1
     else:
-        missed = capture_options(move.card, st.table)
+        missed = options_of(move.card, st.table)
         st.table = sorted(st.table + [move.card])
         if st.rules.soplar and missed:
             st.pending_blow = (move.card, missed)

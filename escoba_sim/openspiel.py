@@ -50,6 +50,7 @@ from .rng import SplitMix64
 from .rules import FIELD_NAMES, Ruleset, RulesError, coerce_field, parse_rules
 
 SHORT_NAME = "python_escoba"
+_CHANCE, _TERMINAL = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
 MAX_POINTS = 26  # a bound on one side's hand points without bonuses: 22 escobas + 4 categories
 # the ruleset overrides as typed OpenSpiel parameters: ints -1 and strings "" mean "as the preset"
 _OVERRIDE_DEFAULTS = {name: (-1 if isinstance(getattr(Ruleset(), name), int)
@@ -126,19 +127,24 @@ class EscobaState(pyspiel.State):
         super().__init__(game)
         self.rules: Ruleset = game.rules
         self.dealer: int = game.dealer
-        self.deck: list[int] = []
+        # the cards dealt so far, until the hand starts; then the deck is the hand's (clones copy less)
+        self._dealt: list[int] | None = []
         self.hand: ActionHand | None = None
 
+    @property
+    def deck(self) -> list[int]:
+        """The deck as dealt so far (all 40 cards once the hand has started)."""
+        return self._dealt if self.hand is None else self.hand.st.deck
+
     # -------------------------------------------------------------- the OpenSpiel state API
-    def current_player(self):
-        if self.hand is None:
-            return pyspiel.PlayerId.CHANCE
-        if self.hand.over:
-            return pyspiel.PlayerId.TERMINAL
-        return self.hand.to_play
+    def current_player(self):  # called several times per action by OpenSpiel: no property lookups
+        hand = self.hand
+        if hand is None:
+            return _CHANCE
+        return _TERMINAL if hand.phase == actions.OVER else hand.st.to_play
 
     def is_terminal(self):
-        return self.hand is not None and self.hand.over
+        return self.hand is not None and self.hand.phase == actions.OVER
 
     def chance_outcomes(self):
         left = sorted(set(range(40)) - set(self.deck))
@@ -152,11 +158,12 @@ class EscobaState(pyspiel.State):
 
     def _apply_action(self, action):
         if self.hand is None:
-            if action in self.deck or not 0 <= action < 40:
+            if action in self._dealt or not 0 <= action < 40:
                 raise pyspiel.SpielError(f"chance outcome {action} is not a card left to deal")
-            self.deck.append(action)
-            if len(self.deck) == 40:
-                self.hand = ActionHand.deal(self.rules, self.deck, self.dealer)
+            self._dealt.append(action)
+            if len(self._dealt) == 40:
+                self.hand = ActionHand.deal(self.rules, self._dealt, self.dealer)
+                self._dealt = None
             return
         self.hand.apply(action)
 
@@ -200,7 +207,6 @@ class EscobaState(pyspiel.State):
             return clone
         seed = int(sampler() * 2 ** 53) if callable(sampler) else random.getrandbits(53)
         clone.hand, _ = self.hand.resample(player, random.Random(seed))
-        clone.deck = list(clone.hand.st.deck)
         return clone
 
 
@@ -235,13 +241,21 @@ class EscobaObserver:
                 self.dict["held"][c] = 1
 
     def string_from(self, state: EscobaState, player: int) -> str:
-        if state.hand is None:
+        hand = state.hand
+        if hand is None:
             mine = received_cards(state, player)
             return f"seat {player} dealing ({len(state.deck)} dealt); hand: {cards_str(sorted(mine)) or '-'}"
-        text = state.hand.observation_string(player)
-        if self.perfect_recall:
-            text += (f"\nreceived: {cards_str(received_cards(state, player))}"
-                     f"\nhistory: {state.hand.public_history()}")
+        # ISMCTS asks for the same state's information state several times: kept until the state changes
+        if hand.strings is None:
+            hand.strings = {}
+        key = (player, self.perfect_recall)
+        text = hand.strings.get(key)
+        if text is None:
+            text = hand.observation_string(player)
+            if self.perfect_recall:
+                text += (f"\nreceived: {cards_str(received_cards(state, player))}"
+                         f"\nhistory: {hand.public_history()}")
+            hand.strings[key] = text
         return text
 
 

@@ -61,6 +61,9 @@ class Ruleset:
     def replace(self, **changes: Any) -> Ruleset:
         return dataclasses.replace(self, **changes)
 
+    def __deepcopy__(self, memo) -> Ruleset:
+        return self  # frozen, every field immutable (OpenSpiel deep-copies each state that holds one)
+
     def as_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 

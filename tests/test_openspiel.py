@@ -268,24 +268,50 @@ def test_seat_strategy_blows_like_the_engine():
     assert found >= 3
 
 
-def test_yardstick_script_pairs_deals(tmp_path):
-    """analysis/openspiel_yardstick.py on a tiny budget: every deal played from both seats, the margin
-    averaged per deal, and the summary equal to a recomputation from its own rows."""
+def _yardstick(rows_path, *args):
     import subprocess
     import sys
     from pathlib import Path
 
     script = Path(__file__).resolve().parent.parent / "analysis" / "openspiel_yardstick.py"
-    rows_path = tmp_path / "y.jsonl"
-    out = subprocess.run([sys.executable, str(script), "--budgets", "3", "--deals", "2", "--opponents", "greedy",
-                          "--rows", str(rows_path)], capture_output=True, text=True, timeout=600,
+    out = subprocess.run([sys.executable, str(script), "--budgets", "3", "--opponents", "greedy",
+                          "--rows", str(rows_path), *args], capture_output=True, text=True, timeout=600,
                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert out.returncode == 0, out.stderr
-    rows = [json.loads(line) for line in rows_path.read_text().splitlines()]
+    return [json.loads(line) for line in rows_path.read_text().splitlines()]
+
+
+def test_yardstick_script_pairs_deals(tmp_path):
+    """analysis/openspiel_yardstick.py on a tiny budget: every deal played from both seats, the margin
+    averaged per deal, and the summary equal to a recomputation from its own rows."""
+    from escoba_sim.stats import Z95
+
+    rows_path = tmp_path / "y.jsonl"
+    rows = _yardstick(rows_path, "--deals", "2")
     assert sorted((r["deal"], r["os_seat"]) for r in rows) == [(0, 0), (0, 1), (1, 0), (1, 1)]
     summary = json.loads(rows_path.with_suffix(".json").read_text())["rows"]
     assert len(summary) == 1 and summary[0]["deals"] == 2 and summary[0]["hands"] == 4
     per_deal = [np.mean([r["margin"] for r in rows if r["deal"] == d]) for d in (0, 1)]
     assert summary[0]["margin"] == pytest.approx(np.mean(per_deal))
-    half = 1.96 * np.std(per_deal, ddof=1) / np.sqrt(2)
+    half = Z95 * np.std(per_deal, ddof=1) / np.sqrt(2)
     assert summary[0]["hi"] - summary[0]["margin"] == pytest.approx(half)
+    assert summary[0]["os_moves"] == sum(r["os_steps"] for r in rows)
+
+
+def test_yardstick_resumes_to_the_same_hands(tmp_path):
+    """A run cut short (a half-written last line included) and resumed plays exactly the hands of an
+    uninterrupted run: OpenSpiel's bot is seeded per hand, its resampler too."""
+    whole = _yardstick(tmp_path / "whole.jsonl", "--deals", "3")
+    cut = tmp_path / "cut.jsonl"
+    _yardstick(cut, "--deals", "1")
+    with cut.open("a") as f:
+        f.write('{"budget": 3, "ours": "gre')  # a kill in the middle of a row
+    resumed = _yardstick(cut, "--deals", "3")
+
+    def key(rows):
+        return sorted((r["deal"], r["os_seat"], r["margin"], r["os_steps"], r["our_steps"]) for r in rows)
+
+    assert len(resumed) == len(whole) == 6
+    assert key(resumed) == key(whole)
+    table = json.loads(cut.with_suffix(".json").read_text())["rows"]
+    assert table[0]["margin"] == json.loads((tmp_path / "whole.json").read_text())["rows"][0]["margin"]
