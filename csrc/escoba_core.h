@@ -75,21 +75,7 @@ static ESC_ALWAYS_INLINE void esc_turn(esc_hand *h, const esc_player *players, i
     t.mask = h->table;
     t.reach = h->reach;
     const uint64_t cap = esc_capturing_cards(h->reach, hand);
-    esc_move mv = esc_decide_move(pl, h, seat, &t, hand, cap, rng);
-    const uint64_t cbit = 1ULL << mv.card;
-    h->hands[seat] = hand & ~cbit;
-    if (mv.take) {
-        h->table &= ~mv.take;
-        h->reach = esc_reach_of(h->table);
-        h->piles[side] |= mv.take | cbit;
-        h->last_capturer = seat;
-        if (!h->table) h->escobas[side]++;
-    } else {
-        h->table |= cbit;
-        h->reach = esc_add_to_reach(h->reach, esc_val[mv.card]);
-        if (soplar && (cap & cbit)) h->pending = mv.card;
-    }
-    if (draw && h->pos < 40) h->hands[seat] |= 1ULL << h->deck[h->pos++];
+    esc_apply_move(h, seat, side, esc_decide_move(pl, h, seat, &t, hand, cap, rng), cap, soplar, draw);
 }
 
 /* play one hand from the seeded streams (docs/engine.md, One hand) */

@@ -119,6 +119,28 @@ static inline void esc_deal(esc_hand *h, const esc_rules *R, int dealer) {
 /* a move: card played and table cards taken (0 = lay) */
 typedef struct { int card; uint64_t take; } esc_move;
 
+/* play `mv` for `seat` of `side` (cap: its capturing cards before the move): a capture
+ * takes its cards (an escoba when the table empties), a lay may leave a pending blow
+ * under soplar; one card is drawn under deal=draw. The hand loop and the searches
+ * (ismcts, evaluate, oracle) share it, so the rule lives in one place. */
+static ESC_ALWAYS_INLINE void esc_apply_move(esc_hand *h, int seat, int side, esc_move mv, uint64_t cap, int soplar,
+                                             int draw) {
+    const uint64_t cbit = 1ULL << mv.card;
+    h->hands[seat] &= ~cbit;
+    if (mv.take) {
+        h->table &= ~mv.take;
+        h->reach = esc_reach_of(h->table);
+        h->piles[side] |= mv.take | cbit;
+        h->last_capturer = seat;
+        if (!h->table) h->escobas[side]++;
+    } else {
+        h->table |= cbit;
+        h->reach = esc_add_to_reach(h->reach, esc_val[mv.card]);
+        if (soplar && (cap & cbit)) h->pending = mv.card;
+    }
+    if (draw && h->pos < 40) h->hands[seat] |= 1ULL << h->deck[h->pos++];
+}
+
 /* ---------- scoring ---------- */
 
 static inline void esc_majority(const int *counts, int n, int ties, int16_t *out) {

@@ -101,21 +101,7 @@ static inline void esc_ismcts_blow(esc_hand *h, int seat) {
  * deal=draw; returns the next seat, -1 at the end of the hand */
 static inline int esc_ismcts_play(esc_hand *h, int seat, esc_move mv, uint64_t cap) {
     const esc_rules *R = h->R;
-    const uint64_t cbit = 1ULL << mv.card;
-    h->hands[seat] &= ~cbit;
-    if (mv.take) {
-        const int side = esc_side(R, seat);
-        h->table &= ~mv.take;
-        h->reach = esc_reach_of(h->table);
-        h->piles[side] |= mv.take | cbit;
-        h->last_capturer = seat;
-        if (!h->table) h->escobas[side]++;
-    } else {
-        h->table |= cbit;
-        h->reach = esc_add_to_reach(h->reach, esc_val[mv.card]);
-        if (R->soplar && (cap & cbit)) h->pending = mv.card;
-    }
-    if (R->deal == ESC_DEAL_DRAW && h->pos < 40) h->hands[seat] |= 1ULL << h->deck[h->pos++];
+    esc_apply_move(h, seat, esc_side(R, seat), mv, cap, R->soplar, R->deal == ESC_DEAL_DRAW);
     return esc_next_seat(h, seat);
 }
 
