@@ -320,6 +320,22 @@ def _wait_for(cond, timeout=180.0):
     return False
 
 
+def _signal_once_running(args, out: Path, workers: int, sig: int) -> tuple[int, float, str]:
+    """Start the CLI with ``args``, send ``sig`` a second after the run is under way (its manifest written
+    and, with ``workers``, that many worker processes up), and return its exit code, the seconds from the
+    signal to its exit and its stderr. The process is killed if it outlives the test."""
+    p = _start(args)
+    try:
+        assert _wait_for(lambda: (out / "manifest.json").exists() and (workers < 2 or len(_children(p.pid)) >= workers))
+        time.sleep(1.0)
+        took, err = _stop(p, sig)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    return p.returncode, took, err
+
+
 def _stop(p: subprocess.Popen, sig: int) -> tuple[float, str]:
     """Send ``sig``; the seconds until the process has exited (what a shell waits for: helper
     processes that still hold the pipes a moment longer do not count), and its stderr."""
@@ -341,17 +357,9 @@ STOP_BOUND = 4.0  # seconds from the signal to the exit: "about a second", with 
                                       ("-j2", signal.SIGTERM)])
 def test_a_signal_stops_a_long_chunk_promptly(tmp_path, mode, sig):
     out = tmp_path / "o"
-    p = _start(["run", *LONG, "-j", mode[2:], "--out", out])
-    try:
-        # once the run is under way (for -j 2: its workers are playing), the first chunk is still in hand
-        assert _wait_for(lambda: (out / "manifest.json").exists() and (mode == "-j1" or len(_children(p.pid)) >= 2))
-        time.sleep(1.0)
-        took, err = _stop(p, sig)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-    assert p.returncode == 128 + sig, err
+    # once the run is under way (for -j 2: its workers are playing), the first chunk is still in hand
+    code, took, err = _signal_once_running(["run", *LONG, "-j", mode[2:], "--out", out], out, int(mode[2:]), sig)
+    assert code == 128 + sig, err
     assert took < STOP_BOUND, f"stopped {took:.1f} s after the signal"
     assert "Traceback" not in err and "Interrupted" in err and "escoba-sim resume" in err
     assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
@@ -395,17 +403,9 @@ def test_an_endless_plugin_stops(tmp_path, jobs, sig):
     f = tmp_path / "endless.py"
     f.write_text(ENDLESS)
     out = tmp_path / "o"
-    p = _start(["run", "-s", f"{f}:P", "--vs", "greedy", "--hands", "-n", "10", "--seed", "1", "-j", jobs, "-q",
-                "--out", out])
-    try:
-        assert _wait_for(lambda: (out / "manifest.json").exists() and (jobs == "1" or len(_children(p.pid)) >= 2))
-        time.sleep(1.0)
-        took, err = _stop(p, sig)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-    assert p.returncode == 128 + sig and took < STOP_BOUND and "Traceback" not in err, err
+    code, took, err = _signal_once_running(["run", "-s", f"{f}:P", "--vs", "greedy", "--hands", "-n", "10", "--seed",
+                                            "1", "-j", jobs, "-q", "--out", out], out, int(jobs), sig)
+    assert code == 128 + sig and took < STOP_BOUND and "Traceback" not in err, err
     assert "release unlocked lock" not in err and "Interrupted" in err
 
 
