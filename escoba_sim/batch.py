@@ -12,6 +12,7 @@ the core lacks) is played by the reference engine, with a speed warning on stder
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from dataclasses import dataclass
@@ -50,18 +51,23 @@ class CoreUnavailable(ImportError):
     pass
 
 
+def load_compiled(module: str, what: str):
+    """The compiled extension ``escoba_sim.<module>``, or None when it is not built; with
+    ESCOBA_SIM_REQUIRE_CORE=1 a failed import is an error naming ``what`` it is."""
+    try:
+        return importlib.import_module(f"{__package__}.{module}")
+    except ImportError as e:
+        if os.environ.get(REQUIRE_ENV) == "1":
+            raise CoreUnavailable(f"the {what} is required ({REQUIRE_ENV}=1) but did not load: {e}") from e
+        return None
+
+
 def _load_core():
     if os.environ.get(PURE_ENV) == "1":
         if os.environ.get(REQUIRE_ENV) == "1":
             raise CoreUnavailable(f"{PURE_ENV}=1 and {REQUIRE_ENV}=1 contradict each other")
         return None
-    try:
-        from . import _core  # type: ignore[attr-defined]
-    except ImportError as e:
-        if os.environ.get(REQUIRE_ENV) == "1":
-            raise CoreUnavailable(f"the compiled core is required ({REQUIRE_ENV}=1) but did not load: {e}") from e
-        return None
-    return _core
+    return load_compiled("_core", "compiled core")
 
 
 _core = _load_core()

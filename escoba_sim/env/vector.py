@@ -47,27 +47,13 @@ from gymnasium.vector.utils import batch_space
 
 from .. import actions
 from ..actions import N_ACTIONS, ActionHand, SeatStrategy, hand_returns
-from ..batch import PURE_ENV, REQUIRE_ENV, CoreUnavailable, _core
+from ..batch import PURE_ENV, CoreUnavailable, _core, load_compiled
 from ..rng import PLAY, SplitMix64, shuffled_deck
 from ..rules import parse_rules
 from ..strategies import parse_strategy
 
 
-def _load_vec():
-    import os
-
-    if _core is None:
-        return None
-    try:
-        from .. import _vec  # type: ignore[attr-defined]
-    except ImportError as e:
-        if os.environ.get(REQUIRE_ENV) == "1":
-            raise CoreUnavailable(f"the compiled vector loop is required ({REQUIRE_ENV}=1) but did not load: {e}") from e
-        return None
-    return _vec
-
-
-_vec = _load_vec()
+_vec = load_compiled("_vec", "compiled vector loop") if _core is not None else None
 
 
 class EscobaVectorEnv(VectorEnv):
