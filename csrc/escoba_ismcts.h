@@ -151,6 +151,9 @@ typedef struct {
     int leaf;      /* two players, a decision with at most this many cards in the stock (-1: none): its
                       simulations end by exact search of their (determinized) deal once its stock is empty
                       with at most `exact` cards in both hands */
+    int exploit;   /* with `exact`: 1 chooses among the minimax-optimal options by a perfect-information search
+                      averaging over the replies (esc_ismcts_exploit); 0 plays the first optimal one */
+    int infer;     /* 1: determinizations respect the values each seat showed it did not hold (esc_hand.voids) */
 } esc_ismcts_cfg;
 
 /* the hand-set heuristic weights (strategies.py _WEIGHTS) that heuristic rollouts play with */
@@ -377,29 +380,110 @@ static ESC_COLD esc_move esc_ismcts_search(const esc_hand *h, int seat, int iter
     return moves[best];
 }
 
+/* Exact values (two players, no teams, empty stock: h holds both real hands, the opponent's being the
+ * decider's unseen cards): values[i] = the minimax margin of option i for `seat` (blow = 1: options are
+ * blows of h->pending, take 0 = no blow). The evaluator (escoba_evaluate.h) and `exploit` share it. */
+static void esc_ismcts_exact_values(const esc_hand *h, int seat, int blow, const esc_move *opts, int n, int *values) {
+    esc_eg s;
+    esc_eg_from_hand(&s, h);
+    for (int i = 0; i < n; i++) {
+        if (blow) {
+            esc_eg b = s;
+            if (opts[i].take) {
+                const uint64_t taken = opts[i].take | 1ULL << h->pending;
+                b.table &= ~taken; b.piles[seat] |= taken; b.last = seat;
+            }
+            values[i] = esc_eg_moves(h->R, &b, seat, -ESC_EG_INF, ESC_EG_INF, seat, NULL);
+        } else {
+            values[i] = esc_eg_played(h->R, &s, seat, opts[i].card, opts[i].take, -ESC_EG_INF, ESC_EG_INF, seat);
+        }
+    }
+}
+
+/* `exact` with `exploit`: the decision of `seat` in the solvable hand `v` (both real hands: the other
+ * one is the unseen cards), blow = 1 for its blow of v->pending. Every root option is solved exactly
+ * and only the minimax-optimal ones are kept, so the choice is never worse than minimax; when more than
+ * one remains, perfect-information UCT (the exact view is the true deal, no determinization) restricted
+ * to them chooses, backing up each simulated hand's margin with greedy rollouts, so among equally good
+ * moves it prefers the one whose replies a weaker opponent gets wrong. Chance: like a searched decision,
+ * it draws one value from the PLAY stream (`rng`) only when it searches (two or more optimal options). */
+static ESC_COLD esc_move esc_ismcts_exploit(const esc_hand *v, int seat, int iters, const esc_ismcts_cfg *cfg,
+                                            esc_rng *rng, int blow) {
+    esc_move moves[ESC_ISMCTS_MAX_MOVES];
+    int values[ESC_ISMCTS_MAX_MOVES];
+    const int n_all = blow ? esc_ismcts_blow_options(v, moves) : esc_ismcts_legal(v, v->hands[seat], moves);
+    esc_ismcts_exact_values(v, seat, blow, moves, n_all, values);
+    int best = -ESC_EG_INF, n = 0;
+    for (int i = 0; i < n_all; i++) if (values[i] > best) best = values[i];
+    for (int i = 0; i < n_all; i++) if (values[i] == best) moves[n++] = moves[i]; /* legal order kept */
+    if (n == 1) return moves[0];
+    if (iters < 1) iters = 1;
+    const int32_t cap_nodes = iters + n;
+    esc_ismcts_node *pool = (esc_ismcts_node *)malloc(sizeof(esc_ismcts_node) * (size_t)cap_nodes);
+    if (pool == NULL) return moves[0]; /* out of memory: the first optimal option, as exploit = 0 */
+    esc_rng sub = { esc_next(rng) }; /* the one PLAY draw of this decision */
+    const int side = esc_side(v->R, seat);
+    for (int i = 0; i < n; i++) { /* node i: root option i */
+        pool[i].child = pool[i].sibling = -1;
+        pool[i].visits = pool[i].avail = 0;
+        pool[i].reward = 0;
+        pool[i].card = (int8_t)moves[i].card; pool[i].take = moves[i].take; pool[i].side = (int8_t)side;
+    }
+    int32_t n_nodes = n;
+    double margin[ESC_MAX_SEATS];
+    esc_hand d;
+    for (int it = 0; it < iters; it++) {
+        /* UCB1 over the optimal options (all legal every time, so availability = iterations so far);
+         * each is tried once first, in legal order */
+        int pick = 0;
+        if (it < n) {
+            pick = it;
+        } else {
+            double top = -1e300;
+            for (int i = 0; i < n; i++) {
+                const double u = pool[i].reward / pool[i].visits + cfg->c * sqrt(log((double)it) / pool[i].visits);
+                if (u > top) { top = u; pick = i; }
+            }
+        }
+        d = *v;
+        int cur = seat;
+        if (blow) esc_ismcts_apply_blow(&d, seat, moves[pick].take); /* the blower then plays its move */
+        else cur = esc_ismcts_play(&d, seat, moves[pick], esc_capturing_cards(d.reach, d.hands[seat]));
+        esc_ismcts_iterate(pool, &n_nodes, cap_nodes, &d, cur, pick, cfg, &sub, margin);
+    }
+    int top = 0;
+    for (int i = 1; i < n; i++) if (pool[i].visits > pool[top].visits) top = i; /* ties: legal order */
+    free(pool);
+    return moves[top];
+}
+
 /* the parameter slots of ismcts, in the order of StrategyDef.params (strategies.py) */
-enum { ESC_ISMCTS_ITERS, ESC_ISMCTS_C, ESC_ISMCTS_ROLLOUT, ESC_ISMCTS_EXACT, ESC_ISMCTS_BLOWS, ESC_ISMCTS_LEAF };
+enum { ESC_ISMCTS_ITERS, ESC_ISMCTS_C, ESC_ISMCTS_ROLLOUT, ESC_ISMCTS_EXACT, ESC_ISMCTS_BLOWS, ESC_ISMCTS_LEAF,
+       ESC_ISMCTS_EXPLOIT, ESC_ISMCTS_INFER };
 
 static inline esc_ismcts_cfg esc_ismcts_cfg_of(const double *p) {
     esc_ismcts_cfg cfg = { p[ESC_ISMCTS_C], (int)p[ESC_ISMCTS_ROLLOUT], (int)p[ESC_ISMCTS_EXACT],
-                           (int)p[ESC_ISMCTS_BLOWS], (int)p[ESC_ISMCTS_LEAF] };
+                           (int)p[ESC_ISMCTS_BLOWS], (int)p[ESC_ISMCTS_LEAF], (int)p[ESC_ISMCTS_EXPLOIT],
+                           (int)p[ESC_ISMCTS_INFER] };
     return cfg;
 }
 
-/* the exact position of the real hand for `seat` once it is solvable: the other hand is exactly the
- * cards `seat` has not seen (nothing is left in the stock), so the search reads nothing hidden */
-static inline void esc_ismcts_exact_view(esc_eg *s, const esc_hand *h, int seat) {
-    uint64_t known = h->hands[seat] | h->table | h->piles[0] | h->piles[1];
-    esc_eg_from_hand(s, h);
-    s->hands[1 - seat] = ESC_ALL_CARDS & ~known;
+/* the real hand as `seat` can know it once it is solvable: the other hand is exactly the cards `seat`
+ * has not seen (nothing is left in the stock), so the exact decisions read nothing hidden */
+static inline void esc_ismcts_exact_view(esc_hand *v, const esc_hand *h, int seat) {
+    *v = *h;
+    v->hands[1 - seat] = ESC_ALL_CARDS & ~(h->hands[seat] | h->table | h->piles[0] | h->piles[1]);
 }
 
 /* the move of `seat` (its turn, any blow settled); p: iters, c, rollout, exact, blows, leaf */
 static inline esc_move esc_ismcts_move(const double *p, const esc_hand *h, int seat, esc_rng *rng) {
     const esc_ismcts_cfg cfg = esc_ismcts_cfg_of(p);
     if (esc_ismcts_solvable(h, cfg.exact)) {
+        esc_hand v;
+        esc_ismcts_exact_view(&v, h, seat);
+        if (cfg.exploit) return esc_ismcts_exploit(&v, seat, (int)p[ESC_ISMCTS_ITERS], &cfg, rng, 0);
         esc_eg s;
-        esc_ismcts_exact_view(&s, h, seat);
+        esc_eg_from_hand(&s, &v);
         esc_move mv = { -1, 0 };
         esc_eg_moves(h->R, &s, seat, -ESC_EG_INF, ESC_EG_INF, seat, &mv);
         return mv;
@@ -413,8 +497,12 @@ static inline uint64_t esc_ismcts_blow_decision(const double *p, const esc_hand 
                                                 int card, esc_rng *rng) {
     const esc_ismcts_cfg cfg = esc_ismcts_cfg_of(p);
     if (esc_ismcts_solvable(h, cfg.exact)) {
+        esc_hand v;
+        esc_ismcts_exact_view(&v, h, seat);
+        v.pending = card;
+        if (cfg.exploit) return esc_ismcts_exploit(&v, seat, (int)p[ESC_ISMCTS_ITERS], &cfg, rng, 1).take;
         esc_eg s;
-        esc_ismcts_exact_view(&s, h, seat);
+        esc_eg_from_hand(&s, &v);
         uint64_t take = 0;
         esc_eg_blow(h->R, &s, seat, card, -ESC_EG_INF, ESC_EG_INF, seat, &take);
         return take;

@@ -416,7 +416,10 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
                                       lo=0, hi=1),
                        "leaf": Param(-1, "2 players, at most this many cards in the stock: simulations end by exact "
                                      "search once their stock is empty (within `exact`; -1 never)", integer=True,
-                                     lo=-1, hi=40)},
+                                     lo=-1, hi=40),
+                       "exploit": Param(0, "with `exact`: 1 chooses among the minimax-best moves by a search "
+                                        "averaging over the replies, 0 plays the first best", integer=True,
+                                        lo=0, hi=1)},
                 code=7),
     # cheats: it reads every hand and the stock order (core only, like ismcts)
     StrategyDef("oracle", "CHEATS: sees every hand and the stock; exact search of the rest of the hand when few "
