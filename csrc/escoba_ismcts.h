@@ -101,7 +101,7 @@ static inline void esc_ismcts_blow(esc_hand *h, int seat) {
  * deal=draw; returns the next seat, -1 at the end of the hand */
 static inline int esc_ismcts_play(esc_hand *h, int seat, esc_move mv, uint64_t cap) {
     const esc_rules *R = h->R;
-    esc_apply_move(h, seat, esc_side(R, seat), mv, cap, R->soplar, R->deal == ESC_DEAL_DRAW);
+    esc_apply_move(h, seat, esc_side(R, seat), mv, cap, R->soplar, R->deal == ESC_DEAL_DRAW, 0); /* voids: unread */
     return esc_next_seat(h, seat);
 }
 
@@ -206,15 +206,20 @@ static inline int esc_ismcts_solvable(const esc_hand *h, int cards) {
         && __builtin_popcountll(h->hands[0] | h->hands[1]) <= cards;
 }
 
-/* deal the cards `seat` cannot see at random into the other hands and the stock */
-static inline void esc_ismcts_determinize(esc_hand *d, const esc_hand *h, int seat, const uint8_t *unseen, int n_unseen,
-                                          esc_rng *rng) {
-    uint8_t u[40];
+/* the unseen cards in a uniformly shuffled order (u) */
+static inline void esc_ismcts_shuffle(uint8_t *u, const uint8_t *unseen, int n_unseen, esc_rng *rng) {
     memcpy(u, unseen, (size_t)n_unseen);
     for (int i = n_unseen - 1; i > 0; i--) {
         const uint32_t j = esc_below(rng, (uint32_t)(i + 1));
         const uint8_t x = u[i]; u[i] = u[j]; u[j] = x;
     }
+}
+
+/* deal the cards `seat` cannot see at random into the other hands and the stock */
+static inline void esc_ismcts_determinize(esc_hand *d, const esc_hand *h, int seat, const uint8_t *unseen, int n_unseen,
+                                          esc_rng *rng) {
+    uint8_t u[40];
+    esc_ismcts_shuffle(u, unseen, n_unseen, rng);
     *d = *h;
     int k = 0;
     for (int s = 0; s < h->R->players; s++) {
@@ -224,6 +229,63 @@ static inline void esc_ismcts_determinize(esc_hand *d, const esc_hand *h, int se
         d->hands[s] = m;
     }
     for (int p = h->pos; p < 40; p++) d->deck[p] = u[k++];
+}
+
+/* `infer`: the cards each other seat is read not to hold (its voids' values, esc_hand.voids), 0 for a seat
+ * with no reading, proved wrong (ESC_VOIDS_OFF), or too few allowed unseen cards to fill its hand; returns
+ * whether any seat is constrained */
+static inline int esc_ismcts_forbidden(const esc_hand *h, int seat, uint64_t unseen_mask, uint64_t *forbid) {
+    int any = 0;
+    for (int s = 0; s < h->R->players; s++) {
+        forbid[s] = 0;
+        const uint16_t v = h->voids[s];
+        if (s == seat || (v & ESC_VOIDS_OFF) || !v) continue;
+        uint64_t f = 0;
+        for (uint64_t m = unseen_mask; m; m &= m - 1) {
+            const int c = __builtin_ctzll(m);
+            if ((v >> esc_val[c]) & 1) f |= 1ULL << c;
+        }
+        if (__builtin_popcountll(unseen_mask & ~f) < __builtin_popcountll(h->hands[s])) continue; /* no such deal */
+        forbid[s] = f;
+        any |= f != 0;
+    }
+    return any;
+}
+
+/* a determinization in which no other seat s holds a card of forbid[s]. Two players: the other hand is
+ * the first cards of a uniform shuffle that it may hold and the stock the rest in shuffled order, i.e.
+ * uniform over the consistent deals. More seats: uniform deals by rejection (at most 16 tries), then, as
+ * the fallback, each seat in turn takes the first cards of a shuffle that it may hold (consistent, not
+ * exactly uniform), filling up with any card if too few are left */
+static inline void esc_ismcts_determinize_inferred(esc_hand *d, const esc_hand *h, int seat, const uint8_t *unseen,
+                                                   int n_unseen, const uint64_t *forbid, esc_rng *rng) {
+    const int n = h->R->players;
+    if (n > 2) {
+        for (int t = 0; t < 16; t++) {
+            esc_ismcts_determinize(d, h, seat, unseen, n_unseen, rng);
+            int ok = 1;
+            for (int s = 0; s < n && ok; s++) ok = s == seat || !(d->hands[s] & forbid[s]);
+            if (ok) return;
+        }
+    }
+    uint8_t u[40];
+    esc_ismcts_shuffle(u, unseen, n_unseen, rng);
+    *d = *h;
+    uint64_t used = 0;
+    for (int s = 0; s < n; s++) {
+        if (s == seat) continue;
+        int k = __builtin_popcountll(h->hands[s]);
+        uint64_t m = 0;
+        for (int pass = 0; pass < 2 && k; pass++) /* pass 1 only when too few allowed cards are left */
+            for (int i = 0; i < n_unseen && k; i++) {
+                const uint64_t b = 1ULL << u[i];
+                if ((used & b) || (!pass && (forbid[s] & b))) continue;
+                m |= b; used |= b; k--;
+            }
+        d->hands[s] = m;
+    }
+    int p = h->pos;
+    for (int i = 0; i < n_unseen; i++) if (!((used >> u[i]) & 1)) d->deck[p++] = u[i];
 }
 
 /* One iteration below `node` of a tree in `pool` (*n_nodes used of `cap_nodes`) in the determinized
@@ -351,6 +413,8 @@ static ESC_COLD esc_move esc_ismcts_search(const esc_hand *h, int seat, int iter
     uint8_t unseen[40];
     int n_unseen = 0;
     for (uint64_t m = ~known & ((1ULL << 40) - 1); m; m &= m - 1) unseen[n_unseen++] = (uint8_t)__builtin_ctzll(m);
+    uint64_t forbid[ESC_MAX_SEATS];
+    const int inferred = cfg->infer && !see_all && esc_ismcts_forbidden(h, seat, ~known & ESC_ALL_CARDS, forbid);
 
     int32_t n_nodes = 1;
     pool[0].child = pool[0].sibling = -1;
@@ -362,6 +426,7 @@ static ESC_COLD esc_move esc_ismcts_search(const esc_hand *h, int seat, int iter
     esc_hand d;
     for (int it = 0; it < iters; it++) {
         if (see_all) d = *h;
+        else if (inferred) esc_ismcts_determinize_inferred(&d, h, seat, unseen, n_unseen, forbid, &sub);
         else esc_ismcts_determinize(&d, h, seat, unseen, n_unseen, &sub);
         esc_ismcts_iterate(pool, &n_nodes, iters + 1, &d, seat, 0, cfg, &sub, margin);
     }

@@ -20,7 +20,7 @@ from escoba_sim.strategies import GreedyStrategy, StrategyError, parse_strategy
 pytestmark = pytest.mark.skipif(batch.ENGINE != "cython", reason="ismcts runs only on the compiled core")
 
 # the search as it was (still the default): greedy rollouts, no exact solving, greedy's blows
-OLD = "rollout=0,exact=0,blows=0,leaf=-1,exploit=0"
+OLD = "rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0"
 BASELINE = json.loads((Path(__file__).parent / "data" / "ismcts_baseline.json").read_text())
 
 
@@ -101,7 +101,8 @@ def test_strategies_lists_the_options_and_the_old_spelling(cli):
     out = cli("strategies")
     assert out.exit_code == 0
     text = out.output[out.output.index("ismcts"):out.output.index("oracle")]
-    for piece in ("rollout=0", "exact=0", "blows=0", "leaf=-1", "exact endgame", "searched blows"):
+    for piece in ("rollout=0", "exact=0", "blows=0", "leaf=-1", "exploit=0", "infer=0", "exact endgame",
+                  "searched blows", "inferred deals"):
         assert piece in text, piece
 
 
