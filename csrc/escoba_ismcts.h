@@ -30,7 +30,10 @@
  * With `exact` (two players, no teams) a decision taken once the stock is
  * empty is solved exactly instead: the other hand is then exactly the unseen
  * cards, so the position is one of perfect information (endgame's minimax,
- * escoba_strategies.h, blows included).
+ * escoba_strategies.h, blows included); with `exploit` every option is solved
+ * and perfect-information UCT chooses among the optimal ones (esc_ismcts_exploit).
+ * With `infer` the determinizations respect the public voids (esc_hand.voids:
+ * values a seat showed it lacks by laying when they would have captured).
  *
  * Blows (soplar): with blows = 0 (the earlier default) every blow follows
  * greedy's rule (always, best greedy key), at the real table and inside the
@@ -41,7 +44,8 @@
  * and seeds a private SplitMix64 with it for all its determinizations and
  * draws, so a hand stays a pure function of (rules, strategies, seed, game,
  * hand) and the PLAY stream advances by exactly one per searched decision
- * (exact and forced decisions draw nothing).
+ * (exact and forced decisions draw nothing; an `exploit` decision draws one
+ * only when two or more options are optimal and it searches among them).
  * Memory: the node pool (iters + 1 nodes: a root and at most one new node per
  * iteration) is allocated once per decision; nothing is allocated per
  * iteration. If that allocation fails the decision falls back to greedy.
@@ -57,8 +61,9 @@
 #include "escoba_strategies.h"
 
 /* The parameters arrive per seat (esc_player.p: iters, c, rollout, exact, blows,
- * leaf); their defaults live in escoba_sim/strategies.py (BUILTINS["ismcts"]):
- * iters 1000, c 4, rollout 0, exact 0, blows 0, leaf -1 (the search before the options). c is in
+ * leaf, exploit, infer); their defaults live in escoba_sim/strategies.py (BUILTINS["ismcts"]):
+ * iters 1000, c 4, rollout 0, exact 0, blows 0, leaf -1, exploit 0, infer 0 (the search before the
+ * options). c is in
  * points of margin: margins spread over several points, so the [0,1]-reward
  * habit c ~ 0.7 under-explores; against greedy at 1000 iterations c = 0.5, 1,
  * 2, 4, 8, 16 gave +0.52, +0.57, +1.12, +1.42, +1.39, +1.44 points per hand
@@ -540,7 +545,7 @@ static inline void esc_ismcts_exact_view(esc_hand *v, const esc_hand *h, int sea
     v->hands[1 - seat] = ESC_ALL_CARDS & ~(h->hands[seat] | h->table | h->piles[0] | h->piles[1]);
 }
 
-/* the move of `seat` (its turn, any blow settled); p: iters, c, rollout, exact, blows, leaf */
+/* the move of `seat` (its turn, any blow settled); p: iters, c, rollout, exact, blows, leaf, exploit, infer */
 static inline esc_move esc_ismcts_move(const double *p, const esc_hand *h, int seat, esc_rng *rng) {
     const esc_ismcts_cfg cfg = esc_ismcts_cfg_of(p);
     if (esc_ismcts_solvable(h, cfg.exact)) {
