@@ -51,10 +51,17 @@ static inline uint64_t esc_decide_blow(const esc_player *pl, const esc_hand *h, 
 }
 
 
+/* does a seat read the voids (esc_hand.voids)? ismcts with `infer` */
+static inline int esc_players_infer(const esc_player *players, int n) {
+    for (int i = 0; i < n; i++)
+        if (players[i].id == ESC_ISMCTS && players[i].p[ESC_ISMCTS_INFER] != 0) return 1;
+    return 0;
+}
+
 /* one turn of `seat`: a blow of the card the previous seat laid (soplar only),
  * then its move, then its draw (deal=draw) */
 static ESC_ALWAYS_INLINE void esc_turn(esc_hand *h, const esc_player *players, int seat, const int teams,
-                                       const int soplar, const int draw, esc_rng *rng) {
+                                       const int soplar, const int draw, const int infer, esc_rng *rng) {
     const esc_player *pl = &players[seat];
     const int side = teams ? (seat & 1) : seat; /* esc_side, with the rule read once per hand */
     esc_tbl t;
@@ -75,12 +82,14 @@ static ESC_ALWAYS_INLINE void esc_turn(esc_hand *h, const esc_player *players, i
     t.mask = h->table;
     t.reach = h->reach;
     const uint64_t cap = esc_capturing_cards(h->reach, hand);
-    esc_apply_move(h, seat, side, esc_decide_move(pl, h, seat, &t, hand, cap, rng), cap, soplar, draw);
+    esc_apply_move(h, seat, side, esc_decide_move(pl, h, seat, &t, hand, cap, rng), cap, soplar, draw, infer);
 }
 
-/* play one hand from the seeded streams (docs/engine.md, One hand) */
+/* play one hand from the seeded streams (docs/engine.md, One hand); `infer`: keep the seats' voids
+ * (a constant: the loop that keeps them is a copy of its own, esc_play_hand_inferring) */
 static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_player *players, uint64_t seed,
-                                 uint64_t game, uint64_t hand_index, int dealer, esc_hand_result *res) {
+                                 uint64_t game, uint64_t hand_index, int dealer, esc_hand_result *res,
+                                 const int infer) {
     esc_hand h;
     /* both streams share mix64(mix64(seed) ^ game) */
     const uint64_t base = esc_mix64(esc_mix64(seed) ^ game);
@@ -98,17 +107,18 @@ static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_p
             int seat = dealer;
             for (int k = 0; k < per_round; k++) {
                 seat = seat + 1 == n ? 0 : seat + 1;
-                esc_turn(&h, players, seat, teams, soplar, 0, &rng);
+                esc_turn(&h, players, seat, teams, soplar, 0, infer, &rng);
             }
             if (h.pos >= 40) break;
             for (int k = 0; k < n; k++) {
                 seat = seat + 1 == n ? 0 : seat + 1;
                 h.hands[seat] = esc_take_cards(&h, R->hand_size);
+                if (infer) h.voids[seat] = 0;
             }
         }
     } else {
         for (int seat = esc_next_seat(&h, dealer); seat >= 0; seat = esc_next_seat(&h, seat))
-            esc_turn(&h, players, seat, teams, soplar, draw, &rng);
+            esc_turn(&h, players, seat, teams, soplar, draw, infer, &rng);
     }
     const int leftovers = __builtin_popcountll(h.table);
     if (h.last_capturer >= 0) h.piles[esc_side(R, h.last_capturer)] |= h.table;
@@ -121,9 +131,16 @@ static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_p
  * so the build stays portable (no -march flags). */
 typedef void (*esc_play_hand_fn)(const esc_rules *, const esc_player *, uint64_t, uint64_t, uint64_t, int, esc_hand_result *);
 
+/* a hand in which a seat reads the voids (ismcts' infer): out of line, so that the usual loop keeps none */
+static ESC_COLD void esc_play_hand_inferring(const esc_rules *R, const esc_player *players, uint64_t seed,
+                                             uint64_t game, uint64_t hand_index, int dealer, esc_hand_result *res) {
+    esc_play_hand_body(R, players, seed, game, hand_index, dealer, res, 1);
+}
+
 static void esc_play_hand_base(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
                                uint64_t hand_index, int dealer, esc_hand_result *res) {
-    esc_play_hand_body(R, players, seed, game, hand_index, dealer, res);
+    if (esc_players_infer(players, R->players)) esc_play_hand_inferring(R, players, seed, game, hand_index, dealer, res);
+    else esc_play_hand_body(R, players, seed, game, hand_index, dealer, res, 0);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -131,7 +148,8 @@ static void esc_play_hand_base(const esc_rules *R, const esc_player *players, ui
 __attribute__((target("popcnt")))
 static void esc_play_hand_popcnt(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
                                  uint64_t hand_index, int dealer, esc_hand_result *res) {
-    esc_play_hand_body(R, players, seed, game, hand_index, dealer, res);
+    if (esc_players_infer(players, R->players)) esc_play_hand_inferring(R, players, seed, game, hand_index, dealer, res);
+    else esc_play_hand_body(R, players, seed, game, hand_index, dealer, res, 0);
 }
 #endif
 

@@ -92,20 +92,7 @@ static int esc_eval_sample(const esc_hand *h, int seat, int blow, const esc_move
  * the opponent's being the decider's unseen cards): values[i] = the minimax
  * margin of option i for `seat`. */
 static void esc_eval_exact(const esc_hand *h, int seat, int blow, const esc_move *opts, int n, int *values) {
-    esc_eg s;
-    esc_eg_from_hand(&s, h);
-    for (int i = 0; i < n; i++) {
-        if (blow) {
-            esc_eg b = s;
-            if (opts[i].take) {
-                const uint64_t taken = opts[i].take | 1ULL << h->pending;
-                b.table &= ~taken; b.piles[seat] |= taken; b.last = seat;
-            }
-            values[i] = esc_eg_moves(h->R, &b, seat, -ESC_EG_INF, ESC_EG_INF, seat, NULL);
-        } else {
-            values[i] = esc_eg_played(h->R, &s, seat, opts[i].card, opts[i].take, -ESC_EG_INF, ESC_EG_INF, seat);
-        }
-    }
+    esc_ismcts_exact_values(h, seat, blow, opts, n, values);
 }
 
 #endif

@@ -42,7 +42,14 @@ typedef struct {
     uint8_t deck[40];
     int pos; /* the stock is deck[pos..39], dealt from the front */
     int dealer, last_capturer, lucky_deal, pending; /* pending: laid card open to a blow, or -1 */
+    /* per seat, public: bit v (1..10) = the seat showed, by laying a card while the table offered a
+     * capture to a v, that it holds no card of value v (esc_note_voids); bit 0 (ESC_VOIDS_OFF) = it
+     * played against that reading this deal, so nothing is inferred for it until its next refill.
+     * Kept only when a seat reads it (esc_apply_move's `infer`); ismcts' `infer` option reads it. */
+    uint16_t voids[ESC_MAX_SEATS];
 } esc_hand;
+
+#define ESC_VOIDS_OFF 1u
 
 static inline int esc_side(const esc_rules *R, int seat) { return R->teams ? (seat & 1) : seat; }
 
@@ -79,6 +86,7 @@ static inline int esc_next_seat(esc_hand *h, int last) {
             seat2 = seat2 + 1 == n ? 0 : seat2 + 1;
             int left = 40 - h->pos;
             h->hands[seat2] = esc_take_cards(h, R->hand_size < left ? R->hand_size : left);
+            h->voids[seat2] = 0;
         }
     }
 }
@@ -91,7 +99,7 @@ static inline void esc_deal(esc_hand *h, const esc_rules *R, int dealer) {
     h->lucky_deal = 0;
     h->pending = -1;
     for (int i = 0; i < ESC_MAX_SEATS; i++) {
-        h->hands[i] = 0; h->piles[i] = 0; h->escobas[i] = 0; h->lucky_escobas[i] = 0;
+        h->hands[i] = 0; h->piles[i] = 0; h->escobas[i] = 0; h->lucky_escobas[i] = 0; h->voids[i] = 0;
     }
     int seat = dealer;
     for (int k = 0; k < R->players; k++) {
@@ -119,12 +127,37 @@ static inline void esc_deal(esc_hand *h, const esc_rules *R, int dealer) {
 /* a move: card played and table cards taken (0 = lay) */
 typedef struct { int card; uint64_t take; } esc_move;
 
+/* the values that would capture on a table whose subset sums are `reach`: v when 15 - v is one */
+static inline uint16_t esc_capture_values(uint16_t reach) {
+    uint16_t m = 0;
+    for (int v = 1; v <= 10; v++) m |= (uint16_t)(((reach >> (15 - v)) & 1u) << v);
+    return m;
+}
+
+/* what `seat`'s move `mv` (before it is applied; cap: its capturing cards) shows of its hand to a reader
+ * who assumes it captures whenever it can: a lay while the table offered captures to values V means it
+ * holds no card of V, and (deal=rounds) it still holds, until its next refill, only cards it held then.
+ * Playing a card of a value it was read not to hold, or laying a card that could capture, proves the
+ * reading wrong for this seat: ESC_VOIDS_OFF until the refill. With `draw` (deal=draw, a card left to
+ * draw) the seat draws an unknown card after the move, so only ESC_VOIDS_OFF is kept. */
+static inline void esc_note_voids(esc_hand *h, int seat, esc_move mv, uint64_t cap, int draw) {
+    uint16_t v = h->voids[seat];
+    if (!(v & ESC_VOIDS_OFF)) {
+        if (((v >> esc_val[mv.card]) & 1u) || (!mv.take && ((cap >> mv.card) & 1))) v = ESC_VOIDS_OFF;
+        else if (!mv.take) v |= esc_capture_values(h->reach);
+    }
+    if (draw && h->pos < 40) v &= ESC_VOIDS_OFF;
+    h->voids[seat] = v;
+}
+
 /* play `mv` for `seat` of `side` (cap: its capturing cards before the move): a capture
  * takes its cards (an escoba when the table empties), a lay may leave a pending blow
- * under soplar; one card is drawn under deal=draw. The hand loop and the searches
- * (ismcts, evaluate, oracle) share it, so the rule lives in one place. */
+ * under soplar; one card is drawn under deal=draw. With `infer` the seats' voids are
+ * kept (esc_note_voids). The
+ * hand loop and the searches (ismcts, evaluate, oracle) share it, so the rule lives in one place. */
 static ESC_ALWAYS_INLINE void esc_apply_move(esc_hand *h, int seat, int side, esc_move mv, uint64_t cap, int soplar,
-                                             int draw) {
+                                             int draw, int infer) {
+    if (infer) esc_note_voids(h, seat, mv, cap, draw);
     const uint64_t cbit = 1ULL << mv.card;
     h->hands[seat] &= ~cbit;
     if (mv.take) {
@@ -152,7 +185,7 @@ static inline void esc_majority(const int *counts, int n, int ties, int16_t *out
     for (int i = 0; i < n; i++) out[i] = (int16_t)(none ? 0 : counts[i] == top);
 }
 
-static inline void esc_score(const esc_hand *h, int leftovers, esc_hand_result *res) {
+static ESC_ALWAYS_INLINE void esc_score(const esc_hand *h, int leftovers, esc_hand_result *res) {
     const esc_rules *R = h->R;
     const int ns = R->n_sides;
     int cards[ESC_MAX_SEATS], oros[ESC_MAX_SEATS], sevens[ESC_MAX_SEATS];

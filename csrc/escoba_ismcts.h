@@ -30,7 +30,10 @@
  * With `exact` (two players, no teams) a decision taken once the stock is
  * empty is solved exactly instead: the other hand is then exactly the unseen
  * cards, so the position is one of perfect information (endgame's minimax,
- * escoba_strategies.h, blows included).
+ * escoba_strategies.h, blows included); with `exploit` every option is solved
+ * and perfect-information UCT chooses among the optimal ones (esc_ismcts_exploit).
+ * With `infer` the determinizations respect the public voids (esc_hand.voids:
+ * values a seat showed it lacks by laying when they would have captured).
  *
  * Blows (soplar): with blows = 0 (the earlier default) every blow follows
  * greedy's rule (always, best greedy key), at the real table and inside the
@@ -41,7 +44,8 @@
  * and seeds a private SplitMix64 with it for all its determinizations and
  * draws, so a hand stays a pure function of (rules, strategies, seed, game,
  * hand) and the PLAY stream advances by exactly one per searched decision
- * (exact and forced decisions draw nothing).
+ * (exact and forced decisions draw nothing; an `exploit` decision draws one
+ * only when two or more options are optimal and it searches among them).
  * Memory: the node pool (iters + 1 nodes: a root and at most one new node per
  * iteration) is allocated once per decision; nothing is allocated per
  * iteration. If that allocation fails the decision falls back to greedy.
@@ -57,8 +61,9 @@
 #include "escoba_strategies.h"
 
 /* The parameters arrive per seat (esc_player.p: iters, c, rollout, exact, blows,
- * leaf); their defaults live in escoba_sim/strategies.py (BUILTINS["ismcts"]):
- * iters 1000, c 4, rollout 0, exact 0, blows 0, leaf -1 (the search before the options). c is in
+ * leaf, exploit, infer); their defaults live in escoba_sim/strategies.py (BUILTINS["ismcts"]):
+ * iters 1000, c 4, rollout 0, exact 0, blows 0, leaf -1, exploit 0, infer 0 (the search before the
+ * options). c is in
  * points of margin: margins spread over several points, so the [0,1]-reward
  * habit c ~ 0.7 under-explores; against greedy at 1000 iterations c = 0.5, 1,
  * 2, 4, 8, 16 gave +0.52, +0.57, +1.12, +1.42, +1.39, +1.44 points per hand
@@ -101,7 +106,7 @@ static inline void esc_ismcts_blow(esc_hand *h, int seat) {
  * deal=draw; returns the next seat, -1 at the end of the hand */
 static inline int esc_ismcts_play(esc_hand *h, int seat, esc_move mv, uint64_t cap) {
     const esc_rules *R = h->R;
-    esc_apply_move(h, seat, esc_side(R, seat), mv, cap, R->soplar, R->deal == ESC_DEAL_DRAW);
+    esc_apply_move(h, seat, esc_side(R, seat), mv, cap, R->soplar, R->deal == ESC_DEAL_DRAW, 0); /* voids: unread */
     return esc_next_seat(h, seat);
 }
 
@@ -151,6 +156,9 @@ typedef struct {
     int leaf;      /* two players, a decision with at most this many cards in the stock (-1: none): its
                       simulations end by exact search of their (determinized) deal once its stock is empty
                       with at most `exact` cards in both hands */
+    int exploit;   /* with `exact`: 1 chooses among the minimax-optimal options by a perfect-information search
+                      averaging over the replies (esc_ismcts_exploit); 0 plays the first optimal one */
+    int infer;     /* 1: determinizations respect the values each seat showed it did not hold (esc_hand.voids) */
 } esc_ismcts_cfg;
 
 /* the hand-set heuristic weights (strategies.py _WEIGHTS) that heuristic rollouts play with */
@@ -203,15 +211,20 @@ static inline int esc_ismcts_solvable(const esc_hand *h, int cards) {
         && __builtin_popcountll(h->hands[0] | h->hands[1]) <= cards;
 }
 
-/* deal the cards `seat` cannot see at random into the other hands and the stock */
-static inline void esc_ismcts_determinize(esc_hand *d, const esc_hand *h, int seat, const uint8_t *unseen, int n_unseen,
-                                          esc_rng *rng) {
-    uint8_t u[40];
+/* the unseen cards in a uniformly shuffled order (u) */
+static inline void esc_ismcts_shuffle(uint8_t *u, const uint8_t *unseen, int n_unseen, esc_rng *rng) {
     memcpy(u, unseen, (size_t)n_unseen);
     for (int i = n_unseen - 1; i > 0; i--) {
         const uint32_t j = esc_below(rng, (uint32_t)(i + 1));
         const uint8_t x = u[i]; u[i] = u[j]; u[j] = x;
     }
+}
+
+/* deal the cards `seat` cannot see at random into the other hands and the stock */
+static inline void esc_ismcts_determinize(esc_hand *d, const esc_hand *h, int seat, const uint8_t *unseen, int n_unseen,
+                                          esc_rng *rng) {
+    uint8_t u[40];
+    esc_ismcts_shuffle(u, unseen, n_unseen, rng);
     *d = *h;
     int k = 0;
     for (int s = 0; s < h->R->players; s++) {
@@ -221,6 +234,63 @@ static inline void esc_ismcts_determinize(esc_hand *d, const esc_hand *h, int se
         d->hands[s] = m;
     }
     for (int p = h->pos; p < 40; p++) d->deck[p] = u[k++];
+}
+
+/* `infer`: the cards each other seat is read not to hold (its voids' values, esc_hand.voids), 0 for a seat
+ * with no reading, proved wrong (ESC_VOIDS_OFF), or too few allowed unseen cards to fill its hand; returns
+ * whether any seat is constrained */
+static inline int esc_ismcts_forbidden(const esc_hand *h, int seat, uint64_t unseen_mask, uint64_t *forbid) {
+    int any = 0;
+    for (int s = 0; s < h->R->players; s++) {
+        forbid[s] = 0;
+        const uint16_t v = h->voids[s];
+        if (s == seat || (v & ESC_VOIDS_OFF) || !v) continue;
+        uint64_t f = 0;
+        for (uint64_t m = unseen_mask; m; m &= m - 1) {
+            const int c = __builtin_ctzll(m);
+            if ((v >> esc_val[c]) & 1) f |= 1ULL << c;
+        }
+        if (__builtin_popcountll(unseen_mask & ~f) < __builtin_popcountll(h->hands[s])) continue; /* no such deal */
+        forbid[s] = f;
+        any |= f != 0;
+    }
+    return any;
+}
+
+/* a determinization in which no other seat s holds a card of forbid[s]. Two players: the other hand is
+ * the first cards of a uniform shuffle that it may hold and the stock the rest in shuffled order, i.e.
+ * uniform over the consistent deals. More seats: uniform deals by rejection (at most 16 tries), then, as
+ * the fallback, each seat in turn takes the first cards of a shuffle that it may hold (consistent, not
+ * exactly uniform), filling up with any card if too few are left */
+static inline void esc_ismcts_determinize_inferred(esc_hand *d, const esc_hand *h, int seat, const uint8_t *unseen,
+                                                   int n_unseen, const uint64_t *forbid, esc_rng *rng) {
+    const int n = h->R->players;
+    if (n > 2) {
+        for (int t = 0; t < 16; t++) {
+            esc_ismcts_determinize(d, h, seat, unseen, n_unseen, rng);
+            int ok = 1;
+            for (int s = 0; s < n && ok; s++) ok = s == seat || !(d->hands[s] & forbid[s]);
+            if (ok) return;
+        }
+    }
+    uint8_t u[40];
+    esc_ismcts_shuffle(u, unseen, n_unseen, rng);
+    *d = *h;
+    uint64_t used = 0;
+    for (int s = 0; s < n; s++) {
+        if (s == seat) continue;
+        int k = __builtin_popcountll(h->hands[s]);
+        uint64_t m = 0;
+        for (int pass = 0; pass < 2 && k; pass++) /* pass 1 only when too few allowed cards are left */
+            for (int i = 0; i < n_unseen && k; i++) {
+                const uint64_t b = 1ULL << u[i];
+                if ((used & b) || (!pass && (forbid[s] & b))) continue;
+                m |= b; used |= b; k--;
+            }
+        d->hands[s] = m;
+    }
+    int p = h->pos;
+    for (int i = 0; i < n_unseen; i++) if (!((used >> u[i]) & 1)) d->deck[p++] = u[i];
 }
 
 /* One iteration below `node` of a tree in `pool` (*n_nodes used of `cap_nodes`) in the determinized
@@ -348,6 +418,8 @@ static ESC_COLD esc_move esc_ismcts_search(const esc_hand *h, int seat, int iter
     uint8_t unseen[40];
     int n_unseen = 0;
     for (uint64_t m = ~known & ((1ULL << 40) - 1); m; m &= m - 1) unseen[n_unseen++] = (uint8_t)__builtin_ctzll(m);
+    uint64_t forbid[ESC_MAX_SEATS];
+    const int inferred = cfg->infer && !see_all && esc_ismcts_forbidden(h, seat, ~known & ESC_ALL_CARDS, forbid);
 
     int32_t n_nodes = 1;
     pool[0].child = pool[0].sibling = -1;
@@ -359,6 +431,7 @@ static ESC_COLD esc_move esc_ismcts_search(const esc_hand *h, int seat, int iter
     esc_hand d;
     for (int it = 0; it < iters; it++) {
         if (see_all) d = *h;
+        else if (inferred) esc_ismcts_determinize_inferred(&d, h, seat, unseen, n_unseen, forbid, &sub);
         else esc_ismcts_determinize(&d, h, seat, unseen, n_unseen, &sub);
         esc_ismcts_iterate(pool, &n_nodes, iters + 1, &d, seat, 0, cfg, &sub, margin);
     }
@@ -377,29 +450,110 @@ static ESC_COLD esc_move esc_ismcts_search(const esc_hand *h, int seat, int iter
     return moves[best];
 }
 
+/* Exact values (two players, no teams, empty stock: h holds both real hands, the opponent's being the
+ * decider's unseen cards): values[i] = the minimax margin of option i for `seat` (blow = 1: options are
+ * blows of h->pending, take 0 = no blow). The evaluator (escoba_evaluate.h) and `exploit` share it. */
+static void esc_ismcts_exact_values(const esc_hand *h, int seat, int blow, const esc_move *opts, int n, int *values) {
+    esc_eg s;
+    esc_eg_from_hand(&s, h);
+    for (int i = 0; i < n; i++) {
+        if (blow) {
+            esc_eg b = s;
+            if (opts[i].take) {
+                const uint64_t taken = opts[i].take | 1ULL << h->pending;
+                b.table &= ~taken; b.piles[seat] |= taken; b.last = seat;
+            }
+            values[i] = esc_eg_moves(h->R, &b, seat, -ESC_EG_INF, ESC_EG_INF, seat, NULL);
+        } else {
+            values[i] = esc_eg_played(h->R, &s, seat, opts[i].card, opts[i].take, -ESC_EG_INF, ESC_EG_INF, seat);
+        }
+    }
+}
+
+/* `exact` with `exploit`: the decision of `seat` in the solvable hand `v` (both real hands: the other
+ * one is the unseen cards), blow = 1 for its blow of v->pending. Every root option is solved exactly
+ * and only the minimax-optimal ones are kept, so the choice is never worse than minimax; when more than
+ * one remains, perfect-information UCT (the exact view is the true deal, no determinization) restricted
+ * to them chooses, backing up each simulated hand's margin with greedy rollouts, so among equally good
+ * moves it prefers the one whose replies a weaker opponent gets wrong. Chance: like a searched decision,
+ * it draws one value from the PLAY stream (`rng`) only when it searches (two or more optimal options). */
+static ESC_COLD esc_move esc_ismcts_exploit(const esc_hand *v, int seat, int iters, const esc_ismcts_cfg *cfg,
+                                            esc_rng *rng, int blow) {
+    esc_move moves[ESC_ISMCTS_MAX_MOVES];
+    int values[ESC_ISMCTS_MAX_MOVES];
+    const int n_all = blow ? esc_ismcts_blow_options(v, moves) : esc_ismcts_legal(v, v->hands[seat], moves);
+    esc_ismcts_exact_values(v, seat, blow, moves, n_all, values);
+    int best = -ESC_EG_INF, n = 0;
+    for (int i = 0; i < n_all; i++) if (values[i] > best) best = values[i];
+    for (int i = 0; i < n_all; i++) if (values[i] == best) moves[n++] = moves[i]; /* legal order kept */
+    if (n == 1) return moves[0];
+    if (iters < 1) iters = 1;
+    const int32_t cap_nodes = iters + n;
+    esc_ismcts_node *pool = (esc_ismcts_node *)malloc(sizeof(esc_ismcts_node) * (size_t)cap_nodes);
+    if (pool == NULL) return moves[0]; /* out of memory: the first optimal option, as exploit = 0 */
+    esc_rng sub = { esc_next(rng) }; /* the one PLAY draw of this decision */
+    const int side = esc_side(v->R, seat);
+    for (int i = 0; i < n; i++) { /* node i: root option i */
+        pool[i].child = pool[i].sibling = -1;
+        pool[i].visits = pool[i].avail = 0;
+        pool[i].reward = 0;
+        pool[i].card = (int8_t)moves[i].card; pool[i].take = moves[i].take; pool[i].side = (int8_t)side;
+    }
+    int32_t n_nodes = n;
+    double margin[ESC_MAX_SEATS];
+    esc_hand d;
+    for (int it = 0; it < iters; it++) {
+        /* UCB1 over the optimal options (all legal every time, so availability = iterations so far);
+         * each is tried once first, in legal order */
+        int pick = 0;
+        if (it < n) {
+            pick = it;
+        } else {
+            double top = -1e300;
+            for (int i = 0; i < n; i++) {
+                const double u = pool[i].reward / pool[i].visits + cfg->c * sqrt(log((double)it) / pool[i].visits);
+                if (u > top) { top = u; pick = i; }
+            }
+        }
+        d = *v;
+        int cur = seat;
+        if (blow) esc_ismcts_apply_blow(&d, seat, moves[pick].take); /* the blower then plays its move */
+        else cur = esc_ismcts_play(&d, seat, moves[pick], esc_capturing_cards(d.reach, d.hands[seat]));
+        esc_ismcts_iterate(pool, &n_nodes, cap_nodes, &d, cur, pick, cfg, &sub, margin);
+    }
+    int top = 0;
+    for (int i = 1; i < n; i++) if (pool[i].visits > pool[top].visits) top = i; /* ties: legal order */
+    free(pool);
+    return moves[top];
+}
+
 /* the parameter slots of ismcts, in the order of StrategyDef.params (strategies.py) */
-enum { ESC_ISMCTS_ITERS, ESC_ISMCTS_C, ESC_ISMCTS_ROLLOUT, ESC_ISMCTS_EXACT, ESC_ISMCTS_BLOWS, ESC_ISMCTS_LEAF };
+enum { ESC_ISMCTS_ITERS, ESC_ISMCTS_C, ESC_ISMCTS_ROLLOUT, ESC_ISMCTS_EXACT, ESC_ISMCTS_BLOWS, ESC_ISMCTS_LEAF,
+       ESC_ISMCTS_EXPLOIT, ESC_ISMCTS_INFER };
 
 static inline esc_ismcts_cfg esc_ismcts_cfg_of(const double *p) {
     esc_ismcts_cfg cfg = { p[ESC_ISMCTS_C], (int)p[ESC_ISMCTS_ROLLOUT], (int)p[ESC_ISMCTS_EXACT],
-                           (int)p[ESC_ISMCTS_BLOWS], (int)p[ESC_ISMCTS_LEAF] };
+                           (int)p[ESC_ISMCTS_BLOWS], (int)p[ESC_ISMCTS_LEAF], (int)p[ESC_ISMCTS_EXPLOIT],
+                           (int)p[ESC_ISMCTS_INFER] };
     return cfg;
 }
 
-/* the exact position of the real hand for `seat` once it is solvable: the other hand is exactly the
- * cards `seat` has not seen (nothing is left in the stock), so the search reads nothing hidden */
-static inline void esc_ismcts_exact_view(esc_eg *s, const esc_hand *h, int seat) {
-    uint64_t known = h->hands[seat] | h->table | h->piles[0] | h->piles[1];
-    esc_eg_from_hand(s, h);
-    s->hands[1 - seat] = ESC_ALL_CARDS & ~known;
+/* the real hand as `seat` can know it once it is solvable: the other hand is exactly the cards `seat`
+ * has not seen (nothing is left in the stock), so the exact decisions read nothing hidden */
+static inline void esc_ismcts_exact_view(esc_hand *v, const esc_hand *h, int seat) {
+    *v = *h;
+    v->hands[1 - seat] = ESC_ALL_CARDS & ~(h->hands[seat] | h->table | h->piles[0] | h->piles[1]);
 }
 
-/* the move of `seat` (its turn, any blow settled); p: iters, c, rollout, exact, blows, leaf */
+/* the move of `seat` (its turn, any blow settled); p: iters, c, rollout, exact, blows, leaf, exploit, infer */
 static inline esc_move esc_ismcts_move(const double *p, const esc_hand *h, int seat, esc_rng *rng) {
     const esc_ismcts_cfg cfg = esc_ismcts_cfg_of(p);
     if (esc_ismcts_solvable(h, cfg.exact)) {
+        esc_hand v;
+        esc_ismcts_exact_view(&v, h, seat);
+        if (cfg.exploit) return esc_ismcts_exploit(&v, seat, (int)p[ESC_ISMCTS_ITERS], &cfg, rng, 0);
         esc_eg s;
-        esc_ismcts_exact_view(&s, h, seat);
+        esc_eg_from_hand(&s, &v);
         esc_move mv = { -1, 0 };
         esc_eg_moves(h->R, &s, seat, -ESC_EG_INF, ESC_EG_INF, seat, &mv);
         return mv;
@@ -413,8 +567,12 @@ static inline uint64_t esc_ismcts_blow_decision(const double *p, const esc_hand 
                                                 int card, esc_rng *rng) {
     const esc_ismcts_cfg cfg = esc_ismcts_cfg_of(p);
     if (esc_ismcts_solvable(h, cfg.exact)) {
+        esc_hand v;
+        esc_ismcts_exact_view(&v, h, seat);
+        v.pending = card;
+        if (cfg.exploit) return esc_ismcts_exploit(&v, seat, (int)p[ESC_ISMCTS_ITERS], &cfg, rng, 1).take;
         esc_eg s;
-        esc_ismcts_exact_view(&s, h, seat);
+        esc_eg_from_hand(&s, &v);
         uint64_t take = 0;
         esc_eg_blow(h->R, &s, seat, card, -ESC_EG_INF, ESC_EG_INF, seat, &take);
         return take;

@@ -42,6 +42,7 @@ cdef extern from "escoba_hand.h" nogil:
         int lucky_escobas[6]
         uint8_t deck[40]
         int pos, dealer, last_capturer, lucky_deal, pending
+        uint16_t voids[6]
     ctypedef struct esc_move:
         int card
         uint64_t take
@@ -59,6 +60,11 @@ cdef extern from "escoba_ismcts.h" nogil:
     # the search's own copy of a turn (test hooks check it against the core's hand loop)
     void esc_ismcts_blow(esc_hand *h, int seat)
     int esc_ismcts_play(esc_hand *h, int seat, esc_move mv, uint64_t cap)
+    # `infer`: the voids a move shows, and the determinizations that respect them (test hooks)
+    void esc_note_voids(esc_hand *h, int seat, esc_move mv, uint64_t cap, int draw)
+    int esc_ismcts_forbidden(const esc_hand *h, int seat, uint64_t unseen_mask, uint64_t *forbid)
+    void esc_ismcts_determinize_inferred(esc_hand *d, const esc_hand *h, int seat, const uint8_t *unseen,
+                                         int n_unseen, const uint64_t *forbid, esc_rng *rng)
 
 cdef extern from "escoba_core.h" nogil:
     ctypedef int (*esc_push_fn)(void *ctx, const esc_hand_result *res) noexcept nogil

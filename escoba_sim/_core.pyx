@@ -391,8 +391,9 @@ cdef _stock_view(esc_hand *h, stock):
 
 
 cdef _hand_view(esc_hand *h, esc_rules *R, hands, table, piles, escobas, int stock_left, int dealer,
-                int last_capturer, int pending):
-    """Fill ``h`` from card masks (``hands`` per seat, ``piles``/``escobas`` per side); the stock has only a size."""
+                int last_capturer, int pending, voids=None):
+    """Fill ``h`` from card masks (``hands`` per seat, ``piles``/``escobas`` per side); the stock has only a size;
+    ``voids`` per seat (engine.HandState.voids, what ismcts' ``infer`` reads), None = nothing inferred."""
     memset(h, 0, sizeof(esc_hand))
     h.R = R
     for i, m in enumerate(hands):
@@ -406,15 +407,18 @@ cdef _hand_view(esc_hand *h, esc_rules *R, hands, table, piles, escobas, int sto
     h.dealer = dealer
     h.last_capturer = last_capturer
     h.pending = pending
+    for i, v in enumerate(voids or ()):
+        h.voids[i] = v
 
 
 def decide_move(rules, strategy, hands, table, piles, escobas, stock_left, dealer, last_capturer, int seat, state,
-                stock=None):
+                stock=None, voids=None):
     """The move the core's ``strategy`` makes for ``seat`` (its turn, any blow settled): the compiled
     decision itself (esc_decide_move), so the reference engine can play a core-only strategy (ismcts)
     step by step and trace it. ``hands`` per seat, ``table`` and ``piles`` (per side) are card masks;
     the stock is only its size, unless ``stock`` gives its cards in draw order (only the cheating oracle
-    reads them). ``state`` is the hand's PLAY stream state.
+    reads them). ``state`` is the hand's PLAY stream state; ``voids``: the seats' public voids
+    (engine.HandState.voids), read by ismcts' ``infer``.
     Returns (card, table mask taken, the stream state after the decision)."""
     cdef esc_rules R = _c_rules(rules)
     cdef esc_player pl[6]
@@ -423,7 +427,7 @@ def decide_move(rules, strategy, hands, table, piles, escobas, stock_left, deale
     cdef esc_tbl t
     cdef esc_rng r
     cdef esc_move mv
-    _hand_view(&h, &R, hands, table, piles, escobas, stock_left, dealer, last_capturer, -1)
+    _hand_view(&h, &R, hands, table, piles, escobas, stock_left, dealer, last_capturer, -1, voids)
     _stock_view(&h, stock)
     t.mask = h.table
     t.reach = h.reach
@@ -433,7 +437,7 @@ def decide_move(rules, strategy, hands, table, piles, escobas, stock_left, deale
 
 
 def decide_blow(rules, strategy, hands, table, piles, escobas, stock_left, dealer, last_capturer, int seat,
-                int card, state, stock=None):
+                int card, state, stock=None, voids=None):
     """The blow the core's ``strategy`` makes for ``seat`` on the laid ``card`` (still on ``table``), as
     decide_move: returns (table mask taken with the card, 0 = no blow; the stream state after it)."""
     cdef esc_rules R = _c_rules(rules)
@@ -442,7 +446,7 @@ def decide_blow(rules, strategy, hands, table, piles, escobas, stock_left, deale
     cdef esc_hand h
     cdef esc_tbl t
     cdef esc_rng r
-    _hand_view(&h, &R, hands, table, piles, escobas, stock_left, dealer, last_capturer, card)
+    _hand_view(&h, &R, hands, table, piles, escobas, stock_left, dealer, last_capturer, card, voids)
     _stock_view(&h, stock)
     esc_tbl_init(&t, h.table & ~((<uint64_t>1) << card))
     r.state = state
@@ -504,6 +508,47 @@ def evaluate_exact(rules, int seat, hands, table, piles, escobas, int last_captu
     finally:
         free(opts)
         free(values)
+
+
+def note_voids(rules, hands, table, int seat, voids, int card, take, bint draw):
+    """Test hook: the seats' voids after ``seat`` plays ``card`` taking ``take`` (0 lays) from the position
+    (``hands`` per seat, ``table`` as masks; ``voids`` before), by the hand loop's esc_note_voids; ``draw``:
+    a card is drawn after the move."""
+    cdef esc_rules R = _c_rules(rules)
+    cdef esc_hand h
+    cdef esc_move mv
+    _hand_view(&h, &R, hands, table, [0] * rules.n_sides, [0] * rules.n_sides, 1 if draw else 0, 0, -1, -1, voids)
+    mv.card = card
+    mv.take = take
+    esc_note_voids(&h, seat, mv, esc_capturing_cards(h.reach, h.hands[seat]), draw)
+    return [h.voids[s] for s in range(rules.players)]
+
+
+def inferred_deals(rules, int seat, hands, table, piles, int stock_left, voids, int n, seed):
+    """Test hook: ``n`` determinizations of ismcts with ``infer`` for ``seat`` (other hands as placeholders of
+    their sizes; ``voids`` per seat): the list of per-seat hand masks of each, and whether any seat was
+    constrained (esc_ismcts_forbidden)."""
+    cdef esc_rules R = _c_rules(rules)
+    cdef esc_hand h, d
+    cdef esc_rng rng
+    cdef uint64_t forbid[6]
+    cdef uint8_t unseen[40]
+    _hand_view(&h, &R, hands, table, piles, [0] * rules.n_sides, stock_left, 0, -1, -1, voids)
+    known = hands[seat] | table
+    for p in piles:
+        known |= p
+    cdef int n_unseen = 0
+    for c in range(40):
+        if not (known >> c) & 1:
+            unseen[n_unseen] = c
+            n_unseen += 1
+    constrained = esc_ismcts_forbidden(&h, seat, ((<uint64_t>1) << 40) - 1 - known, forbid)
+    rng.state = seed
+    out = []
+    for _ in range(n):
+        esc_ismcts_determinize_inferred(&d, &h, seat, unseen, n_unseen, forbid, &rng)
+        out.append([d.hands[s] for s in range(rules.players)])
+    return out, bool(constrained)
 
 
 def ismcts_turns_hand(rules, strategies, seed, int game):

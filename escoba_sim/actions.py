@@ -131,7 +131,7 @@ class ActionHand:
         new_st = HandState(st.rules, st.dealer, st.deck, [list(h) for h in st.hands], list(st.table),
                            list(st.stock), list(st.piles), list(st.escobas), list(st.lucky_escobas),
                            st.lucky_deal, st.to_play, st.last_capturer, st.pending_blow, list(st.moves),
-                           st.result)
+                           st.result, list(st.voids))
         new = ActionHand.__new__(ActionHand)
         new.st, new.phase, new.card, new.chosen = new_st, self.phase, self.card, self.chosen
         new.candidates, new._moves, new.lay_checks = list(self.candidates), self._moves, list(self.lay_checks)

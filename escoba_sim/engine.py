@@ -18,6 +18,9 @@ from .rules import Ruleset
 MAX_HANDS_PER_GAME = 10_000  # a game ends with probability 1; this only guards a broken ruleset
 
 
+VOIDS_OFF = 1  # HandState.voids: the seat's play contradicted the reading this deal
+
+
 class IllegalMove(ValueError):
     """A move that the rules do not allow in the current state."""
 
@@ -151,6 +154,14 @@ class HandState:
     pending_blow: tuple[int, list[tuple[int, ...]]] | None = None
     moves: list[Move] = field(default_factory=list)
     result: HandResult | None = None
+    # per seat, public (derived from the moves): bit v (1..10) = the seat laid a card while a card of value v
+    # would have captured, so, if it captures whenever it can, it holds none until its next refill; bit 0
+    # (VOIDS_OFF) = its play contradicted that this deal (note_voids). ismcts' `infer` reads it.
+    voids: list[int] = field(default_factory=list)
+
+    def __post_init__(self):
+        if not self.voids:
+            self.voids = [0] * self.rules.players
 
     @property
     def over(self) -> bool:
@@ -209,6 +220,7 @@ def _next_seat(st: HandState, last: int) -> int:
         for seat in st.seat_order(st.dealer + 1):
             k = min(st.rules.hand_size, len(st.stock))
             st.hands[seat] = sorted(st.stock[:k])
+            st.voids[seat] = 0
             del st.stock[:k]
         return _next_seat(st, last)
     return -1
@@ -241,6 +253,28 @@ def blow_options(st: HandState) -> list[Move]:
         return []
     card, opts = st.pending_blow
     return [Move(st.to_play, card, take, soplar=True) for take in opts]
+
+
+def capture_values(table: list[int]) -> int:
+    """The values that would capture on ``table`` as a bit mask (bit v: 15 - v is the sum of some of its cards)."""
+    sums = {0}
+    for c in table:
+        sums |= {x + value(c) for x in sums if x + value(c) <= 15}
+    return sum(1 << v for v in range(1, 11) if 15 - v in sums)
+
+
+def note_voids(st: HandState, move: Move, missed: bool) -> None:
+    """Update the voids of the seat making ``move`` (before it is applied; ``missed``: a lay whose card could
+    have captured). Playing a card of a value it was read not to hold, or laying a card that could capture,
+    turns the reading off for this deal; a lay adds the values that would have captured."""
+    seat, v = move.player, st.voids[move.player]
+    if v & VOIDS_OFF:
+        return
+    if v >> value(move.card) & 1 or missed:
+        v = VOIDS_OFF
+    elif not move.take:
+        v |= capture_values(st.table)
+    st.voids[seat] = v
 
 
 def apply_blow(st: HandState, move: Move | None) -> None:
@@ -277,6 +311,8 @@ def apply_move(st: HandState, move: Move, *, legal: list[Move] | None = None, op
         legal = legal_moves(st, options_of)
     if move not in legal:
         raise IllegalMove(explain_illegal(st, move, legal))
+    missed = [] if move.take else options_of(move.card, st.table)
+    note_voids(st, move, bool(missed))
     st.hands[seat].remove(move.card)
     if move.take:
         st.table = [c for c in st.table if c not in move.take]
@@ -286,13 +322,13 @@ def apply_move(st: HandState, move: Move, *, legal: list[Move] | None = None, op
         if move.escoba:
             st.escobas[side] += 1
     else:
-        missed = options_of(move.card, st.table)
         st.table = sorted(st.table + [move.card])
         if st.rules.soplar and missed:
             st.pending_blow = (move.card, missed)
     st.moves.append(move)
     if st.rules.deal == "draw" and st.stock:
         st.hands[seat] = sorted(st.hands[seat] + [st.stock.pop(0)])
+        st.voids[seat] &= VOIDS_OFF  # the drawn card is unknown
     st.to_play = _next_seat(st, seat)
     if st.to_play < 0:
         st.pending_blow = None

@@ -405,7 +405,8 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
                                                                integer=True, lo=0, hi=12)}, code=6),
     # randomised search: no reference version (reference=None makes the pure-Python engine refuse it clearly)
     StrategyDef("ismcts", "information-set Monte Carlo tree search over determinized deals, greedy rollouts; "
-                "options: exact endgame, heuristic rollouts, searched blows, exact leaves",
+                "options: exact endgame, heuristic rollouts, searched blows, exact leaves, exploiting exact play, "
+                "inferred deals",
                 None, {"iters": Param(1000, "search iterations per move", integer=True, lo=1, hi=1_000_000),
                        "c": Param(4.0, "UCB1 exploration constant, in points of hand margin", lo=0, hi=1000),
                        "rollout": Param(0, "rollout policy: 0 greedy, 1 heuristic (hand-set weights)", integer=True,
@@ -416,7 +417,13 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
                                       lo=0, hi=1),
                        "leaf": Param(-1, "2 players, at most this many cards in the stock: simulations end by exact "
                                      "search once their stock is empty (within `exact`; -1 never)", integer=True,
-                                     lo=-1, hi=40)},
+                                     lo=-1, hi=40),
+                       "exploit": Param(0, "with `exact`: 1 chooses among the minimax-best moves by a search "
+                                        "averaging over the replies, 0 plays the first best", integer=True,
+                                        lo=0, hi=1),
+                       "infer": Param(0, "1: deal the unseen cards consistently with the values each seat showed "
+                                      "it lacked (it laid a card when one of them would have captured)",
+                                      integer=True, lo=0, hi=1)},
                 code=7),
     # cheats: it reads every hand and the stock order (core only, like ismcts)
     StrategyDef("oracle", "CHEATS: sees every hand and the stock; exact search of the rest of the hand when few "
@@ -575,14 +582,15 @@ class CoreStrategy:
         return list(st.stock) if self.spec.cheats else None
 
     def choose_move(self, st: HandState, moves: list[Move], rng: SplitMix64) -> Move:
-        card, take, rng.state = self._core.decide_move(*self._view(st), rng.state, self._stock(st))
+        card, take, rng.state = self._core.decide_move(*self._view(st), rng.state, self._stock(st), st.voids)
         for m in moves:
             if m.card == card and mask_of(m.take) == take:
                 return m
         raise RuntimeError(f"the compiled `{self.spec}` chose a move that is not legal (card {card}, take {take:#x})")
 
     def choose_blow(self, st: HandState, blows: list[Move], rng: SplitMix64) -> Move | None:
-        take, rng.state = self._core.decide_blow(*self._view(st), blows[0].card, rng.state, self._stock(st))
+        take, rng.state = self._core.decide_blow(*self._view(st), blows[0].card, rng.state, self._stock(st),
+                                                 st.voids)
         if not take:
             return None
         for m in blows:

@@ -20,7 +20,7 @@ from escoba_sim.strategies import GreedyStrategy, StrategyError, parse_strategy
 pytestmark = pytest.mark.skipif(batch.ENGINE != "cython", reason="ismcts runs only on the compiled core")
 
 # the search as it was (still the default): greedy rollouts, no exact solving, greedy's blows
-OLD = "rollout=0,exact=0,blows=0,leaf=-1"
+OLD = "rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0"
 BASELINE = json.loads((Path(__file__).parent / "data" / "ismcts_baseline.json").read_text())
 
 
@@ -101,7 +101,8 @@ def test_strategies_lists_the_options_and_the_old_spelling(cli):
     out = cli("strategies")
     assert out.exit_code == 0
     text = out.output[out.output.index("ismcts"):out.output.index("oracle")]
-    for piece in ("rollout=0", "exact=0", "blows=0", "leaf=-1", "exact endgame", "searched blows"):
+    for piece in ("rollout=0", "exact=0", "blows=0", "leaf=-1", "exploit=0", "infer=0", "exact endgame",
+                  "searched blows", "inferred deals"):
         assert piece in text, piece
 
 
@@ -247,3 +248,70 @@ def test_exact_endgame_is_ahead_of_the_default_in_self_play_on_duplicate_deals()
     mean, lo, hi = interval(m)
     assert lo > 0, (mean, lo, hi)
     assert 0 < np.count_nonzero(m) < 100  # only the last deal's play changes
+
+
+class ExploitJudge:
+    """`exact=6,exploit=1` (compiled decisions); at each of its decisions with an empty stock it also asks the
+    reference endgame's first-best move and values both by exact minimax (the evaluator's exact method)."""
+
+    def __init__(self, spec):
+        from escoba_sim import _core
+        from escoba_sim.strategies import EndgameStrategy
+
+        self.core, self.inner, self.exact = _core, parse_strategy(spec).player(), EndgameStrategy(max_cards=6)
+        self.pairs, self.draws = [], []
+
+    def _value(self, st, options, pending, blow):
+        return self.core.evaluate_exact(st.rules, st.to_play, [mask_of(h) for h in st.hands], mask_of(st.table),
+                                        list(st.piles), list(st.escobas), st.last_capturer, pending,
+                                        options, blow)
+
+    def choose_move(self, st, moves, rng):
+        before = rng.state
+        m = self.inner.choose_move(st, moves, rng)
+        if not st.stock and len(moves) > 1:
+            ref = self.exact.choose_move(st, moves, rng)
+            values = self._value(st, [(x.card, mask_of(x.take)) for x in moves], -1, False)
+            chosen, best = values[moves.index(m)], values[moves.index(ref)]
+            self.pairs.append((chosen, best, m != ref))
+            self.draws.append((values.count(max(values)) > 1, rng.state != before))
+        return m
+
+    def choose_blow(self, st, blows, rng):
+        before = rng.state
+        m = self.inner.choose_blow(st, blows, rng)
+        if not st.stock:
+            ref = self.exact.choose_blow(st, blows, rng)
+            opts = [(blows[0].card, 0)] + [(b.card, mask_of(b.take)) for b in blows]
+            values = self._value(st, opts, blows[0].card, True)
+            pick = lambda x: 0 if x is None else 1 + blows.index(x)  # noqa: E731
+            self.pairs.append((values[pick(m)], values[pick(ref)], m != ref))
+            self.draws.append((values.count(max(values)) > 1, rng.state != before))
+        return m
+
+
+@pytest.mark.parametrize("rules", ["ludoteka", "tradicional"])
+def test_exploit_plays_only_minimax_best_moves_and_draws_only_when_it_searches(rules):
+    # every last-deal decision of exploit=1 has the reference endgame's value (never a worse one), it
+    # differs from the endgame's first-best move in some of them (it chooses among the ties), and it draws
+    # from the PLAY stream exactly when two or more options are optimal; the core loop plays the same hands
+    r = parse_rules(rules)
+    spec = "ismcts:iters=60,exact=6,exploit=1"
+    judges = [ExploitJudge(spec), ExploitJudge(spec)]
+    got = batch.play_hands(r, [spec, spec], 5, 0, 40).hands
+    for i in range(40):
+        st = play_hand(r, judges, 5, i, 0, dealer=i % 2)
+        assert list(got["total"][i]) == list(st.result.total), (rules, i)
+    pairs = [p for j in judges for p in j.pairs]
+    draws = [d for j in judges for d in j.draws]
+    assert len(pairs) > 40
+    assert all(chosen == best for chosen, best, _ in pairs)
+    assert any(differs for _, _, differs in pairs)
+    assert all(tied == drew for tied, drew in draws)
+
+
+def test_exploit_changes_the_play_and_is_nothing_without_exact():
+    exact = "ismcts:iters=100,exact=6"
+    assert not np.array_equal(_totals("ludoteka", exact), _totals("ludoteka", exact + ",exploit=1"))
+    base = "ismcts:iters=100"
+    assert np.array_equal(_totals("ludoteka", base), _totals("ludoteka", base + ",exploit=1"))
