@@ -276,6 +276,19 @@ static inline void esc_ismcts_determinize_inferred(esc_hand *d, const esc_hand *
     uint8_t u[40];
     esc_ismcts_shuffle(u, unseen, n_unseen, rng);
     *d = *h;
+    if (n == 2) { /* the same deal as below in one pass (esc_ismcts_forbidden left enough allowed cards) */
+        const int other = 1 - seat;
+        const uint64_t f = forbid[other];
+        int k = __builtin_popcountll(h->hands[other]), p = h->pos;
+        uint64_t m = 0;
+        for (int i = 0; i < n_unseen; i++) {
+            const uint64_t b = 1ULL << u[i];
+            if (k && !(f & b)) { m |= b; k--; }
+            else d->deck[p++] = u[i];
+        }
+        d->hands[other] = m;
+        return;
+    }
     uint64_t used = 0;
     for (int s = 0; s < n; s++) {
         if (s == seat) continue;
