@@ -4,6 +4,7 @@ ESCOBA_SIM_PURE_PYTHON=1 skips the extension entirely. With gcc the core is buil
 (ProfileGuidedBuildExt below, about 20-30% more hands per second; ESCOBA_SIM_PGO=0 builds it plainly).
 """
 
+import glob
 import os
 import shutil
 import subprocess
@@ -131,6 +132,7 @@ class ProfileGuidedBuildExt(build_ext):
 
 
 ext_modules = []
+C_HEADERS = sorted(glob.glob("csrc/*.h"))
 if os.environ.get("ESCOBA_SIM_PURE_PYTHON") != "1" and os.path.exists("escoba_sim/_core.pyx"):
     try:
         from Cython.Build import cythonize
@@ -139,15 +141,14 @@ if os.environ.get("ESCOBA_SIM_PURE_PYTHON") != "1" and os.path.exists("escoba_si
     if cythonize is not None:
         ext_modules = cythonize(
             # depends: a changed C header rebuilds the extension, and the headers ship in the sdist
+            # (all of them: a header missing from the list was missing from the sdist, and a wheel built
+            # from that sdist had no compiled core)
             [Extension("escoba_sim._core", ["escoba_sim/_core.pyx"], include_dirs=["csrc"],
-                       depends=["csrc/escoba_rng.h", "csrc/escoba_tables.h", "csrc/escoba_hand.h",
-                                "csrc/escoba_strategies.h", "csrc/escoba_ismcts.h", "csrc/escoba_core.h",
-                                "csrc/escoba_evaluate.h"],
+                       depends=C_HEADERS,
                        extra_compile_args=BASE_FLAGS),
              # the vectorised environment's stepping loop (escoba_sim/env/vector.py)
              Extension("escoba_sim._vec", ["escoba_sim/_vec.pyx"], include_dirs=["csrc"],
-                       depends=["csrc/escoba_vec.h", "csrc/escoba_core.h", "csrc/escoba_rng.h",
-                                "csrc/escoba_strategies.h", "csrc/escoba_ismcts.h"],
+                       depends=C_HEADERS,
                        extra_compile_args=BASE_FLAGS)],
             compiler_directives={"language_level": 3, "boundscheck": False, "wraparound": False,
                                  "cdivision": True, "initializedcheck": False},
