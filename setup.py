@@ -1,7 +1,8 @@
 """Build the optional compiled core; without a compiler the package stays pure Python.
 
 ESCOBA_SIM_PURE_PYTHON=1 skips the extension entirely. With gcc the core is built profile-guided
-(ProfileGuidedBuildExt below, about 20-30% more hands per second; ESCOBA_SIM_PGO=0 builds it plainly).
+(ProfileGuidedBuildExt below: 4-6% fewer instructions per hand, benchmarks/README.md, fourth pass;
+ESCOBA_SIM_PGO=0 builds it plainly).
 """
 
 import glob
