@@ -534,6 +534,28 @@ done:
     return found;
 }
 
+/* esc_draw_option's draw when the n options are the set bits of 16-bit sets mts[0], mts[1], ...
+ * (set h: the options with the h-th subset of the upper cards; bit l: with the l-th low subset):
+ * returns 1 with *h and *l of the option drawn, 0 when the draw falls on one of the `extra` slots */
+static ESC_ALWAYS_INLINE int esc_draw_match(const uint32_t *mts, int n, int extra, int extra_first, esc_rng *rng,
+                                            int *h, uint32_t *l) {
+    const int total = n + extra;
+    const int j = total > 1 ? (int)esc_below(rng, (uint32_t)total) : 0;
+    int i = extra_first ? j - extra : j; /* the option drawn, in mask order; outside 0..n-1: the extra slot */
+    if (i < 0 || i >= n) return 0;
+    for (int k = 0;; k++) {
+        const int c = __builtin_popcount(mts[k]);
+        if (i < c) {
+            uint32_t mt = mts[k];
+            while (i--) mt &= mt - 1;
+            *h = k;
+            *l = (uint32_t)__builtin_ctz(mt);
+            return 1;
+        }
+        i -= c;
+    }
+}
+
 /* a uniformly drawn move among `extra` + the options of `card`: returns the
  * option, 0 when the draw falls on one of the `extra` (lay or no-blow) slots.
  * `extra_first`: the extra slot comes before the options (no blow) or after (lay). */
@@ -580,19 +602,9 @@ ESC_CLONES static uint64_t esc_draw_option(const esc_tbl *t, int card, int extra
                                  (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_add_epi8(S, v5), need)),
                                  (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_add_epi8(S4, v5), need))};
         const int n = __builtin_popcount(mts[0] | mts[1] << 16) + __builtin_popcount(mts[2] | mts[3] << 16);
-        const int total = n + extra;
-        const int j = total > 1 ? (int)esc_below(rng, (uint32_t)total) : 0;
-        int i = extra_first ? j - extra : j;
-        if (i < 0 || i >= n) return 0;
-        for (int h = 0;; h++) {
-            const int c = __builtin_popcount(mts[h]);
-            if (i < c) {
-                uint32_t mt = mts[h];
-                while (i--) mt &= mt - 1;
-                return mh[h] | esc_small_subset(b, (uint32_t)__builtin_ctz(mt));
-            }
-            i -= c;
-        }
+        int h;
+        uint32_t l;
+        return esc_draw_match(mts, n, extra, extra_first, rng, &h, &l) ? mh[h] | esc_small_subset(b, l) : 0;
     }
 #endif
     if (k <= ESC_SLOT_MAX) {
@@ -611,19 +623,9 @@ ESC_CLONES static uint64_t esc_draw_option(const esc_tbl *t, int card, int extra
             mts[h] = r >= 0 ? esc_quad_eq(&lo, (uint32_t)r) : 0;
             n += __builtin_popcount(mts[h]);
         }
-        const int total = n + extra;
-        const int j = total > 1 ? (int)esc_below(rng, (uint32_t)total) : 0;
-        int i = extra_first ? j - extra : j;
-        if (i < 0 || i >= n) return 0;
-        for (int h = 0;; h++) {
-            const int c = __builtin_popcount(mts[h]);
-            if (i < c) {
-                uint32_t mt = mts[h];
-                while (i--) mt &= mt - 1;
-                return hi.m[h] | esc_quad_mask(&lo, (uint32_t)__builtin_ctz(mt));
-            }
-            i -= c;
-        }
+        int h;
+        uint32_t l;
+        return esc_draw_match(mts, n, extra, extra_first, rng, &h, &l) ? hi.m[h] | esc_quad_mask(&lo, l) : 0;
     }
     const int64_t n = esc_count_options(t, card);
     const int64_t total = n + extra;
