@@ -9,8 +9,10 @@ stock is empty, two players) and `exact=6,exploit=1` (the same, choosing among
 the minimax-best moves by a search over the replies) on ESCOBA_SEARCH_N deals
 (default 2000); with `exact=6`, `blows=1` (blow decisions searched; soplar, so
 tradicional only) and `leaf=40` (every simulation ends by exact search once its
-stock is empty), and `infer=1` (deals consistent with the values each seat
-showed it lacked) on ESCOBA_SEARCH_N_OPTION deals (default 1000). ismcts costs
+stock is empty) on ESCOBA_SEARCH_N_OPTION deals (default 1000), and `infer=1`
+(deals consistent with the values each seat showed it lacked) on
+ESCOBA_SEARCH_N_INFER deals (default 6000: its gain, a few hundredths of a
+point, needs them to show). ismcts costs
 about a millisecond per move, so the studies' N would take days.
 
 Against greedy: the default and the options that do not cost several times its
@@ -43,6 +45,7 @@ from bench_strategies import measure  # noqa: E402
 N = int(float(os.environ.get("ESCOBA_SEARCH_N", "2000")))
 N_OPTION = int(float(os.environ.get("ESCOBA_SEARCH_N_OPTION", "1000")))
 N_GREEDY = int(float(os.environ.get("ESCOBA_SEARCH_N_GREEDY", "1000")))
+N_INFER = int(float(os.environ.get("ESCOBA_SEARCH_N_INFER", "6000")))
 SECONDS = float(os.environ.get("ESCOBA_SEARCH_SECONDS", "6"))
 RULES = ["ludoteka", "tradicional"]
 # the default (the search before the options existed), spelled in full so that the study keeps measuring it
@@ -79,7 +82,8 @@ def against_greedy(rules: str, keys) -> dict:
 
 def main() -> dict:
     numbers = {"script": f"python analysis/search_strength.py (ESCOBA_SEARCH_N={N}, ESCOBA_SEARCH_N_OPTION={N_OPTION}, "
-               f"ESCOBA_SEARCH_N_GREEDY={N_GREEDY}, seed={SEED})", "seed": SEED, "old": OLD, "options": OPTIONS,
+               f"ESCOBA_SEARCH_N_GREEDY={N_GREEDY}, ESCOBA_SEARCH_N_INFER={N_INFER}, seed={SEED})",
+               "seed": SEED, "old": OLD, "options": OPTIONS,
                "greedy_deals": N_GREEDY, "rules": {}}
     for rules in RULES:
         specs = {"old": OLD, **{k: v for k, v in OPTIONS.items() if k != "blows" or parse_rules(rules).soplar}}
@@ -88,7 +92,7 @@ def main() -> dict:
             for k, spec in specs.items():
                 us[k].append(cost(spec, rules))
         numbers["rules"][rules] = {
-            "paired": {k: paired(rules, spec, N if k in FULL_N else N_OPTION)
+            "paired": {k: paired(rules, spec, N if k in FULL_N else N_INFER if k == "infer" else N_OPTION)
                        for k, spec in specs.items() if k != "old"},
             "vs_greedy": against_greedy(rules, VS_GREEDY),
             "us_per_move": {k: round(float(np.mean(v)), 1) for k, v in us.items()},
