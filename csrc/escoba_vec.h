@@ -47,6 +47,7 @@ typedef struct {
     esc_rules R;
     esc_player players[ESC_MAX_SEATS]; /* the learner's slot is unused */
     int learner, n_envs, obs_size;
+    int infer; /* a seat reads the voids (ismcts' infer): the moves keep them, as the core's hand loop does */
     uint64_t seed;
     /* observation offsets (actions.observation_layout) */
     int o_hand, o_table, o_pile, o_played, o_blow, o_ccard, o_ctake, o_stock, o_hsize, o_escobas, o_to_play,
@@ -222,6 +223,12 @@ static inline void esc_vec_strategy_blow(esc_vec *V, esc_vec_env *e, int seat) {
     h->pending = -1;
 }
 
+/* play `mv` for `seat` (cap: its capturing cards before the move); returns the next seat, -1 at the end */
+static inline int esc_vec_play(const esc_vec *V, esc_hand *h, int seat, esc_move mv, uint64_t cap) {
+    esc_apply_move(h, seat, esc_side(&V->R, seat), mv, cap, V->R.soplar, V->R.deal == ESC_DEAL_DRAW, V->infer);
+    return esc_next_seat(h, seat);
+}
+
 /* play the other seats from `seat` until the learner has a decision or the hand ends */
 static inline void esc_vec_advance(esc_vec *V, esc_vec_env *e, int seat) {
     esc_hand *h = &e->h;
@@ -233,7 +240,7 @@ static inline void esc_vec_advance(esc_vec *V, esc_vec_env *e, int seat) {
         const uint64_t cap = esc_capturing_cards(h->reach, h->hands[seat]);
         const esc_move mv = esc_decide_move(&V->players[seat], h, seat, &t, h->hands[seat], cap, &e->rng);
         e->played |= 1ULL << mv.card;
-        seat = esc_ismcts_play(h, seat, mv, cap);
+        seat = esc_vec_play(V, h, seat, mv, cap);
     }
     if (seat < 0) {
         esc_vec_finish(V, e);
@@ -268,7 +275,7 @@ static inline void esc_vec_learner_play(esc_vec *V, esc_vec_env *e, esc_move mv)
     const int me = V->learner;
     const uint64_t cap = esc_capturing_cards(h->reach, h->hands[me]);
     e->played |= 1ULL << mv.card;
-    esc_vec_advance(V, e, esc_ismcts_play(h, me, mv, cap));
+    esc_vec_advance(V, e, esc_vec_play(V, h, me, mv, cap));
 }
 
 /* the learner's blow (take: the table cards taken with the laid card; 0 = none) */

@@ -24,9 +24,10 @@ cdef extern from "escoba_vec.h" nogil:
     ctypedef struct esc_vec:
         esc_rules R
         esc_player players[6]
-        int learner, n_envs, obs_size
+        int learner, n_envs, obs_size, infer
         uint64_t seed
         esc_vec_env *envs
+    int esc_players_infer(const esc_player *players, int n)
     void esc_vec_init_tables()
     void esc_vec_layout(esc_vec *V)
     void esc_vec_reset_all(esc_vec *V, uint64_t first_game, int8_t *obs, int8_t *mask)
@@ -52,6 +53,7 @@ cdef class VecCore:
         self.V.R = _c_rules(rules)
         _c_players(rules, strategies, self.V.players)
         self.V.learner = learner
+        self.V.infer = esc_players_infer(self.V.players, self.V.R.players)
         self.V.n_envs = n_envs
         self.V.seed = 0
         esc_vec_layout(&self.V)

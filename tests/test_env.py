@@ -87,7 +87,8 @@ BACKEND_CASES = [("ludoteka", "greedy", 0), ("ludoteka", "random", 1), ("tradici
                  ("tradicional", "random", 1), ("cardgames", "heuristic", 0), ("robo", "defensive", 1),
                  ("tradicional(players=3)", "random", 2), ("cardgames(players=4,teams=yes)", "maxoros", 1),
                  ("robo(players=6,teams=yes)", "sevens", 0), ("ludoteka", "endgame", 1),
-                 ("tradicional(hand_size=6,table_size=10)", "random", 0)]  # big tables, many options
+                 ("tradicional(hand_size=6,table_size=10)", "random", 0),  # big tables, many options
+                 ("ludoteka", "ismcts:iters=20,infer=1", 1), ("tradicional", "ismcts:iters=20,infer=1", 0)]
 
 
 @pytest.mark.skipif(_vec is None, reason="the compiled core is not built (ESCOBA_SIM_PURE_PYTHON=1)")
