@@ -176,7 +176,7 @@ static ESC_ALWAYS_INLINE void esc_apply_move(esc_hand *h, int seat, int side, es
 
 /* ---------- scoring ---------- */
 
-static inline void esc_majority(const int *counts, int n, int ties, int16_t *out) {
+static ESC_ALWAYS_INLINE void esc_majority(const int *counts, int n, int ties, int16_t *out) {
     int top = counts[0], ntop = 0;
     for (int i = 1; i < n; i++) if (counts[i] > top) top = counts[i];
     for (int i = 0; i < n; i++) ntop += counts[i] == top;
