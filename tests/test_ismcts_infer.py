@@ -8,7 +8,9 @@ from escoba_sim import batch
 from escoba_sim.cards import mask_of, value
 from escoba_sim.engine import VOIDS_OFF, capture_values, play_hand
 from escoba_sim.rules import parse_rules
-from escoba_sim.strategies import GreedyStrategy, RandomStrategy, parse_strategy
+from escoba_sim.strategies import GreedyStrategy, RandomStrategy
+
+from conftest import assert_reference_replays_core
 
 pytestmark = pytest.mark.skipif(batch.ENGINE != "cython", reason="ismcts runs only on the compiled core")
 
@@ -147,12 +149,4 @@ def test_infer_changes_the_play():
 def test_the_reference_replay_of_infer_is_the_core_hand(rules):
     # the reference engine keeps the voids and hands them to the compiled decision; the core's hand loop
     # keeps its own: the same hands only if both agree at every ismcts decision
-    r = parse_rules(rules)
-    spec = "ismcts:iters=60,infer=1"
-    specs = [spec if s % 2 == 0 else "greedy" for s in range(r.players)]
-    players = [parse_strategy(s).player() for s in specs]
-    got = batch.play_hands(r, specs, 14, 0, 6).hands
-    for i in range(6):
-        st = play_hand(r, players, 14, i, 0, dealer=i % r.players)
-        for k in batch.SIDE_COLUMNS:
-            assert list(got[k][i]) == getattr(st.result, k), (rules, i, k)
+    assert_reference_replays_core(parse_rules(rules), "ismcts:iters=60,infer=1", 14, 6)

@@ -17,6 +17,8 @@ from escoba_sim.engine import play_hand
 from escoba_sim.rules import parse_rules
 from escoba_sim.strategies import GreedyStrategy, StrategyError, parse_strategy
 
+from conftest import assert_reference_replays_core
+
 pytestmark = pytest.mark.skipif(batch.ENGINE != "cython", reason="ismcts runs only on the compiled core")
 
 # the search as it was (still the default): greedy rollouts, no exact solving, greedy's blows
@@ -155,15 +157,7 @@ def test_exact_plays_the_endgames_move_once_the_stock_is_empty_and_the_core_agre
 def test_options_play_legal_moves_and_the_core_hand_is_the_reference_replay(rules, options):
     # every decision (searched blows included) is checked legal by the reference engine, and the compiled
     # hand loop plays the very same hands (same decisions, same PLAY stream)
-    r = parse_rules(rules)
-    spec = f"ismcts:iters=40,exact=6,{options}"
-    specs = [spec if s % 2 == 0 else "greedy" for s in range(r.players)]
-    players = [parse_strategy(s).player() for s in specs]
-    got = batch.play_hands(r, specs, 12, 0, 4).hands
-    for i in range(4):
-        st = play_hand(r, players, 12, i, 0, dealer=i % r.players)
-        for k in batch.SIDE_COLUMNS:
-            assert list(got[k][i]) == getattr(st.result, k), (rules, options, i, k)
+    assert_reference_replays_core(parse_rules(rules), f"ismcts:iters=40,exact=6,{options}", 12, 4)
 
 
 def _totals(rules, spec, n=30):
