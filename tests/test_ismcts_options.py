@@ -6,6 +6,7 @@ the old settings (OLD below), today's ismcts must make every one of them again.
 """
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,9 @@ from escoba_sim.rules import parse_rules
 from escoba_sim.strategies import GreedyStrategy, StrategyError, parse_strategy
 
 from conftest import assert_reference_replays_core
+
+sys.path.insert(0, str(Path(__file__).parent / "data"))
+from make_ismcts_baseline import record_hand  # noqa: E402  (the generator's recording: both sides play alike)
 
 pytestmark = pytest.mark.skipif(batch.ENGINE != "cython", reason="ismcts runs only on the compiled core")
 
@@ -33,29 +37,11 @@ def old(spec: str | None) -> str:
     return spec + ("," if ":" in spec else ":") + OLD
 
 
-class Recorder:
-    def __init__(self, inner, seat, log):
-        self.inner, self.seat, self.log = inner, seat, log
-
-    def choose_move(self, st, moves, rng):
-        m = self.inner.choose_move(st, moves, rng)
-        self.log.append(["move", self.seat, m.card, mask_of(m.take), rng.state])
-        return m
-
-    def choose_blow(self, st, blows, rng):
-        m = self.inner.choose_blow(st, blows, rng)
-        self.log.append(["blow", self.seat, blows[0].card, mask_of(m.take) if m else 0, rng.state])
-        return m
-
-
 @pytest.mark.parametrize("case", BASELINE["hands"], ids=lambda c: f"{c['rules']}-{c['hand']}")
 def test_old_settings_make_mains_decisions_draw_for_draw(case):
-    r = parse_rules(case["rules"])
-    log = []
-    players = [Recorder(parse_strategy(old(s)).player(), i, log) for i, s in enumerate(case["specs"])]
-    st = play_hand(r, players, case["seed"], 0, case["hand"])
+    log, total = record_hand(case["rules"], [old(s) for s in case["specs"]], case["seed"], case["hand"])
     assert log == case["decisions"]
-    assert list(st.result.total) == case["total"]
+    assert total == case["total"]
 
 
 @pytest.mark.parametrize("case", BASELINE["batches"], ids=lambda c: c["rules"])

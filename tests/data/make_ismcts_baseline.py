@@ -100,16 +100,22 @@ def evaluations() -> list[dict]:
     return out
 
 
+def record_hand(rules: str, specs: list, seed: int, hand: int) -> tuple[list, list]:
+    """One hand in the reference engine with the compiled ismcts deciding (specs per seat, None = greedy):
+    its decisions as Recorder logs them, and its totals. tests/test_ismcts_options.py replays through it."""
+    log = []
+    players = [Recorder(parse_strategy(s or "greedy").player(), i, log) for i, s in enumerate(specs)]
+    st = play_hand(parse_rules(rules), players, seed, 0, hand)
+    return log, list(st.result.total)
+
+
 def record() -> list[dict]:
     out = []
     for rules, specs, seed, hands in CASES:
-        r = parse_rules(rules)
         for hand in range(hands):
-            log = []
-            players = [Recorder(parse_strategy(s or "greedy").player(), i, log) for i, s in enumerate(specs)]
-            st = play_hand(r, players, seed, 0, hand)
+            log, total = record_hand(rules, specs, seed, hand)
             out.append({"rules": rules, "specs": specs, "seed": seed, "hand": hand, "decisions": log,
-                        "total": list(st.result.total)})
+                        "total": total})
     return out
 
 
