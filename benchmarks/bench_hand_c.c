@@ -23,8 +23,9 @@ int main(int argc, char **argv) {
     struct timespec a, b, ca, cb;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ca);
     clock_gettime(CLOCK_MONOTONIC, &a);
+    const esc_play_hand_fn play_hand = esc_hand_fn(&R, strat); /* as run's loop: once per batch */
     for (long i = 0; i < n; i++) {
-        esc_play_hand(&R, strat, 1, (uint64_t)i, 0, (int)(i % 2), &res);
+        play_hand(&R, strat, 1, (uint64_t)i, 0, (int)(i % 2), &res);
         acc += res.side[ESC_C_TOTAL][0];
     }
     clock_gettime(CLOCK_MONOTONIC, &b);

@@ -141,8 +141,7 @@ static ESC_COLD void esc_play_hand_inferring(const esc_rules *R, const esc_playe
 
 static void esc_play_hand_base(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
                                uint64_t hand_index, int dealer, esc_hand_result *res) {
-    if (esc_players_infer(players, R->players)) esc_play_hand_inferring(R, players, seed, game, hand_index, dealer, res);
-    else esc_play_hand_body(R, players, seed, game, hand_index, dealer, res, 0);
+    esc_play_hand_body(R, players, seed, game, hand_index, dealer, res, 0);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -150,8 +149,7 @@ static void esc_play_hand_base(const esc_rules *R, const esc_player *players, ui
 __attribute__((target("popcnt")))
 static void esc_play_hand_popcnt(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
                                  uint64_t hand_index, int dealer, esc_hand_result *res) {
-    if (esc_players_infer(players, R->players)) esc_play_hand_inferring(R, players, seed, game, hand_index, dealer, res);
-    else esc_play_hand_body(R, players, seed, game, hand_index, dealer, res, 0);
+    esc_play_hand_body(R, players, seed, game, hand_index, dealer, res, 0);
 }
 #endif
 
@@ -177,9 +175,11 @@ static inline const char *esc_impl_name(void) {
     return esc_play_hand_impl == esc_play_hand_base ? "baseline" : "popcnt";
 }
 
-static inline void esc_play_hand(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
-                                 uint64_t hand_index, int dealer, esc_hand_result *res) {
-    esc_play_hand_impl(R, players, seed, game, hand_index, dealer, res);
+/* the hand function for a lineup: the loop for this CPU, or the copy that keeps the voids when a seat
+ * reads them (ismcts' infer). Callers that play many hands of one lineup ask once, not per hand (the
+ * question loops over the seats: 27 instructions per greedy-maxoros hand when it was asked per hand). */
+static inline esc_play_hand_fn esc_hand_fn(const esc_rules *R, const esc_player *players) {
+    return esc_players_infer(players, R->players) ? esc_play_hand_inferring : esc_play_hand_impl;
 }
 
 /* one game: hands until a unique top total reaches the target. Appends each
@@ -191,9 +191,10 @@ static inline int esc_play_game(const esc_rules *R, const esc_player *players, u
                                 int max_hands, int32_t *scores, int *winner, esc_push_fn push, void *ctx) {
     int dealer = (int)(game % (uint64_t)R->players); /* the deal passes on each hand */
     esc_hand_result res;
+    const esc_play_hand_fn play_hand = esc_hand_fn(R, players);
     for (int s = 0; s < R->n_sides; s++) scores[s] = 0;
     for (int hi = 0; hi < max_hands; hi++) {
-        esc_play_hand(R, players, seed, game, (uint64_t)hi, dealer, &res);
+        play_hand(R, players, seed, game, (uint64_t)hi, dealer, &res);
         dealer = dealer + 1 == R->players ? 0 : dealer + 1;
         if (!push(ctx, &res)) return -2;
         int32_t top = INT32_MIN; int ntop = 0, arg = 0;

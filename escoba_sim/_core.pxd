@@ -74,8 +74,9 @@ cdef extern from "escoba_core.h" nogil:
                              uint64_t hand, uint64_t cap, esc_rng *rng)
     uint64_t esc_decide_blow(const esc_player *pl, const esc_hand *h, int seat, const esc_tbl *t, int card,
                              esc_rng *rng)
-    void esc_play_hand(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
-                       uint64_t hand_index, int dealer, esc_hand_result *res)
+    ctypedef void (*esc_play_hand_fn)(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
+                                      uint64_t hand_index, int dealer, esc_hand_result *res) noexcept nogil
+    esc_play_hand_fn esc_hand_fn(const esc_rules *R, const esc_player *players)
     int esc_play_game(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
                       int max_hands, int32_t *scores, int *winner, esc_push_fn push, void *ctx)
 

@@ -165,11 +165,12 @@ def play_hands(rules, strategies, seed, first, count):
     cdef esc_hand_result res
     cdef int dealer = <int>(c_first % R.players)  # kept as a counter: a 64-bit division per hand costs ~2%
     cdef int64_t start = 0, end, step = 1 if _any_slow(strat, R.players) else CHECK_EVERY_HANDS
+    cdef esc_play_hand_fn play_hand = esc_hand_fn(&R, strat)  # once per batch: the lineup is fixed
     while start < n:
         end = min(n, start + step)
         with nogil:
             for i in range(start, end):
-                esc_play_hand(&R, strat, c_seed, <uint64_t>(c_first + i), 0, dealer, &res)
+                play_hand(&R, strat, c_seed, <uint64_t>(c_first + i), 0, dealer, &res)
                 _store_hand(&c, i, c_first + i, 0, &res)
                 dealer = 0 if dealer + 1 == R.players else dealer + 1
         start = end
