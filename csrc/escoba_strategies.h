@@ -37,9 +37,9 @@ static inline esc_move esc_random_move(const esc_hand *h, const esc_tbl *t, uint
     uint64_t legal = (mode == ESC_CAPTURE_ANY && cap) ? cap : hand;
     int n = __builtin_popcountll(legal);
     int k = n > 1 ? (int)esc_below(rng, (uint32_t)n) : 0;
-    if (n <= 3) { /* the usual hand: drop k lowest cards with selects, not a k-trip loop */
-        legal = k >= 1 ? legal & (legal - 1) : legal;
-        legal = k >= 2 ? legal & (legal - 1) : legal;
+    if (n <= 3) { /* the usual hand: drop the k lowest cards without a branch (GCC made selects branches) */
+        legal &= legal - (uint64_t)(k >= 1);
+        legal &= legal - (uint64_t)(k >= 2);
     } else {
         while (k--) legal &= legal - 1;
     }
