@@ -28,6 +28,7 @@ static ESC_ALWAYS_INLINE esc_move esc_decide_move(const esc_player *pl, const es
     /* the keyed strategies first, each with its key known to the compiler */
     if (pl->id == ESC_GREEDY) return esc_key_move(ESC_GREEDY, t, hand, cap);
     if (pl->id == ESC_MAXOROS) return esc_key_move(ESC_MAXOROS, t, hand, cap);
+    if (pl->id == ESC_RANDOM) return esc_random_move(h, t, hand, cap, rng); /* no jump table for it */
     switch (pl->id) {
     case ESC_RANDOM: return esc_random_move(h, t, hand, cap, rng);
     case ESC_DEFENSIVE: return esc_defensive_move(h, seat, t, hand, cap);
