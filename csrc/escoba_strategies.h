@@ -45,7 +45,8 @@ static inline esc_move esc_random_move(const esc_hand *h, const esc_tbl *t, uint
     }
     esc_move mv = { __builtin_ctzll(legal), 0 };
     if ((cap >> mv.card) & 1) /* its captures in mask order, then the lay if laying is legal */
-        mv.take = esc_draw_option(t, mv.card, mode == ESC_CAPTURE_OPTIONAL, 0, rng);
+        mv.take = __builtin_popcountll(t->mask) <= 4 ? esc_draw_option_small(t->mask, mv.card, mode == ESC_CAPTURE_OPTIONAL, 0, rng)
+                                                     : esc_draw_option(t, mv.card, mode == ESC_CAPTURE_OPTIONAL, 0, rng);
     return mv;
 }
 
