@@ -28,6 +28,7 @@ static ESC_ALWAYS_INLINE esc_move esc_decide_move(const esc_player *pl, const es
     /* the keyed strategies first, each with its key known to the compiler */
     if (pl->id == ESC_GREEDY) return esc_key_move(ESC_GREEDY, t, hand, cap);
     if (pl->id == ESC_MAXOROS) return esc_key_move(ESC_MAXOROS, t, hand, cap);
+    if (pl->id == ESC_RANDOM) return esc_random_move(h, t, hand, cap, rng); /* no jump table for it */
     switch (pl->id) {
     case ESC_RANDOM: return esc_random_move(h, t, hand, cap, rng);
     case ESC_DEFENSIVE: return esc_defensive_move(h, seat, t, hand, cap);
@@ -91,7 +92,7 @@ static ESC_ALWAYS_INLINE void esc_turn(esc_hand *h, const esc_player *players, i
  * (a constant: the loop that keeps them is a copy of its own, esc_play_hand_inferring) */
 static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_player *players, uint64_t seed,
                                  uint64_t game, uint64_t hand_index, int dealer, esc_hand_result *res,
-                                 const int infer) {
+                                 const int infer, const int two) {
     esc_hand h;
     /* both streams share mix64(mix64(seed) ^ game) */
     const uint64_t base = esc_mix64(esc_mix64(seed) ^ game);
@@ -101,7 +102,20 @@ static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_p
     rng.state = esc_mix64(base ^ ((hand_index << 2) | ESC_STREAM_PLAY));
     const int draw = R->deal == ESC_DEAL_DRAW, soplar = R->soplar, teams = R->teams;
     const int n = R->players, per_round = n * R->hand_size, dealt = 40 - R->table_size;
-    if (!draw && dealt >= per_round && dealt % per_round == 0) {
+    if (two) {
+        /* esc_plays_two (the caller checked): the fixed schedule below for two seats, without
+         * teams, soplar or voids, the two turns of a round written out (no seat wrap to predict) */
+        const int first = dealer ^ 1;
+        for (;;) {
+            for (int k = 0; k < R->hand_size; k++) {
+                esc_turn(&h, players, first, 0, 0, 0, 0, &rng);
+                esc_turn(&h, players, dealer, 0, 0, 0, 0, &rng);
+            }
+            if (h.pos >= 40) break;
+            h.hands[first] = esc_take_cards(&h, R->hand_size);
+            h.hands[dealer] = esc_take_cards(&h, R->hand_size);
+        }
+    } else if (!draw && dealt >= per_round && dealt % per_round == 0) {
         /* every round is full (ludoteka: 6 rounds of 3 cards each): the seats play in
          * turn from the dealer's left, hand_size times round the table, then the
          * next round is dealt; the same order esc_next_seat finds, without its search */
@@ -133,15 +147,22 @@ static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_p
  * so the build stays portable (no -march flags). */
 typedef void (*esc_play_hand_fn)(const esc_rules *, const esc_player *, uint64_t, uint64_t, uint64_t, int, esc_hand_result *);
 
+/* two seats, no teams, no soplar, every round full: the hand loop's fixed schedule in its two-seat copy */
+static inline int esc_plays_two(const esc_rules *R) {
+    const int dealt = 40 - R->table_size, per_round = R->players * R->hand_size;
+    return R->players == 2 && !R->teams && !R->soplar && R->deal == ESC_DEAL_ROUNDS && dealt >= per_round
+        && dealt % per_round == 0;
+}
+
 /* a hand in which a seat reads the voids (ismcts' infer): out of line, so that the usual loop keeps none */
 static ESC_COLD void esc_play_hand_inferring(const esc_rules *R, const esc_player *players, uint64_t seed,
                                              uint64_t game, uint64_t hand_index, int dealer, esc_hand_result *res) {
-    esc_play_hand_body(R, players, seed, game, hand_index, dealer, res, 1);
+    esc_play_hand_body(R, players, seed, game, hand_index, dealer, res, 1, 0);
 }
 
 static void esc_play_hand_base(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
                                uint64_t hand_index, int dealer, esc_hand_result *res) {
-    esc_play_hand_body(R, players, seed, game, hand_index, dealer, res, 0);
+    esc_play_hand_body(R, players, seed, game, hand_index, dealer, res, 0, 0);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -149,17 +170,32 @@ static void esc_play_hand_base(const esc_rules *R, const esc_player *players, ui
 __attribute__((target("popcnt")))
 static void esc_play_hand_popcnt(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
                                  uint64_t hand_index, int dealer, esc_hand_result *res) {
-    esc_play_hand_body(R, players, seed, game, hand_index, dealer, res, 0);
+    esc_play_hand_body(R, players, seed, game, hand_index, dealer, res, 0, 0);
+}
+#endif
+
+/* two seats without teams or soplar, every round full (ludoteka, cardgames): esc_play_hand_body's `two` */
+static void esc_play_two_base(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
+                              uint64_t hand_index, int dealer, esc_hand_result *res) {
+    esc_play_hand_body(R, players, seed, game, hand_index, dealer, res, 0, 1);
+}
+
+#ifdef ESC_POPCNT_DISPATCH
+__attribute__((target("popcnt")))
+static void esc_play_two_popcnt(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
+                                uint64_t hand_index, int dealer, esc_hand_result *res) {
+    esc_play_hand_body(R, players, seed, game, hand_index, dealer, res, 0, 1);
 }
 #endif
 
 static esc_play_hand_fn esc_play_hand_impl = esc_play_hand_base;
+static esc_play_hand_fn esc_play_two_impl = esc_play_two_base;
 
 /* pick the hand implementation for this CPU; called by esc_init_tables (below) */
 static inline void esc_select_impl(void) {
 #ifdef ESC_POPCNT_DISPATCH
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("popcnt")) esc_play_hand_impl = esc_play_hand_popcnt;
+    if (__builtin_cpu_supports("popcnt")) { esc_play_hand_impl = esc_play_hand_popcnt; esc_play_two_impl = esc_play_two_popcnt; }
 #endif
 }
 
@@ -179,7 +215,8 @@ static inline const char *esc_impl_name(void) {
  * reads them (ismcts' infer). Callers that play many hands of one lineup ask once, not per hand (the
  * question loops over the seats: 27 instructions per greedy-maxoros hand when it was asked per hand). */
 static inline esc_play_hand_fn esc_hand_fn(const esc_rules *R, const esc_player *players) {
-    return esc_players_infer(players, R->players) ? esc_play_hand_inferring : esc_play_hand_impl;
+    if (esc_players_infer(players, R->players)) return esc_play_hand_inferring;
+    return esc_plays_two(R) ? esc_play_two_impl : esc_play_hand_impl;
 }
 
 /* one game: hands until a unique top total reaches the target. Appends each

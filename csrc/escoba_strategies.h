@@ -37,15 +37,16 @@ static inline esc_move esc_random_move(const esc_hand *h, const esc_tbl *t, uint
     uint64_t legal = (mode == ESC_CAPTURE_ANY && cap) ? cap : hand;
     int n = __builtin_popcountll(legal);
     int k = n > 1 ? (int)esc_below(rng, (uint32_t)n) : 0;
-    if (n <= 3) { /* the usual hand: drop k lowest cards with selects, not a k-trip loop */
-        legal = k >= 1 ? legal & (legal - 1) : legal;
-        legal = k >= 2 ? legal & (legal - 1) : legal;
+    if (n <= 3) { /* the usual hand: drop the k lowest cards without a branch (GCC made selects branches) */
+        legal &= legal - (uint64_t)(k >= 1);
+        legal &= legal - (uint64_t)(k >= 2);
     } else {
         while (k--) legal &= legal - 1;
     }
     esc_move mv = { __builtin_ctzll(legal), 0 };
     if ((cap >> mv.card) & 1) /* its captures in mask order, then the lay if laying is legal */
-        mv.take = esc_draw_option(t, mv.card, mode == ESC_CAPTURE_OPTIONAL, 0, rng);
+        mv.take = __builtin_popcountll(t->mask) <= 4 ? esc_draw_option_small(t->mask, mv.card, mode == ESC_CAPTURE_OPTIONAL, 0, rng)
+                                                     : esc_draw_option(t, mv.card, mode == ESC_CAPTURE_OPTIONAL, 0, rng);
     return mv;
 }
 

@@ -556,34 +556,39 @@ static ESC_ALWAYS_INLINE int esc_draw_match(const uint32_t *mts, int n, int extr
     }
 }
 
+/* esc_draw_option on a table of at most 4 cards (nearly every call): the low quarter's 16 subsets are the
+ * whole table; `random`'s move inlines it (esc_random_move) */
+static ESC_ALWAYS_INLINE uint64_t esc_draw_option_small(uint64_t mask, int card, int extra, int extra_first,
+                                                        esc_rng *rng) {
+#if defined(__SSE2__)
+    __m128i S;
+    uint64_t b[4];
+    esc_small_sums(mask, NULL, &S, NULL, b);
+    uint32_t mt = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(S, _mm_load_si128((const __m128i *)esc_need16[card])));
+#else
+    uint64_t mk = mask;
+    esc_quad lo;
+    (void)esc_build_quad(&mk, &lo);
+    uint32_t mt = esc_quad_eq(&lo, 15u - esc_val[card]);
+#endif
+    const int n = __builtin_popcount(mt), total = n + extra;
+    const int j = total > 1 ? (int)esc_below(rng, (uint32_t)total) : 0;
+    int i = extra_first ? j - extra : j; /* the option drawn, in mask order; outside 0..n-1: the extra slot */
+    if (i < 0 || i >= n) return 0;
+    while (i--) mt &= mt - 1;
+#if defined(__SSE2__)
+    return esc_small_subset(b, (uint32_t)__builtin_ctz(mt));
+#else
+    return esc_quad_mask(&lo, (uint32_t)__builtin_ctz(mt));
+#endif
+}
+
 /* a uniformly drawn move among `extra` + the options of `card`: returns the
  * option, 0 when the draw falls on one of the `extra` (lay or no-blow) slots.
  * `extra_first`: the extra slot comes before the options (no blow) or after (lay). */
 ESC_CLONES static uint64_t esc_draw_option(const esc_tbl *t, int card, int extra, int extra_first, esc_rng *rng) {
     const int k = __builtin_popcountll(t->mask);
-    if (k <= 4) { /* nearly every call: the low quarter's 16 subsets are the whole table */
-#if defined(__SSE2__)
-        __m128i S;
-        uint64_t b[4];
-        esc_small_sums(t->mask, NULL, &S, NULL, b);
-        uint32_t mt = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(S, _mm_load_si128((const __m128i *)esc_need16[card])));
-#else
-        uint64_t mk = t->mask;
-        esc_quad lo;
-        (void)esc_build_quad(&mk, &lo);
-        uint32_t mt = esc_quad_eq(&lo, 15u - esc_val[card]);
-#endif
-        const int n = __builtin_popcount(mt), total = n + extra;
-        const int j = total > 1 ? (int)esc_below(rng, (uint32_t)total) : 0;
-        int i = extra_first ? j - extra : j; /* the option drawn, in mask order; outside 0..n-1: the extra slot */
-        if (i < 0 || i >= n) return 0;
-        while (i--) mt &= mt - 1;
-#if defined(__SSE2__)
-        return esc_small_subset(b, (uint32_t)__builtin_ctz(mt));
-#else
-        return esc_quad_mask(&lo, (uint32_t)__builtin_ctz(mt));
-#endif
-    }
+    if (k <= 4) return esc_draw_option_small(t->mask, card, extra, extra_first, rng);
 #if defined(__SSE2__)
     if (k <= 6) { /* the 4 lowest cards as 16 subset sums, each subset of the 1-2 cards above them outermost */
         __m128i S;
