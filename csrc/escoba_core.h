@@ -30,7 +30,6 @@ static ESC_ALWAYS_INLINE esc_move esc_decide_move(const esc_player *pl, const es
     if (pl->id == ESC_MAXOROS) return esc_key_move(ESC_MAXOROS, t, hand, cap);
     if (pl->id == ESC_RANDOM) return esc_random_move(h, t, hand, cap, rng); /* no jump table for it */
     switch (pl->id) {
-    case ESC_RANDOM: return esc_random_move(h, t, hand, cap, rng);
     case ESC_DEFENSIVE: return esc_defensive_move(h, seat, t, hand, cap);
     case ESC_HEURISTIC: return esc_heuristic_move(pl->p, h, seat, t, hand, cap);
     case ESC_ENDGAME: return esc_endgame_move(pl->p, h, seat, t, hand, cap);
