@@ -3,10 +3,13 @@ specs' costs can be compared to a fraction of a percent on a loaded machine (CPU
 
 For each ruleset, each spec plays `SPEC vs greedy` on a fixed set of duplicate deals (deals 0 .. N-1 of
 --seed, each with the spec in both seats) on the compiled core, in a fresh interpreter run under
-`valgrind --tool=callgrind`; the same deals as `greedy vs greedy` are counted too and subtracted (the
-opponent, the engine and the interpreter's start-up), and the rest is divided by the moves the spec made
+`valgrind --tool=callgrind`, counting only the instructions inside the core's play_hands (callgrind's
+--toggle-collect on its Cython wrapper: the interpreter's start-up, whose count varies by a few million
+instructions from one process to the next, is left out); the same deals as `greedy vs greedy` are counted
+too and subtracted (the opponent and the engine), and the rest is divided by the moves the spec made
 (every play of its seat, forced ones included: 18 per hand under ludoteka, as bench_strategies.py).
-Hash randomisation is off (PYTHONHASHSEED=0) so a count repeats exactly.
+A count repeats to a few thousand instructions in all (malloc's paths vary a little from process to
+process): about 0.001% of a spec's count, where whole-process counts varied by 0.3%.
 
     python benchmarks/bench_ismcts_cost.py --rules ludoteka,tradicional --deals 20 \\
         ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0 ismcts:iters=950,infer=1
@@ -27,6 +30,8 @@ import sys
 import time
 
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+_PLAY_HANDS = "__pyx_pw_*_core_*play_hands"  # the Cython wrapper of _core.play_hands (its inner __pyx_pf_ is
+# not matched: a second matching function nested in it would toggle the collection off again)
 
 
 def _play(spec: str, rules_text: str, seed: int, deals: int) -> None:
@@ -40,13 +45,14 @@ def _play(spec: str, rules_text: str, seed: int, deals: int) -> None:
 
 
 def instructions(spec: str, rules_text: str, seed: int, deals: int) -> int:
-    """Instructions callgrind counts for one fresh interpreter playing _play(spec, ...)."""
-    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__,
+    """Instructions callgrind counts inside _core.play_hands for one fresh interpreter playing _play(spec, ...)."""
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--collect-atstart=no",
+           f"--toggle-collect={_PLAY_HANDS}", sys.executable, __file__,
            "--play", spec, "--rules", rules_text, "--seed", str(seed), "--deals", str(deals)]
     env = dict(os.environ, PYTHONHASHSEED="0")
     r = subprocess.run(cmd, env=env, capture_output=True, text=True)
     m = _COLLECTED.search(r.stderr)
-    if r.returncode != 0 or m is None:
+    if r.returncode != 0 or m is None or int(m.group(1)) == 0:
         raise SystemExit(f"callgrind run failed for {spec} ({rules_text}): {r.stderr.strip().splitlines()[-1:]}")
     return int(m.group(1))
 
