@@ -59,7 +59,7 @@ from escoba_sim.tune import interval, margins
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from bench_ismcts_cost import instructions  # noqa: E402
-from bench_strategies import measure  # noqa: E402
+from bench_strategies import measure, plays_per_seat  # noqa: E402
 
 N = int(float(os.environ.get("ESCOBA_SEARCH_N", "2000")))
 N_OPTION = int(float(os.environ.get("ESCOBA_SEARCH_N_OPTION", "1000")))
@@ -116,8 +116,7 @@ def candidate_instructions(rules: str) -> dict:
     if COST_DEALS <= 0 or not shutil.which("valgrind"):
         return {}
     base = instructions("greedy", rules, 1, COST_DEALS)
-    r = parse_rules(rules)
-    moves = 2 * COST_DEALS * (40 - r.table_size) / r.players
+    moves = 2 * COST_DEALS * plays_per_seat(parse_rules(rules))  # both seatings
     return {"instructions_per_move": {k: round((instructions(spec, rules, 1, COST_DEALS) - base) / moves)
                                       for k, spec in (("old", OLD), ("candidate", CANDIDATE))},
             "instruction_deals": COST_DEALS}

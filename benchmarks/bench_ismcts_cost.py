@@ -72,6 +72,7 @@ def main(argv=None) -> int:
     if not args.specs:
         ap.error("name at least one spec")
 
+    from bench_strategies import plays_per_seat
     from escoba_sim import batch
     from escoba_sim.rules import parse_rules
     from escoba_sim.strategies import parse_strategy
@@ -82,7 +83,7 @@ def main(argv=None) -> int:
     out = {"seed": args.seed, "deals": args.deals, "python": sys.executable, "rules": {}}
     for rules_text in args.rules.split(","):
         rules = parse_rules(rules_text)
-        moves = 2 * args.deals * (40 - rules.table_size) / rules.players  # the spec's plays, both seatings
+        moves = 2 * args.deals * plays_per_seat(rules)  # the spec's plays, both seatings
         t0 = time.time()
         base = instructions("greedy", rules_text, args.seed, args.deals)
         rows = []
