@@ -197,6 +197,51 @@ def _search_section(s) -> list[str]:
               + (" Above zero under both, but short of the bar: " + "; ".join(near) + "." if near else "")
               + " The issue's aim, +0.3 points per hand over the default under both, is met by "
               + (", ".join(f"`{x}`" for x in aim) if aim else "none") + " (docs/ismcts.md).", ""]
+    if "candidate" in s:
+        lines += _candidate_rows(s)
+    return lines
+
+
+def _candidate_rows(s) -> list[str]:
+    """The candidate for a new default (an option made no dearer than the default) against the default."""
+    c, old = s["candidate"], s["old"]
+    spec = parse_short(c["spec"])
+    recount = f" (instruction counts: `{c['cost_script']}`)" if "cost_script" in c else ""
+    lines = ["### A candidate for a new default at no more cost per move", "",
+             f"Script: `{c['script']}`{recount}. `{c['spec']}` (`{spec}`: inferred deals with fewer iterations, so that it "
+             f"costs no more per move than the default) plays the default `{parse_short(old)}` on the same duplicate "
+             f"deals (every deal once with each seating, seed {s['seed']}); points per hand of the candidate minus "
+             f"the default, 95% interval over deals. Against greedy: each plays greedy on the same "
+             f"{s['greedy_deals']:,} duplicate deals (oracle_gap.py's), the difference paired by deal. Cost per move "
+             "against greedy: instructions counted by callgrind on fixed duplicate deals (benchmarks/"
+             "bench_ismcts_cost.py: only inside the core's play_hands, seed 1, greedy-vs-greedy subtracted; it "
+             "repeats to 0.001%, so it is the cost the bar is judged on), and CPU microseconds (bench_strategies.py's "
+             "measure, the two specs alternated on a shared 2-core machine: only roughly comparable).", "",
+             "| rules | deals | candidate minus default, points/hand | 95% interval | deals whose result differs | "
+             "vs greedy: candidate | vs greedy: default | candidate minus default, vs greedy | instructions/move: "
+             "candidate / default (ratio) | CPU us/move: candidate / default |",
+             "|---|---:|---:|---|---:|---|---|---|---|---|"]
+    misses = []
+    for rules, r in c["rules"].items():
+        p, g, ins, us = r["paired"], r["vs_greedy"], r.get("instructions_per_move"), r["us_per_move"]
+        cost = (f"{ins['candidate']:,} / {ins['old']:,} ({ins['candidate'] / ins['old']:.3f})" if ins
+                else "not measured")
+        lines.append(f"| {rules} | {p['deals']:,} | {p['minus_old'][0]:+.4f} | [{p['minus_old'][1]:+.4f}, "
+                     f"{p['minus_old'][2]:+.4f}] | {p['deals_that_differ']:,} | {_ci(g['candidate']['vs_greedy'])} | "
+                     f"{_ci(g['old'])} | {_ci(g['candidate']['minus_old'])} | {cost} | "
+                     f"{us['candidate']:,.0f} / {us['old']:,.0f} |")
+        if p["minus_old"][1] <= 0:
+            misses.append(f"its interval under {rules} is not above zero")
+        if ins is None or ins["candidate"] > ins["old"]:
+            misses.append(f"under {rules} it " + ("has no instruction count" if ins is None else
+                                                   "costs more instructions per move"))
+        if g["candidate"]["minus_old"][2] < 0:
+            misses.append(f"against greedy under {rules} it is behind the default")
+    gains = " and ".join(f"{r['paired']['minus_old'][0]:+.3f} ({rules})" for rules, r in c["rules"].items())
+    lines += ["", f"Against the bar (cost in instructions): `{spec}` "
+              + ("meets it." if not misses else "does not meet it: " + "; ".join(misses)
+                 + ", so the default is unchanged.")
+              + f" It gains {gains} points per hand over the default, a tenth of the issue's aim of +0.3.", ""]
     return lines
 
 

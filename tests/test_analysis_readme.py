@@ -1,0 +1,43 @@
+"""analysis/make_readme.py: the verdict on a candidate for ismcts' default is computed from its numbers."""
+
+import copy
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "analysis"))
+from make_readme import _candidate_rows  # noqa: E402
+
+OLD = "ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0"
+SPEC = "ismcts:iters=950,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=1"
+
+
+def _rules(lo, vs_greedy_hi=0.06, cand_ins=95, old_ins=100):
+    return {"paired": {"minus_old": [0.03, lo, 0.05], "deals": 6000, "deals_that_differ": 3000},
+            "vs_greedy": {"old": [1.4, 1.3, 1.5], "candidate": {"vs_greedy": [1.42, 1.32, 1.52],
+                                                                 "minus_old": [0.02, -0.03, vs_greedy_hi]}},
+            "instructions_per_move": {"old": old_ins, "candidate": cand_ins}, "instruction_deals": 12,
+            "us_per_move": {"old": 800.0, "candidate": 760.0}}
+
+
+def _study(**rules):
+    return {"seed": 1, "old": OLD, "greedy_deals": 1000,
+            "candidate": {"script": "python analysis/search_strength.py", "spec": SPEC, "rules": rules}}
+
+
+def _verdict(s):
+    return next(x for x in _candidate_rows(s) if x.startswith("Against the bar"))
+
+
+def test_a_candidate_above_zero_everywhere_and_cheaper_meets_the_bar():
+    assert "`ismcts:iters=950,infer=1` meets it." in _verdict(_study(ludoteka=_rules(0.01), tradicional=_rules(0.002)))
+
+
+def test_each_missed_condition_is_named():
+    base = _study(ludoteka=_rules(0.01), tradicional=_rules(0.002))
+    for rules, change, reason in (("ludoteka", {"lo": -0.006}, "its interval under ludoteka is not above zero"),
+                                  ("tradicional", {"cand_ins": 101}, "under tradicional it costs more instructions"),
+                                  ("ludoteka", {"vs_greedy_hi": -0.01}, "against greedy under ludoteka it is behind")):
+        s = copy.deepcopy(base)
+        s["candidate"]["rules"][rules] = _rules(**{"lo": 0.01, **change})
+        v = _verdict(s)
+        assert "does not meet it" in v and reason in v and "the default is unchanged" in v, v
