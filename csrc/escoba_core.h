@@ -87,6 +87,13 @@ static ESC_ALWAYS_INLINE void esc_turn(esc_hand *h, const esc_player *players, i
     esc_apply_move(h, seat, side, esc_decide_move(pl, h, seat, &t, hand, cap, rng), cap, soplar, draw, infer);
 }
 
+/* rounds dealt from the stock without drawing, and the cards after the table make whole rounds
+ * (ludoteka: 36 = 6 rounds of 2 x 3): the seats then play on a fixed schedule */
+static inline int esc_full_rounds(const esc_rules *R) {
+    const int dealt = 40 - R->table_size, per_round = R->players * R->hand_size;
+    return R->deal == ESC_DEAL_ROUNDS && dealt >= per_round && dealt % per_round == 0;
+}
+
 /* play one hand from the seeded streams (docs/engine.md, One hand); `infer`: keep the seats' voids
  * (a constant: the loop that keeps them is a copy of its own, esc_play_hand_inferring) */
 static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_player *players, uint64_t seed,
@@ -100,7 +107,7 @@ static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_p
     esc_deal(&h, R, dealer);
     rng.state = esc_mix64(base ^ ((hand_index << 2) | ESC_STREAM_PLAY));
     const int draw = R->deal == ESC_DEAL_DRAW, soplar = R->soplar, teams = R->teams;
-    const int n = R->players, per_round = n * R->hand_size, dealt = 40 - R->table_size;
+    const int n = R->players, per_round = n * R->hand_size;
     if (two) {
         /* esc_plays_two (the caller checked): the fixed schedule below for two seats, without
          * teams, soplar or voids, the two turns of a round written out (no seat wrap to predict) */
@@ -114,7 +121,7 @@ static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_p
             h.hands[first] = esc_take_cards(&h, R->hand_size);
             h.hands[dealer] = esc_take_cards(&h, R->hand_size);
         }
-    } else if (!draw && dealt >= per_round && dealt % per_round == 0) {
+    } else if (esc_full_rounds(R)) {
         /* every round is full (ludoteka: 6 rounds of 3 cards each): the seats play in
          * turn from the dealer's left, hand_size times round the table, then the
          * next round is dealt; the same order esc_next_seat finds, without its search */
@@ -148,9 +155,7 @@ typedef void (*esc_play_hand_fn)(const esc_rules *, const esc_player *, uint64_t
 
 /* two seats, no teams, no soplar, every round full: the hand loop's fixed schedule in its two-seat copy */
 static inline int esc_plays_two(const esc_rules *R) {
-    const int dealt = 40 - R->table_size, per_round = R->players * R->hand_size;
-    return R->players == 2 && !R->teams && !R->soplar && R->deal == ESC_DEAL_ROUNDS && dealt >= per_round
-        && dealt % per_round == 0;
+    return R->players == 2 && !R->teams && !R->soplar && esc_full_rounds(R);
 }
 
 /* a hand in which a seat reads the voids (ismcts' infer): out of line, so that the usual loop keeps none */
