@@ -6,6 +6,8 @@ Plays ludoteka hands with `_core.play_hands` in 20,000-hand chunks for the given
 time and prints the best and the median chunk's rate. Thread time leaves out the time the process waits
 for the CPU, and the best chunk is the least disturbed one: on a shared VM, alternate the two builds
 several times and compare best against best (benchmarks/README.md, "Fifth pass").
+It calls only `_core.play_hands` and `parse_rules`, not `escoba_sim.bench.measure` (wall clock, growing
+chunks), so that it also runs against old checkouts such as the issue's baseline 4c5a461.
 """
 
 import statistics

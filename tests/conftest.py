@@ -23,15 +23,20 @@ def engine_sized(compiled: int, reference: int) -> int:
     return compiled if ENGINE == "cython" else reference
 
 
-def assert_reference_replays_core(rules, spec: str, seed: int, hands: int) -> None:
+def assert_reference_replays_core(rules, spec: str, seed: int, hands: int, players=None) -> None:
     """``spec`` in the even seats, greedy in the others: the reference engine, asking the compiled
-    decisions step by step (and checking each is legal), plays the very hands the core's loop plays."""
+    decisions step by step (and checking each is legal), plays the very hands the core's loop plays.
+    ``players``: reference players that play ``spec`` in every seat instead (e.g. judges that also
+    check each decision); the core then plays ``spec`` in every seat."""
     from escoba_sim import batch
     from escoba_sim.engine import play_hand
     from escoba_sim.strategies import parse_strategy
 
-    specs = [spec if s % 2 == 0 else "greedy" for s in range(rules.players)]
-    players = [parse_strategy(s).player() for s in specs]
+    if players is None:
+        specs = [spec if s % 2 == 0 else "greedy" for s in range(rules.players)]
+        players = [parse_strategy(s).player() for s in specs]
+    else:
+        specs = [spec] * rules.players
     got = batch.play_hands(rules, specs, seed, 0, hands).hands
     for i in range(hands):
         st = play_hand(rules, players, seed, i, 0, dealer=i % rules.players)

@@ -129,11 +129,7 @@ def test_exact_plays_the_endgames_move_once_the_stock_is_empty_and_the_core_agre
     r = parse_rules(rules)
     spec = "ismcts:iters=60,exact=6"
     players = [Checked(spec), Checked(spec)]
-    got = batch.play_hands(r, [spec, spec], 4, 0, 6).hands
-    for i in range(6):
-        st = play_hand(r, players, 4, i, 0, dealer=i % r.players)
-        assert list(got["total"][i]) == list(st.result.total) and list(got["cards_taken"][i]) == list(
-            st.result.cards_taken), (rules, i)
+    assert_reference_replays_core(r, spec, 4, 6, players)
     assert sum(p.checked for p in players) > 6 and sum(p.searched for p in players) > 6
 
 
@@ -278,10 +274,7 @@ def test_exploit_plays_only_minimax_best_moves_and_draws_only_when_it_searches(r
     r = parse_rules(rules)
     spec = "ismcts:iters=60,exact=6,exploit=1"
     judges = [ExploitJudge(spec), ExploitJudge(spec)]
-    got = batch.play_hands(r, [spec, spec], 5, 0, 40).hands
-    for i in range(40):
-        st = play_hand(r, judges, 5, i, 0, dealer=i % 2)
-        assert list(got["total"][i]) == list(st.result.total), (rules, i)
+    assert_reference_replays_core(r, spec, 5, 40, judges)
     pairs = [p for j in judges for p in j.pairs]
     draws = [d for j in judges for d in j.draws]
     assert len(pairs) > 40
