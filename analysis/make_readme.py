@@ -208,8 +208,8 @@ def _candidate_rows(s) -> list[str]:
     spec = parse_short(c["spec"])
     recount = f" (instruction counts: `{c['cost_script']}`)" if "cost_script" in c else ""
     lines = ["### A candidate for a new default at no more cost per move", "",
-             f"Script: `{c['script']}`{recount}. `{c['spec']}` (`{spec}`: inferred deals with fewer iterations, so that it "
-             f"costs no more per move than the default) plays the default `{parse_short(old)}` on the same duplicate "
+             f"Script: `{c['script']}`{recount}. `{c['spec']}` (`{spec}`, chosen before its strength was "
+             f"measured to cost no more per move than the default) plays the default `{parse_short(old)}` on the same duplicate "
              f"deals (every deal once with each seating, seed {s['seed']}); points per hand of the candidate minus "
              f"the default, 95% interval over deals. Against greedy: each plays greedy on the same "
              f"{s['greedy_deals']:,} duplicate deals (oracle_gap.py's), the difference paired by deal. Cost per move "
@@ -241,7 +241,7 @@ def _candidate_rows(s) -> list[str]:
     lines += ["", f"Against the bar (cost in instructions): `{spec}` "
               + ("meets it." if not misses else "does not meet it: " + "; ".join(misses)
                  + ", so the default is unchanged.")
-              + f" It gains {gains} points per hand over the default, a tenth of the issue's aim of +0.3.", ""]
+              + f" It gains {gains} points per hand over the default; the issue's aim is +0.3.", ""]
     return lines
 
 
