@@ -29,6 +29,7 @@ from .chunk import play_chunk
 from .runspec import RunSpec
 
 POLL = 0.1  # seconds between stop checks while waiting for workers
+MANAGER_JOIN = 10.0  # seconds: a bound, not a wait; the pool's thread ends as soon as it sees the dead workers
 _signum = 0  # the first stop request's signal (0: none); a plain int, safe to set in a handler
 _last = 0  # the last block's stop signal, kept after it ends for the exit status
 _deferred = 0  # > 0 inside the run loop: a stop is recorded, not raised
@@ -146,9 +147,15 @@ def stop_workers(executor: cf.ProcessPoolExecutor) -> None:
     processes = getattr(executor, "_processes", None) or {}
     for proc in list(processes.values()):
         proc.terminate()
+    manager = getattr(executor, "_executor_manager_thread", None)  # shutdown() forgets it
     # no cancel_futures: the pool's manager thread fails every pending future itself once it sees
     # the dead workers, and (CPython 3.11) trips over any future cancelled meanwhile
     executor.shutdown(wait=False)
+    # The manager thread closes its wake-up pipe as it ends, while interpreter exit writes to that
+    # pipe without a lock (CPython gh-125451): an exit during that moment printed an OSError
+    # traceback under "Interrupted". With the workers dead the thread ends within milliseconds.
+    if manager is not None:
+        manager.join(timeout=MANAGER_JOIN)
 
 
 def run_pool(executor, spec: RunSpec, todo: Iterable[int], dirs: tuple, window: int, state,

@@ -367,6 +367,25 @@ def test_a_signal_stops_a_long_chunk_promptly(tmp_path, mode, sig):
     assert f"{saved} of 20 chunks of this run are saved" in err
 
 
+def test_stop_workers_leaves_no_pool_thread_for_exit_to_race():
+    # CPython 3.11 wakes a process pool's manager thread at interpreter exit through a pipe that
+    # thread closes as it ends, without a lock: an interrupted run sometimes printed an OSError
+    # traceback under "Interrupted". Once stop_workers returns, that thread must have ended.
+    import concurrent.futures as cf
+
+    pool = executor.make_executor(2)
+    futures = [pool.submit(time.sleep, 60) for _ in range(2)]
+    assert _wait_for(lambda: all(f.running() for f in futures))
+    manager = pool._executor_manager_thread
+    t0 = time.time()
+    executor.stop_workers(pool)
+    assert not manager.is_alive()
+    assert time.time() - t0 < STOP_BOUND
+    for f in futures:
+        with pytest.raises(cf.process.BrokenProcessPool):
+            f.result(timeout=0)
+
+
 def test_ctrl_c_keeps_the_chunk_just_finished(tmp_path, cli):
     """A signal landing between a chunk's play and its file is recorded, not raised there: the chunk is
     saved (the issue saw '0 of 2 chunks saved' after a whole chunk had been played)."""
