@@ -38,6 +38,17 @@ Cost: CPU microseconds per move of each spec against greedy
 subtracted, process CPU time), measured default, each option, then again, and
 averaged, so load that drifts during the run hits all alike.
 
+The confirmation (part "confirm", registered before it was run, 2026-11-30):
+the candidate against the default on fresh deals, CONFIRM_SEED (not SEED, on
+whose deals the candidate was screened), ESCOBA_SEARCH_N_CONFIRM duplicate
+deals per ruleset (default 30000, fixed beforehand so that a gain of 0.02
+points per hand would show), and both against greedy on
+ESCOBA_SEARCH_N_CONFIRM_GREEDY fresh deals (default 4000). The bar, also fixed
+beforehand: head to head, the 95% interval above zero under both ludoteka and
+tradicional; against greedy, the paired difference's interval not wholly below
+zero. Its deals are played in chunks by ESCOBA_SEARCH_JOBS processes (default:
+all cores); the per-deal margins do not depend on the chunking.
+
 ESCOBA_SEARCH_PARTS (default "options,candidate") runs only some parts; the
 others keep their numbers from results/search_strength.json ("candidate_cost":
 only the candidate's instruction counts). Saves
@@ -69,6 +80,11 @@ SECONDS = float(os.environ.get("ESCOBA_SEARCH_SECONDS", "6"))
 COST_DEALS = int(os.environ.get("ESCOBA_SEARCH_COST_DEALS", "12"))
 CPU_RUNS = int(os.environ.get("ESCOBA_SEARCH_CPU_RUNS", "3"))
 PARTS = os.environ.get("ESCOBA_SEARCH_PARTS", "options,candidate").split(",")
+CONFIRM_SEED = 20261130
+N_CONFIRM = int(float(os.environ.get("ESCOBA_SEARCH_N_CONFIRM", "30000")))
+N_CONFIRM_GREEDY = int(float(os.environ.get("ESCOBA_SEARCH_N_CONFIRM_GREEDY", "4000")))
+JOBS = int(os.environ.get("ESCOBA_SEARCH_JOBS", "0")) or os.cpu_count() or 1
+CONFIRM_CHUNK = 1000  # deals per task
 RULES = ["ludoteka", "tradicional"]
 # the default (the search before the options existed), spelled in full so that the study keeps measuring it
 OLD = parse_strategy("ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0").canonical
@@ -135,6 +151,29 @@ def candidate_against_old(rules: str) -> dict:
     return out
 
 
+def _margins_chunk(task: tuple) -> np.ndarray:
+    rules, spec, opponent, first, deals = task
+    return margins(parse_rules(rules), spec, opponent, CONFIRM_SEED, first, deals)
+
+
+def confirm_margins(pool, rules: str, spec: str, opponent: str, n: int) -> np.ndarray:
+    """margins() on CONFIRM_SEED's first n deals, played in chunks by the pool (the same numbers as one call)."""
+    tasks = [(rules, spec, opponent, first, min(CONFIRM_CHUNK, n - first)) for first in range(0, n, CONFIRM_CHUNK)]
+    return np.concatenate(list(pool.map(_margins_chunk, tasks)))
+
+
+def confirm(rules: str, pool) -> dict:
+    """The registered confirmation: CANDIDATE against OLD on fresh deals, and both against greedy."""
+    m = confirm_margins(pool, rules, CANDIDATE, OLD, N_CONFIRM)
+    old = confirm_margins(pool, rules, OLD, "greedy", N_CONFIRM_GREEDY)
+    cand = confirm_margins(pool, rules, CANDIDATE, "greedy", N_CONFIRM_GREEDY)
+    return {"paired": {"minus_old": [round(x, 4) for x in interval(m)], "deals": N_CONFIRM,
+                       "deals_that_differ": int(np.count_nonzero(m))},
+            "vs_greedy": {"old": [round(x, 4) for x in interval(old)],
+                          "candidate": {"vs_greedy": [round(x, 4) for x in interval(cand)],
+                                        "minus_old": [round(x, 4) for x in interval(cand - old)]}}}
+
+
 def options_against_old(rules: str) -> dict:
     specs = {"old": OLD, **{k: v for k, v in OPTIONS.items() if k != "blows" or parse_rules(rules).soplar}}
     us = {k: [] for k in specs}
@@ -171,6 +210,19 @@ def main() -> dict:
                 r.update(candidate_instructions(rules))
             numbers["candidate"]["cost_script"] = ("ESCOBA_SEARCH_PARTS=candidate_cost python analysis/search_strength.py "
                                                    f"(ESCOBA_SEARCH_COST_DEALS={COST_DEALS})")
+    if "confirm" in PARTS:
+        import concurrent.futures as cf
+        import multiprocessing as mp
+
+        with cf.ProcessPoolExecutor(JOBS, mp_context=mp.get_context("spawn")) as pool:
+            numbers["confirm"] = {
+                "script": f"ESCOBA_SEARCH_PARTS=confirm python analysis/search_strength.py (ESCOBA_SEARCH_N_CONFIRM="
+                          f"{N_CONFIRM}, ESCOBA_SEARCH_N_CONFIRM_GREEDY={N_CONFIRM_GREEDY}, seed={CONFIRM_SEED})",
+                "spec": CANDIDATE, "seed": CONFIRM_SEED, "greedy_deals": N_CONFIRM_GREEDY,
+                "rules": {rules: confirm(rules, pool) for rules in RULES}}
+        print("confirm", numbers["confirm"], flush=True)
+    elif "confirm" in before:
+        numbers["confirm"] = before["confirm"]
     if "options" in PARTS:
         numbers.update(script=script, options=OPTIONS, rules={rules: options_against_old(rules) for rules in RULES})
         print("options", numbers["rules"], flush=True)
