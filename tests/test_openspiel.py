@@ -289,7 +289,9 @@ def test_yardstick_script_pairs_deals(tmp_path):
     rows_path = tmp_path / "y.jsonl"
     rows = _yardstick(rows_path, "--deals", "2")
     assert sorted((r["deal"], r["os_seat"]) for r in rows) == [(0, 0), (0, 1), (1, 0), (1, 1)]
-    summary = json.loads(rows_path.with_suffix(".json").read_text())["rows"]
+    numbers = json.loads(rows_path.with_suffix(".json").read_text())
+    assert numbers["specs"] == {"greedy": "greedy"}  # the spec behind each label, for the README
+    summary = numbers["rows"]
     assert len(summary) == 1 and summary[0]["deals"] == 2 and summary[0]["hands"] == 4
     per_deal = [np.mean([r["margin"] for r in rows if r["deal"] == d]) for d in (0, 1)]
     assert summary[0]["margin"] == pytest.approx(np.mean(per_deal))
