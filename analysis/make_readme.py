@@ -282,7 +282,7 @@ def _yardstick_section(s) -> list[str]:
              "seatings are one unit; `stats.ratio_mean`). Time per move: process CPU milliseconds per decision "
              "step of the action encoding (a card, a table card, lay or no blow; the bot's forced steps, with "
              "one legal action, return at once and are counted), and per simulation over the searched moves. "
-             "Ours run in the engine (greedy, endgame) or the compiled core (ismcts, 1000 iterations).", "",
+             "Ours run in the engine (greedy, endgame) or the compiled core (ismcts). " + _specs_played(s), "",
              "| OpenSpiel ISMCTS simulations | vs our | deals (hands) | OpenSpiel minus ours, points/hand | "
              "95% interval | hands won: OpenSpiel / ours / tied | CPU ms/move OpenSpiel (per simulation) | "
              "CPU ms/move ours |",
@@ -301,6 +301,22 @@ def _yardstick_section(s) -> list[str]:
     return lines + [""]
 
 
+def _specs_played(s) -> str:
+    """The spec behind each of the yardstick's labels; `ismcts` is pinned to the default its rows were played
+    with (openspiel_yardstick.py's SPECS), which the label alone no longer says once the default moved."""
+    from escoba_sim.strategies import parse_strategy
+
+    specs = s.get("specs")
+    if not specs:
+        return ""
+    text = "Specs: " + ", ".join(f"`{k}` = `{v}`" for k, v in specs.items()) + "."
+    if "ismcts" in specs and parse_short(specs["ismcts"]) != "ismcts":
+        text += (f" `ismcts` here is the default of the time its rows were played, `{parse_short(specs['ismcts'])}` "
+                 "today (the script pins it, so a resumed run plays the same search); the default now is "
+                 f"`{parse_strategy('ismcts').canonical}`.")
+    return text
+
+
 # the reading of the table as last run (keep in step with results/openspiel_yardstick.json)
 YARDSTICK_READING: list[str] = [
     "Budgets. 1000 simulations, the issue's example, did not fit: OpenSpiel's Python ISMCTS spends about 2-3 "
@@ -314,11 +330,12 @@ YARDSTICK_READING: list[str] = [
     "random playout per new node, beats `greedy` from 30 simulations on (+0.43 points per hand at 30, "
     "+0.85 at 100, both intervals above zero), which puts it at 100 simulations about where `heuristic` "
     "stands against greedy (+0.95 in the strategy table above). It loses to `endgame` and to our `ismcts` "
+    "(here the earlier default, 1000 iterations and uniform deals) "
     "at both full budgets, by about one point per hand at 30 and half a point at 100, all intervals below "
     "zero. That is what our own measurements predict (against greedy: endgame +1.21 in the strategy table "
-    "above, ismcts +1.41 in the oracle-gap table below): "
+    "above; the earlier default ismcts +1.41 on oracle_gap.py's deals, in the search section's table): "
     "the outside bot and our ladder agree. More simulations help it clearly (about +0.4 to +0.5 points "
-    "per hand against each opponent from 30 to 100). Our `ismcts` (1000 iterations, greedy playouts, in "
+    "per hand against each opponent from 30 to 100). Our `ismcts` (1000 iterations, uniform deals, greedy playouts, in "
     "C) is stronger than OpenSpiel's at 100 simulations while spending about 0.8 ms per move against "
     "about 155 ms, some 200 times less; `endgame` (heuristic, then an exact solve) costs 0.2 ms. The "
     "partial 300-simulation rows (about 30 deals per pair) continue the trend (+1.17 against greedy; "
@@ -376,8 +393,8 @@ def _gap_section(s) -> list[str]:
         lines += ["", f"Re-run with the specs above: {', '.join(k for k in s['presets'] if k not in older)}. "
                   f"From an earlier run (`{p0['script']}`): {', '.join(older)}, with "
                   + ", ".join(f"`{k}` = `{v}`" for k, v in p0["labels"].items() if v != s["labels"].get(k))
-                  + "; those presets have no soplar, so the oracle played them as it does now, and ismcts' "
-                  "later default differs from that spec only in the last deal (see the ismcts section)."]
+                  + "; each preset's numbers are those of the specs it was run with (a bare name in them "
+                  "meant that name's default then: see docs/ismcts.md for how ismcts' default changed)."]
     lines += ["", "Points per hand against greedy on the same deals:", "",
               "| preset | " + " | ".join(s["labels"]) + " |", "|---|" + "---|" * len(s["labels"])]
     for preset, p in s["presets"].items():
