@@ -36,13 +36,6 @@ OPPONENTS = ("greedy", "endgame", "ismcts")
 # of the time (1000 iterations, uniform deals; the default is now iters=950,infer=1): a resumed run must add
 # hands of the same strategy to a label, and the README names the spec (results' "specs")
 SPECS = {"ismcts": "ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0"}
-
-
-def spec_of(ours: str) -> str:
-    """The canonical spec a label plays (a label not in SPECS is its own spec)."""
-    from escoba_sim.strategies import parse_strategy
-
-    return parse_strategy(SPECS.get(ours, ours)).canonical
 UCT_C = 4.0  # returns are in points of hand margin, as our ismcts's c = 4
 DEFAULT_BUDGETS = "100"
 # every ISMCTSBot argument the yardstick leaves at OpenSpiel's default (open_spiel/python/algorithms/ismcts.py)
@@ -50,6 +43,13 @@ BOT_SETTINGS = {"uct_c": UCT_C, "max_world_samples": "-1 (unlimited: a fresh wor
                 "final_policy_type": "MAX_VISIT_COUNT", "child_selection_policy": "UCT",
                 "use_observation_string": False, "allow_inconsistent_action_sets": False,
                 "evaluator": "mcts.RandomRolloutEvaluator(n_rollouts=1)"}
+
+
+def spec_of(ours: str) -> str:
+    """The canonical spec a label plays (a label not in SPECS is its own spec)."""
+    from escoba_sim.strategies import parse_strategy
+
+    return parse_strategy(SPECS.get(ours, ours)).canonical
 
 
 def play_hand(game, ours: str, budget: int, seed: int, deal: int, os_seat: int, history: bool = False) -> dict:
