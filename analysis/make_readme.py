@@ -131,9 +131,12 @@ def _strength_section(s) -> list[str]:
 def _search_section(s) -> list[str]:
     """ismcts' search options against its default (search_strength.py), with their cost and against greedy."""
     specs = s["options"]
+    short = lambda spec: parse_short(spec, s["old"])  # noqa: E731  (labels read the same whatever the default)
     lines = ["## ismcts: its search options against the default (ludoteka, tradicional)", "",
-             _stale(s) + f"Script: `{s['script']}`. Each option plays the default `{s['old']}` (greedy rollouts, "
-             "nothing solved exactly, greedy's blows, uniform deals) on the same duplicate deals (every deal once "
+             _stale(s) + f"Script: `{s['script']}`. Each option plays the default as it was then, `{s['old']}` "
+             f"(`{parse_short(s['old'])}` today; \"the default\" in this section: greedy rollouts, nothing solved "
+             "exactly, greedy's blows, uniform deals; an option's label names what it changes in it) on the same "
+             "duplicate deals (every deal once "
              f"with each seating, seed {s['seed']}); points per hand of the option minus the default, 95% interval "
              "over deals. The options: " + ", ".join(f"`{v}`" for v in specs.values()) + " (exact play once the "
              "stock is empty; the same choosing among the minimax-best moves by a search over the replies; with "
@@ -149,10 +152,10 @@ def _search_section(s) -> list[str]:
     for rules, r in s["rules"].items():
         for key, p in r["paired"].items():
             d = p["minus_old"]
-            lines.append(f"| {rules} | {parse_short(specs[key])} | {p['deals']:,} | {d[0]:+.4f} | "
+            lines.append(f"| {rules} | {short(specs[key])} | {p['deals']:,} | {d[0]:+.4f} | "
                          f"[{d[1]:+.4f}, {d[2]:+.4f}] | {p['deals_that_differ']:,} | {r['us_per_move'][key]:,.0f} | "
                          f"{r['us_per_move']['old']:,.0f} |")
-    above = [f"{parse_short(specs[k])} under {rules} ({p['minus_old'][0]:+.4f})"
+    above = [f"{short(specs[k])} under {rules} ({p['minus_old'][0]:+.4f})"
              for rules, r in s["rules"].items() for k, p in r["paired"].items() if p["minus_old"][1] > 0]
     lines += ["", "Intervals above zero: " + ("; ".join(above) if above else "none") + "."]
     if all("vs_greedy" in r for r in s["rules"].values()):
@@ -164,13 +167,13 @@ def _search_section(s) -> list[str]:
                   "|---|---|---:|---|---:|---|"]
         for rules, r in s["rules"].items():
             g = r["vs_greedy"]
-            lines.append(f"| {rules} | {parse_short(s['old'])} (the default) | {g['old'][0]:+.4f} | "
+            lines.append(f"| {rules} | {parse_short(s['old'])} (the default then) | {g['old'][0]:+.4f} | "
                          f"[{g['old'][1]:+.4f}, {g['old'][2]:+.4f}] | | |")
             for k, v in g.items():
                 if k == "old":
                     continue
                 a, d = v["vs_greedy"], v["minus_old"]
-                lines.append(f"| {rules} | {parse_short(specs[k])} | {a[0]:+.4f} | [{a[1]:+.4f}, {a[2]:+.4f}] | "
+                lines.append(f"| {rules} | {short(specs[k])} | {a[0]:+.4f} | [{a[1]:+.4f}, {a[2]:+.4f}] | "
                              f"{d[0]:+.4f} | [{d[1]:+.4f}, {d[2]:+.4f}] |")
     def misses(k) -> list[str]:  # what keeps option k from the bar for a new default (docs/ismcts.md)
         out = []
@@ -186,10 +189,10 @@ def _search_section(s) -> list[str]:
                                                                      "behind the default"))
         return out
 
-    ok = [parse_short(specs[k]) for k in specs if not misses(k)]
-    near = [f"`{parse_short(specs[k])}` ({'; '.join(misses(k))})" for k in specs if misses(k)
+    ok = [short(specs[k]) for k in specs if not misses(k)]
+    near = [f"`{short(specs[k])}` ({'; '.join(misses(k))})" for k in specs if misses(k)
             and all(k in r["paired"] and r["paired"][k]["minus_old"][1] > 0 for r in s["rules"].values())]
-    aim = [parse_short(specs[k]) for k in specs
+    aim = [short(specs[k]) for k in specs
            if all(k in r["paired"] and r["paired"][k]["minus_old"][0] >= 0.3 for r in s["rules"].values())]
     lines += ["", "The bar for a new default: an interval above zero head to head under both rulesets, no more CPU "
               "per move than the default, and against greedy a paired interval that is not below zero. Met by: "
@@ -205,7 +208,7 @@ def _search_section(s) -> list[str]:
 def _candidate_rows(s) -> list[str]:
     """The candidate for a new default (an option made no dearer than the default) against the default."""
     c, old = s["candidate"], s["old"]
-    spec = parse_short(c["spec"])
+    spec = parse_short(c["spec"], old)
     recount = f" (instruction counts: `{c['cost_script']}`)" if "cost_script" in c else ""
     lines = ["### A candidate for a new default at no more cost per move", "",
              f"Script: `{c['script']}`{recount}. `{c['spec']}` (`{spec}`, chosen before its strength was "
@@ -239,16 +242,22 @@ def _candidate_rows(s) -> list[str]:
             misses.append(f"against greedy under {rules} it is behind the default")
     gains = " and ".join(f"{r['paired']['minus_old'][0]:+.3f} ({rules})" for rules, r in c["rules"].items())
     lines += ["", f"Against the bar (cost in instructions): `{spec}` "
-              + ("meets it." if not misses else "does not meet it: " + "; ".join(misses)
-                 + ", so the default is unchanged.")
+              + ("meets it." if not misses else "does not meet it on these deals: " + "; ".join(misses) + ".")
               + f" It gains {gains} points per hand over the default; the issue's aim is +0.3.", ""]
     return lines
 
 
-def parse_short(spec: str) -> str:
+def parse_short(spec: str, base: str | None = None) -> str:
+    """A spec's label: the parameters that differ from their defaults, or with `base`, from that spec's
+    (the search studies' labels: what an option changes in the search it was measured against, which
+    stays true when the default moves)."""
     from escoba_sim.strategies import parse_strategy
 
-    return parse_strategy(spec).short
+    if base is None:
+        return parse_strategy(spec).short
+    p, b = parse_strategy(spec), dict(parse_strategy(base).params)
+    changed = [kv for kv, (k, v) in zip(p.canonical.split(":", 1)[1].split(","), p.params) if b.get(k) != v]
+    return p.name + (":" + ",".join(changed) if changed else "")
 
 
 def _yardstick_section(s) -> list[str]:
@@ -273,7 +282,7 @@ def _yardstick_section(s) -> list[str]:
              "seatings are one unit; `stats.ratio_mean`). Time per move: process CPU milliseconds per decision "
              "step of the action encoding (a card, a table card, lay or no blow; the bot's forced steps, with "
              "one legal action, return at once and are counted), and per simulation over the searched moves. "
-             "Ours run in the engine (greedy, endgame) or the compiled core (ismcts, 1000 iterations).", "",
+             "Ours run in the engine (greedy, endgame) or the compiled core (ismcts). " + _specs_played(s), "",
              "| OpenSpiel ISMCTS simulations | vs our | deals (hands) | OpenSpiel minus ours, points/hand | "
              "95% interval | hands won: OpenSpiel / ours / tied | CPU ms/move OpenSpiel (per simulation) | "
              "CPU ms/move ours |",
@@ -292,6 +301,22 @@ def _yardstick_section(s) -> list[str]:
     return lines + [""]
 
 
+def _specs_played(s) -> str:
+    """The spec behind each of the yardstick's labels; `ismcts` is pinned to the default its rows were played
+    with (openspiel_yardstick.py's SPECS), which the label alone no longer says once the default moved."""
+    from escoba_sim.strategies import parse_strategy
+
+    specs = s.get("specs")
+    if not specs:
+        return ""
+    text = "Specs: " + ", ".join(f"`{k}` = `{v}`" for k, v in specs.items()) + "."
+    if "ismcts" in specs and parse_short(specs["ismcts"]) != "ismcts":
+        text += (f" `ismcts` here is the default of the time its rows were played, `{parse_short(specs['ismcts'])}` "
+                 "today (the script pins it, so a resumed run plays the same search); the default now is "
+                 f"`{parse_strategy('ismcts').canonical}`.")
+    return text
+
+
 # the reading of the table as last run (keep in step with results/openspiel_yardstick.json)
 YARDSTICK_READING: list[str] = [
     "Budgets. 1000 simulations, the issue's example, did not fit: OpenSpiel's Python ISMCTS spends about 2-3 "
@@ -305,11 +330,12 @@ YARDSTICK_READING: list[str] = [
     "random playout per new node, beats `greedy` from 30 simulations on (+0.43 points per hand at 30, "
     "+0.85 at 100, both intervals above zero), which puts it at 100 simulations about where `heuristic` "
     "stands against greedy (+0.95 in the strategy table above). It loses to `endgame` and to our `ismcts` "
+    "(here the earlier default, 1000 iterations and uniform deals) "
     "at both full budgets, by about one point per hand at 30 and half a point at 100, all intervals below "
     "zero. That is what our own measurements predict (against greedy: endgame +1.21 in the strategy table "
-    "above, ismcts +1.41 in the oracle-gap table below): "
+    "above; the earlier default ismcts +1.41 on oracle_gap.py's deals, in the search section's table): "
     "the outside bot and our ladder agree. More simulations help it clearly (about +0.4 to +0.5 points "
-    "per hand against each opponent from 30 to 100). Our `ismcts` (1000 iterations, greedy playouts, in "
+    "per hand against each opponent from 30 to 100). Our `ismcts` (1000 iterations, uniform deals, greedy playouts, in "
     "C) is stronger than OpenSpiel's at 100 simulations while spending about 0.8 ms per move against "
     "about 155 ms, some 200 times less; `endgame` (heuristic, then an exact solve) costs 0.2 ms. The "
     "partial 300-simulation rows (about 30 deals per pair) continue the trend (+1.17 against greedy; "
@@ -367,8 +393,8 @@ def _gap_section(s) -> list[str]:
         lines += ["", f"Re-run with the specs above: {', '.join(k for k in s['presets'] if k not in older)}. "
                   f"From an earlier run (`{p0['script']}`): {', '.join(older)}, with "
                   + ", ".join(f"`{k}` = `{v}`" for k, v in p0["labels"].items() if v != s["labels"].get(k))
-                  + "; those presets have no soplar, so the oracle played them as it does now, and ismcts' "
-                  "later default differs from that spec only in the last deal (see the ismcts section)."]
+                  + "; each preset's numbers are those of the specs it was run with (a bare name in them "
+                  "meant that name's default then: see docs/ismcts.md for how ismcts' default changed)."]
     lines += ["", "Points per hand against greedy on the same deals:", "",
               "| preset | " + " | ".join(s["labels"]) + " |", "|---|" + "---|" * len(s["labels"])]
     for preset, p in s["presets"].items():

@@ -32,6 +32,10 @@ from _common import RESULTS, SEED  # noqa: E402
 
 ROWS = RESULTS / "openspiel_yardstick.jsonl"
 OPPONENTS = ("greedy", "endgame", "ismcts")
+# the spec each label plays. `ismcts` is pinned to the search its saved rows were played with, the default
+# of the time (1000 iterations, uniform deals; the default is now iters=950,infer=1): a resumed run must add
+# hands of the same strategy to a label, and the README names the spec (results' "specs")
+SPECS = {"ismcts": "ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0"}
 UCT_C = 4.0  # returns are in points of hand margin, as our ismcts's c = 4
 DEFAULT_BUDGETS = "100"
 # every ISMCTSBot argument the yardstick leaves at OpenSpiel's default (open_spiel/python/algorithms/ismcts.py)
@@ -39,6 +43,13 @@ BOT_SETTINGS = {"uct_c": UCT_C, "max_world_samples": "-1 (unlimited: a fresh wor
                 "final_policy_type": "MAX_VISIT_COUNT", "child_selection_policy": "UCT",
                 "use_observation_string": False, "allow_inconsistent_action_sets": False,
                 "evaluator": "mcts.RandomRolloutEvaluator(n_rollouts=1)"}
+
+
+def spec_of(ours: str) -> str:
+    """The canonical spec a label plays (a label not in SPECS is its own spec)."""
+    from escoba_sim.strategies import parse_strategy
+
+    return parse_strategy(SPECS.get(ours, ours)).canonical
 
 
 def play_hand(game, ours: str, budget: int, seed: int, deal: int, os_seat: int, history: bool = False) -> dict:
@@ -57,7 +68,7 @@ def play_hand(game, ours: str, budget: int, seed: int, deal: int, os_seat: int, 
     # std::random_device, so no run could be repeated: the same call with one seeded sampler per hand.
     sampler = pyspiel.UniformProbabilitySampler(hand_seed, 0.0, 1.0)
     os_bot.set_resampler(lambda s, player: s.resample_from_infostate(player, sampler))
-    our_bot = StrategyBot(ours, SplitMix64.for_hand(seed, deal, 0, PLAY))
+    our_bot = StrategyBot(spec_of(ours), SplitMix64.for_hand(seed, deal, 0, PLAY))
     state = deal_cards(game.new_initial_state(), shuffled_deck(seed, deal, 0))
     spent, cpu, steps = [0.0, 0.0], [0.0, 0.0], [0, 0]  # [OpenSpiel bot, ours]: wall s, CPU s, moves
     searched = 0  # the bot's moves with more than one legal action (the others return at once)
@@ -191,6 +202,7 @@ def main(argv=None) -> None:
         t["complete"] = t["deals"] >= a.deals
     numbers = {"command": command, "note": note, "deals_asked": a.deals,
                "script": "analysis/openspiel_yardstick.py", "seed": seeds, "rules": sorted({r["rules"] for r in rows}),
+               "specs": {ours: spec_of(ours) for ours in sorted({r["ours"] for r in rows})},
                "bot": BOT_SETTINGS, "uct_c": UCT_C,
                "rollouts": "1 random rollout per leaf (mcts.RandomRolloutEvaluator(1))", "rows": table}
     a.rows.with_suffix(".json").write_text(json.dumps(numbers, indent=2) + "\n")

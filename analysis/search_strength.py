@@ -1,8 +1,9 @@
 """Study: ismcts' search options against its default (issue 14), under ludoteka and tradicional.
 
-Each option plays the default `ismcts` (OLD below: 1000 iterations, greedy
-rollouts, no exact solving, greedy's blows, uniform deals; spelled in full so
-that the study keeps measuring it) on the same duplicate deals: every deal
+Each option plays the default as it was then (OLD below: 1000 iterations,
+greedy rollouts, no exact solving, greedy's blows, uniform deals; spelled in
+full so that the study keeps measuring it: `ismcts:iters=1000,infer=0` since
+the default became the candidate below) on the same duplicate deals: every deal
 (seed SEED) is played once with each seating, and the per-deal margin (option
 minus default, points per hand, averaged over the two seatings) gives the mean
 and its 95% interval over deals. The options: `exact=6` (exact play once the
@@ -86,7 +87,8 @@ N_CONFIRM_GREEDY = int(float(os.environ.get("ESCOBA_SEARCH_N_CONFIRM_GREEDY", "4
 JOBS = int(os.environ.get("ESCOBA_SEARCH_JOBS", "0")) or os.cpu_count() or 1
 CONFIRM_CHUNK = 1000  # deals per task
 RULES = ["ludoteka", "tradicional"]
-# the default (the search before the options existed), spelled in full so that the study keeps measuring it
+# the default then (the search before the options existed; ismcts:iters=1000,infer=0 since the default became
+# iters=950,infer=1), spelled in full so that the study keeps measuring it
 OLD = parse_strategy("ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0").canonical
 CANDIDATE = parse_strategy(os.environ.get("ESCOBA_SEARCH_CANDIDATE", "ismcts:iters=950,infer=1")).canonical
 

@@ -32,7 +32,8 @@ ROWS = [
     ("builtin", "endgame"),  # its exact search runs only on the last deal (each seat's last 3 moves)
     ("ismcts", "ismcts:iters=100"),
     ("ismcts", "ismcts:iters=300"),
-    ("ismcts", "ismcts"),  # the default
+    ("ismcts", "ismcts"),  # the default: 950 iterations, inferred deals
+    ("ismcts", "ismcts:iters=1000,infer=0"),  # the earlier default: 1000 iterations, uniform deals
     ("ismcts", "ismcts:iters=3000"),
     ("ismcts", "ismcts:exact=6"),  # exact play once the stock is empty
     ("ismcts", "ismcts:rollout=1"),  # heuristic rollouts

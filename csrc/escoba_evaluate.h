@@ -17,9 +17,9 @@
  *    own tree, grown over the samples by the search's own iteration
  *    (esc_ismcts_iterate in escoba_ismcts.h: UCB1 with availability counts,
  *    exploration c, one expansion per iteration) with greedy rollouts and
- *    greedy blows (ismcts' earlier default settings). Each (sample, option)
- *    margin is written out, so the caller computes means, standard errors and
- *    paired differences.
+ *    greedy blows (ismcts' default settings; the deals are uniform, as
+ *    ismcts' with infer = 0). Each (sample, option) margin is written out, so
+ *    the caller computes means, standard errors and paired differences.
  *  - esc_eval_exact: two players, no teams, empty stock: the unseen cards are
  *    exactly the opponent's hand, nothing is hidden, and each option's value
  *    is the exact minimax margin (the `endgame` search of

@@ -35,7 +35,7 @@
  * With `infer` the determinizations respect the public voids (esc_hand.voids:
  * values a seat showed it lacks by laying when they would have captured).
  *
- * Blows (soplar): with blows = 0 (the earlier default) every blow follows
+ * Blows (soplar): with blows = 0 (the default) every blow follows
  * greedy's rule (always, best greedy key), at the real table and inside the
  * simulations; with blows = 1 the real blow decision is a search of its own
  * whose root options are the blows, and blows are tree nodes in every search.
@@ -62,8 +62,8 @@
 
 /* The parameters arrive per seat (esc_player.p: iters, c, rollout, exact, blows,
  * leaf, exploit, infer); their defaults live in escoba_sim/strategies.py (BUILTINS["ismcts"]):
- * iters 1000, c 4, rollout 0, exact 0, blows 0, leaf -1, exploit 0, infer 0 (the search before the
- * options). c is in
+ * iters 950, c 4, rollout 0, exact 0, blows 0, leaf -1, exploit 0, infer 1 (inferred deals; the search
+ * before the options is iters 1000 with infer 0, docs/ismcts.md). c is in
  * points of margin: margins spread over several points, so the [0,1]-reward
  * habit c ~ 0.7 under-explores; against greedy at 1000 iterations c = 0.5, 1,
  * 2, 4, 8, 16 gave +0.52, +0.57, +1.12, +1.42, +1.39, +1.44 points per hand

@@ -31,8 +31,10 @@ RULES = ["ludoteka", "tradicional", "cardgames", "robo", "ludoteka(players=3)", 
          "tradicional(players=4,teams=true)", "cardgames(players=6,teams=true)", "robo(players=3)",
          "ludoteka(table_size=8,capture=optional)"]
 CHEAP = ["random", "greedy", "maxoros", "sevens", "defensive", "heuristic", "endgame"]
-# the searches, at small budgets (their cost is per move)
+# the searches, at small budgets (their cost is per move); ismcts' default infers (the hand loop that keeps
+# the voids), its earlier default `infer=0` deals uniformly in the usual loop: both are trained
 SEARCH = [("ludoteka", ("ismcts:iters=40", "greedy"), 40),
+          ("ludoteka", ("ismcts:iters=40,infer=0", "greedy"), 16),
           ("ludoteka", ("ismcts:iters=30,exact=6,leaf=4", "random"), 16),
           ("tradicional", ("ismcts:iters=30,blows=1,rollout=1", "heuristic"), 16),
           ("ludoteka(players=4,teams=true)", ("ismcts:iters=30", "greedy"), 8),

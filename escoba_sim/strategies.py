@@ -404,10 +404,11 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
                 EndgameStrategy, {**_WEIGHTS, "max_cards": Param(6, "solve only with at most this many cards in hand",
                                                                integer=True, lo=0, hi=12)}, code=6),
     # randomised search: no reference version (reference=None makes the pure-Python engine refuse it clearly)
-    StrategyDef("ismcts", "information-set Monte Carlo tree search over determinized deals, greedy rollouts; "
-                "options: exact endgame, heuristic rollouts, searched blows, exact leaves, exploiting exact play, "
-                "inferred deals",
-                None, {"iters": Param(1000, "search iterations per move", integer=True, lo=1, hi=1_000_000),
+    StrategyDef("ismcts", "information-set Monte Carlo tree search over deals inferred from the values each seat "
+                "showed it lacked, greedy rollouts; options: exact endgame, heuristic rollouts, searched blows, "
+                "exact leaves, exploiting exact play, uniform deals; ismcts:iters=1000,infer=0 is the earlier "
+                "default",
+                None, {"iters": Param(950, "search iterations per move", integer=True, lo=1, hi=1_000_000),
                        "c": Param(4.0, "UCB1 exploration constant, in points of hand margin", lo=0, hi=1000),
                        "rollout": Param(0, "rollout policy: 0 greedy, 1 heuristic (hand-set weights)", integer=True,
                                         lo=0, hi=1),
@@ -421,8 +422,9 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
                        "exploit": Param(0, "with `exact`: 1 chooses among the minimax-best moves by a search "
                                         "averaging over the replies, 0 plays the first best", integer=True,
                                         lo=0, hi=1),
-                       "infer": Param(0, "1: deal the unseen cards consistently with the values each seat showed "
-                                      "it lacked (it laid a card when one of them would have captured)",
+                       "infer": Param(1, "1: deal the unseen cards consistently with the values each seat showed "
+                                      "it lacked (it laid a card when one of them would have captured); "
+                                      "0 deals them uniformly",
                                       integer=True, lo=0, hi=1)},
                 code=7),
     # cheats: it reads every hand and the stock order (core only, like ismcts)

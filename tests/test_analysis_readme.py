@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "analysis"))
-from make_readme import _candidate_rows  # noqa: E402
+from make_readme import _candidate_rows, parse_short  # noqa: E402
 
 OLD = "ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0"
 SPEC = "ismcts:iters=950,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=1"
@@ -40,4 +40,14 @@ def test_each_missed_condition_is_named():
         s = copy.deepcopy(base)
         s["candidate"]["rules"][rules] = _rules(**{"lo": 0.01, **change})
         v = _verdict(s)
-        assert "does not meet it" in v and reason in v and "the default is unchanged" in v, v
+        # the screen's verdict says what its deals showed; the default's fate is the confirmation's
+        assert "does not meet it on these deals" in v and reason in v and "unchanged" not in v, v
+
+
+def test_search_labels_name_what_an_option_changes_in_the_search_it_was_measured_against():
+    # the study's options were measured against the old default, spelled in full; their labels must not move
+    # when the default does (bare `ismcts` is the candidate today)
+    assert parse_short(SPEC, OLD) == "ismcts:iters=950,infer=1"
+    assert parse_short(OLD.replace("exact=0", "exact=6"), OLD) == "ismcts:exact=6"
+    assert parse_short(OLD, OLD) == "ismcts"
+    assert parse_short(SPEC) == "ismcts" and parse_short(OLD) == "ismcts:iters=1000,infer=0"

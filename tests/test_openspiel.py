@@ -289,7 +289,9 @@ def test_yardstick_script_pairs_deals(tmp_path):
     rows_path = tmp_path / "y.jsonl"
     rows = _yardstick(rows_path, "--deals", "2")
     assert sorted((r["deal"], r["os_seat"]) for r in rows) == [(0, 0), (0, 1), (1, 0), (1, 1)]
-    summary = json.loads(rows_path.with_suffix(".json").read_text())["rows"]
+    numbers = json.loads(rows_path.with_suffix(".json").read_text())
+    assert numbers["specs"] == {"greedy": "greedy"}  # the spec behind each label, for the README
+    summary = numbers["rows"]
     assert len(summary) == 1 and summary[0]["deals"] == 2 and summary[0]["hands"] == 4
     per_deal = [np.mean([r["margin"] for r in rows if r["deal"] == d]) for d in (0, 1)]
     assert summary[0]["margin"] == pytest.approx(np.mean(per_deal))
@@ -315,3 +317,29 @@ def test_yardstick_resumes_to_the_same_hands(tmp_path):
     assert key(resumed) == key(whole)
     table = json.loads(cut.with_suffix(".json").read_text())["rows"]
     assert table[0]["margin"] == json.loads((tmp_path / "whole.json").read_text())["rows"][0]["margin"]
+
+
+def test_yardstick_ismcts_label_replays_its_saved_hands():
+    """The yardstick's saved `ismcts` rows were played by the default of the time; its label is pinned to
+    that search (openspiel_yardstick.SPECS), so replaying a saved hand gives the saved result, and a resumed
+    run adds hands of the same strategy (the default has moved since)."""
+    import sys
+    from pathlib import Path
+
+    from escoba_sim import batch
+
+    if batch.ENGINE != "cython":
+        pytest.skip("ismcts runs only in the compiled core")
+    analysis = Path(__file__).resolve().parent.parent / "analysis"
+    sys.path.insert(0, str(analysis))
+    try:
+        import openspiel_yardstick as y
+    finally:
+        sys.path.remove(str(analysis))
+    saved = [r for r in y.load_rows() if r["ours"] == "ismcts" and r["budget"] == 30 and r["deal"] == 0]
+    assert len(saved) == 2  # both seatings of deal 0
+    game = pyspiel.load_game(f"python_escoba(rules={saved[0]['rules']})")
+    for r in saved:
+        again = y.play_hand(game, "ismcts", 30, r["seed"], 0, r["os_seat"])
+        assert (again["margin"], again["os_steps"], again["our_steps"]) == (r["margin"], r["os_steps"],
+                                                                            r["our_steps"])

@@ -6,7 +6,9 @@ decision (seat, card, table mask taken, the PLAY stream state after it) to ismct
 with every result column of a few batches of the core's own hand loop and the evaluator's sampled
 margins at a few dozen decisions (the evaluator shares the search's iteration).
 tests/test_ismcts_options.py replays the same hands with `ismcts:<old settings>` and requires the
-very same decisions and stream states: the old behaviour stays reachable, draw for draw.
+very same decisions and stream states: the old behaviour stays reachable, draw for draw. CASES spell
+the specs as main did then: a bare `ismcts` was 1000 iterations over uniform deals (today's
+`ismcts:iters=1000,infer=0`; the default is now iters=950,infer=1), so only that build can record them.
 
     PYTHONPATH=/path/to/main python tests/data/make_ismcts_baseline.py   # main's build, not this one
 """
