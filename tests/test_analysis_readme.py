@@ -1,11 +1,12 @@
-"""analysis/make_readme.py: the verdict on a candidate for ismcts' default is computed from its numbers."""
+"""analysis/make_readme.py: the verdicts on a candidate for ismcts' default (its screen and its registered
+confirmation) are computed from their numbers."""
 
 import copy
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "analysis"))
-from make_readme import _candidate_rows, parse_short  # noqa: E402
+from make_readme import _candidate_rows, _confirm_rows, parse_short  # noqa: E402
 
 OLD = "ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0"
 SPEC = "ismcts:iters=950,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=1"
@@ -42,6 +43,26 @@ def test_each_missed_condition_is_named():
         v = _verdict(s)
         # the screen's verdict says what its deals showed; the default's fate is the confirmation's
         assert "does not meet it on these deals" in v and reason in v and "unchanged" not in v, v
+
+
+def _confirmed(**rules):
+    """A study whose confirmation has the given per-ruleset numbers; its cost is the candidate section's."""
+    s = _study(ludoteka=_rules(0.01), tradicional=_rules(0.002))
+    s["confirm"] = {"script": "python analysis/search_strength.py", "spec": SPEC, "seed": 2, "greedy_deals": 4000,
+                    "rules": {k: {"paired": v["paired"], "vs_greedy": v["vs_greedy"]} for k, v in rules.items()}}
+    for k, v in rules.items():
+        s["candidate"]["rules"][k]["instructions_per_move"] = v["instructions_per_move"]
+    return next(x for x in _confirm_rows(s) if x.startswith("Against the registered bar"))
+
+
+def test_the_confirmation_names_the_new_default_only_when_it_meets_the_bar():
+    assert "it meets it, and `ismcts:iters=950,infer=1` is the default" in \
+        _confirmed(ludoteka=_rules(0.012), tradicional=_rules(0.016))
+    for change, reason in (({"lo": -0.001}, "its interval under tradicional is not above zero"),
+                           ({"cand_ins": 101}, "under tradicional it costs more instructions"),
+                           ({"vs_greedy_hi": -0.01}, "against greedy under tradicional it is behind the earlier")):
+        v = _confirmed(ludoteka=_rules(0.012), tradicional=_rules(**{"lo": 0.016, **change}))
+        assert "it does not meet it" in v and reason in v and "is the default" not in v, v
 
 
 def test_search_labels_name_what_an_option_changes_in_the_search_it_was_measured_against():
