@@ -12,6 +12,7 @@ add a strategy by adding its spec to ROWS.
 
     python benchmarks/bench_strategies.py --seconds 5
     python benchmarks/bench_strategies.py --rows ismcts --json ismcts.json
+    python benchmarks/bench_strategies.py --rules tradicional --against ismcts ismcts:iters=1000,infer=0
 """
 
 from __future__ import annotations
@@ -76,6 +77,31 @@ def measure(spec: str, rules_text: str = "ludoteka", seconds: float = 3.0) -> di
             "hands_per_s": (n_a + n_b) / (t_a + t_b)}
 
 
+def alternate(spec: str, other: str, rules_text: str = "ludoteka", rounds: int = 40, deals: int = 16) -> dict:
+    """`spec` against `other` in thread CPU time on the same fixed deals, alternated `rounds` times.
+
+    Each round plays `deals` hands of each spec against greedy (seat 0, seed 7, the same hands every round) and
+    times it with the thread's CPU clock; the quickest round of each is the least disturbed by a shared
+    machine, so their ratio compares the two without the noise of a single timed stretch (which on this VM
+    moves by 20-30% between runs of one spec).
+    """
+    from escoba_sim import _core
+    from escoba_sim.rules import parse_rules
+
+    rules = parse_rules(rules_text)
+    times = {spec: [], other: []}
+    for _ in range(rounds):
+        for s in (spec, other):
+            t0 = time.thread_time()
+            _core.play_hands(rules, [s, "greedy"], 7, 0, deals)
+            times[s].append(time.thread_time() - t0)
+    best = {s: min(v) for s, v in times.items()}
+    return {"rules": rules_text, "rounds": rounds, "deals": deals,
+            "best_ms": {s: round(v * 1e3, 1) for s, v in best.items()},
+            "median_ms": {s: round(sorted(v)[len(v) // 2] * 1e3, 1) for s, v in times.items()},
+            "ratio": best[spec] / best[other]}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rules", default="ludoteka")
@@ -83,12 +109,33 @@ def main(argv=None) -> int:
     ap.add_argument("--rows", default=None, help="only these groups (comma-separated): " +
                     ", ".join(sorted({g for g, _ in ROWS})))
     ap.add_argument("--json", metavar="FILE", help="write the measurements here")
+    ap.add_argument("--against", nargs=2, metavar=("SPEC", "OTHER"),
+                    help="instead of the rows: SPEC's best-of-N thread CPU time on fixed deals over OTHER's, "
+                         "alternated (e.g. ismcts ismcts:iters=1000,infer=0)")
+    ap.add_argument("--rounds", type=int, default=40, help="with --against: alternations")
     args = ap.parse_args(argv)
 
     from escoba_sim import __version__, _core, batch
 
     if batch.ENGINE != "cython":
         raise SystemExit("bench_strategies measures the compiled core, which is not built")
+    if args.against:
+        from escoba_sim.strategies import StrategyError, parse_strategy
+
+        try:
+            for spec in args.against:
+                parse_strategy(spec)
+        except StrategyError as e:
+            raise SystemExit(f"bench_strategies: {e}") from None
+        r = alternate(*args.against, args.rules, args.rounds)
+        for spec in args.against:
+            print(f"{spec:<40} best {r['best_ms'][spec]:>8.1f} ms  median {r['median_ms'][spec]:>8.1f} ms "
+                  f"({r['deals']} hands against greedy, {r['rounds']} rounds, {args.rules})")
+        print(f"ratio of the best rounds: {r['ratio']:.3f}")
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(r, f, indent=2)
+        return 0
     groups = set(args.rows.split(",")) if args.rows else None
     out = {"version": __version__, "engine": batch.ENGINE, "impl": _core.IMPL, "python": platform.python_version(),
            "machine": platform.machine(), "rules": args.rules, "rows": []}
