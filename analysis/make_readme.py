@@ -228,19 +228,23 @@ def _candidate_rows(s) -> list[str]:
              "|---|---:|---:|---|---:|---|---|---|---|---|"]
     misses = []
     for rules, r in c["rules"].items():
-        p, g, ins, us = r["paired"], r["vs_greedy"], r.get("instructions_per_move"), r["us_per_move"]
-        cost = (f"{ins['candidate']:,} / {ins['old']:,} ({ins['candidate'] / ins['old']:.3f})" if ins
-                else "not measured")
-        lines.append(f"| {rules} | {p['deals']:,} | {p['minus_old'][0]:+.4f} | [{p['minus_old'][1]:+.4f}, "
-                     f"{p['minus_old'][2]:+.4f}] | {p['deals_that_differ']:,} | {_ci(g['candidate']['vs_greedy'])} | "
-                     f"{_ci(g['old'])} | {_ci(g['candidate']['minus_old'])} | {cost} | "
-                     f"{us['candidate']:,.0f} / {us['old']:,.0f} |")
+        ins, us = r.get("instructions_per_move"), r["us_per_move"]
+        lines.append(_bar_row(rules, r, ins) + f" {us['candidate']:,.0f} / {us['old']:,.0f} |")
         misses += _bar_misses(rules, r, ins, "the default")
     gains = " and ".join(f"{r['paired']['minus_old'][0]:+.3f} ({rules})" for rules, r in c["rules"].items())
     lines += ["", f"Against the bar (cost in instructions): `{spec}` "
               + ("meets it." if not misses else "does not meet it on these deals: " + "; ".join(misses) + ".")
               + f" It gains {gains} points per hand over the default; the issue's aim is +0.3.", ""]
     return lines
+
+
+def _bar_row(rules: str, r: dict, ins: dict | None) -> str:
+    """A candidate's table row: head to head, against greedy, and its instructions per move against the default's."""
+    p, g = r["paired"], r["vs_greedy"]
+    cost = f"{ins['candidate']:,} / {ins['old']:,} ({ins['candidate'] / ins['old']:.3f})" if ins else "not measured"
+    return (f"| {rules} | {p['deals']:,} | {p['minus_old'][0]:+.4f} | [{p['minus_old'][1]:+.4f}, "
+            f"{p['minus_old'][2]:+.4f}] | {p['deals_that_differ']:,} | {_ci(g['candidate']['vs_greedy'])} | "
+            f"{_ci(g['old'])} | {_ci(g['candidate']['minus_old'])} | {cost} |")
 
 
 def _bar_misses(rules: str, r: dict, ins: dict | None, default: str) -> list[str]:
@@ -274,13 +278,8 @@ def _confirm_rows(s) -> list[str]:
              "|---|---:|---:|---|---:|---|---|---|---|"]
     misses = []
     for rules, r in c["rules"].items():
-        p, g = r["paired"], r["vs_greedy"]
         ins = cost.get(rules, {}).get("instructions_per_move")
-        lines.append(f"| {rules} | {p['deals']:,} | {p['minus_old'][0]:+.4f} | [{p['minus_old'][1]:+.4f}, "
-                     f"{p['minus_old'][2]:+.4f}] | {p['deals_that_differ']:,} | {_ci(g['candidate']['vs_greedy'])} | "
-                     f"{_ci(g['old'])} | {_ci(g['candidate']['minus_old'])} | "
-                     + (f"{ins['candidate']:,} / {ins['old']:,} ({ins['candidate'] / ins['old']:.3f}) |" if ins
-                        else "not measured |"))
+        lines.append(_bar_row(rules, r, ins))
         misses += _bar_misses(rules, r, ins, "the earlier default")
     gains = " and ".join(f"{r['paired']['minus_old'][0]:+.3f} ({rules})" for rules, r in c["rules"].items())
     verdict = (f"it meets it, and `{spec}` is the default (`ismcts`)" if not misses
