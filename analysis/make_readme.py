@@ -222,10 +222,7 @@ def _candidate_rows(s) -> list[str]:
              "bench_ismcts_cost.py: only inside the core's play_hands, seed 1, greedy-vs-greedy subtracted; it "
              "repeats to 0.001%, so it is the cost the bar is judged on), and CPU microseconds (bench_strategies.py's "
              "measure, the two specs alternated on a shared 2-core machine: only roughly comparable).", "",
-             "| rules | deals | candidate minus default, points/hand | 95% interval | deals whose result differs | "
-             "vs greedy: candidate | vs greedy: default | candidate minus default, vs greedy | instructions/move: "
-             "candidate / default (ratio) | CPU us/move: candidate / default |",
-             "|---|---:|---:|---|---:|---|---|---|---|---|"]
+             *_bar_header("default", "CPU us/move: candidate / default")]
     misses = []
     for rules, r in c["rules"].items():
         ins, us = r.get("instructions_per_move"), r["us_per_move"]
@@ -236,6 +233,14 @@ def _candidate_rows(s) -> list[str]:
               + ("meets it." if not misses else "does not meet it on these deals: " + "; ".join(misses) + ".")
               + f" It gains {gains} points per hand over the default; the issue's aim is +0.3.", ""]
     return lines
+
+
+def _bar_header(default: str, extra: str | None = None) -> list[str]:
+    """The header of _bar_row's table, `default` naming what the candidate is measured against."""
+    cols = ["rules", "deals", f"candidate minus {default}, points/hand", "95% interval", "deals whose result differs",
+            "vs greedy: candidate", f"vs greedy: {default}", f"candidate minus {default}, vs greedy",
+            f"instructions/move: candidate / {default} (ratio)"] + ([extra] if extra else [])
+    return ["| " + " | ".join(cols) + " |", "|---|---:|---:|---|---:|" + "---|" * (len(cols) - 5)]
 
 
 def _bar_row(rules: str, r: dict, ins: dict | None) -> str:
@@ -272,10 +277,7 @@ def _confirm_rows(s) -> list[str]:
              "on the same duplicate deals (every deal once with each seating); points per hand of the candidate "
              f"minus the earlier default, 95% interval over deals. Against greedy: each plays greedy on the same "
              f"{c['greedy_deals']:,} fresh duplicate deals, the difference paired by deal.", "",
-             "| rules | deals | candidate minus earlier default, points/hand | 95% interval | deals whose result "
-             "differs | vs greedy: candidate | vs greedy: earlier default | candidate minus earlier default, vs "
-             "greedy | instructions/move: candidate / earlier default |",
-             "|---|---:|---:|---|---:|---|---|---|---|"]
+             *_bar_header("earlier default")]
     misses = []
     for rules, r in c["rules"].items():
         ins = cost.get(rules, {}).get("instructions_per_move")

@@ -119,6 +119,8 @@ def main(argv=None) -> int:
 
     if batch.ENGINE != "cython":
         raise SystemExit("bench_strategies measures the compiled core, which is not built")
+    out = {"version": __version__, "engine": batch.ENGINE, "impl": _core.IMPL, "python": platform.python_version(),
+           "machine": platform.machine(), "rules": args.rules}
     if args.against:
         from escoba_sim.strategies import StrategyError, parse_strategy
 
@@ -127,30 +129,26 @@ def main(argv=None) -> int:
                 parse_strategy(spec)
         except StrategyError as e:
             raise SystemExit(f"bench_strategies: {e}") from None
-        r = alternate(*args.against, args.rules, args.rounds)
+        out.update(alternate(*args.against, args.rules, args.rounds))
         for spec in args.against:
-            print(f"{spec:<40} best {r['best_ms'][spec]:>8.1f} ms  median {r['median_ms'][spec]:>8.1f} ms "
-                  f"({r['deals']} hands against greedy, {r['rounds']} rounds, {args.rules})")
-        print(f"ratio of the best rounds: {r['ratio']:.3f}")
-        if args.json:
-            with open(args.json, "w") as f:
-                json.dump(r, f, indent=2)
-        return 0
-    groups = set(args.rows.split(",")) if args.rows else None
-    out = {"version": __version__, "engine": batch.ENGINE, "impl": _core.IMPL, "python": platform.python_version(),
-           "machine": platform.machine(), "rules": args.rules, "rows": []}
-    print(f"{'strategy':<24} {'us/move':>10} {'us/hand':>11} {'hands/s':>10}")  # us: microseconds
-    for group, spec in ROWS:
-        if groups and group not in groups:
-            continue
-        r = measure(spec, args.rules, args.seconds)
-        out["rows"].append(r)
-        print(f"{spec:<24} {r['us_per_move']:>10.3f} {r['us_per_hand']:>11.2f} {r['hands_per_s']:>10,.0f}", flush=True)
+            print(f"{spec:<40} best {out['best_ms'][spec]:>8.1f} ms  median {out['median_ms'][spec]:>8.1f} ms "
+                  f"({out['deals']} hands against greedy, {out['rounds']} rounds, {args.rules})")
+        print(f"ratio of the best rounds: {out['ratio']:.3f}")
+    else:
+        groups = set(args.rows.split(",")) if args.rows else None
+        out["rows"] = []
+        print(f"{'strategy':<24} {'us/move':>10} {'us/hand':>11} {'hands/s':>10}")  # us: microseconds
+        for group, spec in ROWS:
+            if groups and group not in groups:
+                continue
+            r = measure(spec, args.rules, args.seconds)
+            out["rows"].append(r)
+            print(f"{spec:<24} {r['us_per_move']:>10.3f} {r['us_per_hand']:>11.2f} {r['hands_per_s']:>10,.0f}",
+                  flush=True)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(out, f, indent=2)
     return 0
-
 
 if __name__ == "__main__":
     raise SystemExit(main())
