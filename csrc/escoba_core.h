@@ -22,21 +22,28 @@
 /* ---------- dispatch: one case per strategy ---------- */
 
 /* always inlined: as a plain `inline` GCC stopped inlining it into the turn once ismcts' case grew
- * (issue 14), and the out-of-line call cost 13% of greedy-maxoros' instructions, 19% of random's */
-static ESC_ALWAYS_INLINE esc_move esc_decide_move(const esc_player *pl, const esc_hand *h, int seat,
-                                                  const esc_tbl *t, uint64_t hand, uint64_t cap, esc_rng *rng) {
+ * (issue 14), and the out-of-line call cost 13% of greedy-maxoros' instructions, 19% of random's.
+ * `id` is pl->id, or the seat's strategy as a constant where the caller knows it (the two-seat
+ * loop's copies per pairing), so the tests below fold away */
+static ESC_ALWAYS_INLINE esc_move esc_decide_move_as(const int id, const esc_player *pl, const esc_hand *h, int seat,
+                                                     const esc_tbl *t, uint64_t hand, uint64_t cap, esc_rng *rng) {
     /* the keyed strategies first, each with its key known to the compiler */
-    if (pl->id == ESC_GREEDY) return esc_key_move(ESC_GREEDY, t, hand, cap);
-    if (pl->id == ESC_MAXOROS) return esc_key_move(ESC_MAXOROS, t, hand, cap);
-    if (pl->id == ESC_RANDOM) return esc_random_move(h, t, hand, cap, rng); /* no jump table for it */
-    switch (pl->id) {
+    if (id == ESC_GREEDY) return esc_key_move(ESC_GREEDY, t, hand, cap);
+    if (id == ESC_MAXOROS) return esc_key_move(ESC_MAXOROS, t, hand, cap);
+    if (id == ESC_RANDOM) return esc_random_move(h, t, hand, cap, rng); /* no jump table for it */
+    switch (id) {
     case ESC_DEFENSIVE: return esc_defensive_move(h, seat, t, hand, cap);
     case ESC_HEURISTIC: return esc_heuristic_move(pl->p, h, seat, t, hand, cap);
     case ESC_ENDGAME: return esc_endgame_move(pl->p, h, seat, t, hand, cap);
     case ESC_ISMCTS: return esc_ismcts_move(pl->p, h, seat, rng);
     case ESC_ORACLE: return esc_oracle_move(pl->p, h, seat, rng);
-    default: return esc_key_move(pl->id, t, hand, cap); /* greedy, maxoros, sevens */
+    default: return esc_key_move(id, t, hand, cap); /* greedy, maxoros, sevens */
     }
+}
+
+static ESC_ALWAYS_INLINE esc_move esc_decide_move(const esc_player *pl, const esc_hand *h, int seat,
+                                                  const esc_tbl *t, uint64_t hand, uint64_t cap, esc_rng *rng) {
+    return esc_decide_move_as(pl->id, pl, h, seat, t, hand, cap, rng);
 }
 
 /* t: the table without the laid card `card`; returns the table cards taken with it, 0 = no blow */
@@ -63,7 +70,8 @@ static inline int esc_players_infer(const esc_player *players, int n) {
 /* one turn of `seat`: a blow of the card the previous seat laid (soplar only),
  * then its move, then its draw (deal=draw) */
 static ESC_ALWAYS_INLINE void esc_turn(esc_hand *h, const esc_player *players, int seat, const int teams,
-                                       const int soplar, const int draw, const int infer, esc_rng *rng) {
+                                       const int soplar, const int draw, const int infer, const int known,
+                                       esc_rng *rng) {
     const esc_player *pl = &players[seat];
     const int side = teams ? (seat & 1) : seat; /* esc_side, with the rule read once per hand */
     esc_tbl t;
@@ -84,7 +92,9 @@ static ESC_ALWAYS_INLINE void esc_turn(esc_hand *h, const esc_player *players, i
     t.mask = h->table;
     t.reach = h->reach;
     const uint64_t cap = esc_capturing_cards(h->reach, hand);
-    esc_apply_move(h, seat, side, esc_decide_move(pl, h, seat, &t, hand, cap, rng), cap, soplar, draw, infer);
+    const esc_move mv = known >= 0 ? esc_decide_move_as(known, pl, h, seat, &t, hand, cap, rng)
+                                    : esc_decide_move(pl, h, seat, &t, hand, cap, rng);
+    esc_apply_move(h, seat, side, mv, cap, soplar, draw, infer);
 }
 
 /* rounds dealt from the stock without drawing, and the cards after the table make whole rounds
@@ -92,6 +102,23 @@ static ESC_ALWAYS_INLINE void esc_turn(esc_hand *h, const esc_player *players, i
 static inline int esc_full_rounds(const esc_rules *R) {
     const int dealt = 40 - R->table_size, per_round = R->players * R->hand_size;
     return R->deal == ESC_DEAL_ROUNDS && dealt >= per_round && dealt % per_round == 0;
+}
+
+/* the rounds of a two-seat hand (esc_plays_two): `first` then `dealer`, hand_size times, then both
+ * refilled; no teams, soplar or voids, the round's two turns written out (no seat wrap to predict).
+ * known_first/known_dealer: the seats' strategies as constants, or -1 (esc_decide_move_as) */
+static ESC_ALWAYS_INLINE void esc_two_rounds(esc_hand *h, const esc_rules *R, const esc_player *players, int first,
+                                             int dealer, const int known_first, const int known_dealer,
+                                             esc_rng *rng) {
+    for (;;) {
+        for (int k = 0; k < R->hand_size; k++) {
+            esc_turn(h, players, first, 0, 0, 0, 0, known_first, rng);
+            esc_turn(h, players, dealer, 0, 0, 0, 0, known_dealer, rng);
+        }
+        if (h->pos >= 40) break;
+        h->hands[first] = esc_take_cards(h, R->hand_size);
+        h->hands[dealer] = esc_take_cards(h, R->hand_size);
+    }
 }
 
 /* play one hand from the seeded streams (docs/engine.md, One hand); `infer`: keep the seats' voids
@@ -109,18 +136,16 @@ static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_p
     const int draw = R->deal == ESC_DEAL_DRAW, soplar = R->soplar, teams = R->teams;
     const int n = R->players, per_round = n * R->hand_size;
     if (two) {
-        /* esc_plays_two (the caller checked): the fixed schedule below for two seats, without
-         * teams, soplar or voids, the two turns of a round written out (no seat wrap to predict) */
-        const int first = dealer ^ 1;
-        for (;;) {
-            for (int k = 0; k < R->hand_size; k++) {
-                esc_turn(&h, players, first, 0, 0, 0, 0, &rng);
-                esc_turn(&h, players, dealer, 0, 0, 0, 0, &rng);
-            }
-            if (h.pos >= 40) break;
-            h.hands[first] = esc_take_cards(&h, R->hand_size);
-            h.hands[dealer] = esc_take_cards(&h, R->hand_size);
-        }
+        /* esc_plays_two (the caller checked): the fixed schedule for two seats, a copy per pairing of
+         * greedy, maxoros and random (esc_two_rounds) */
+        const int first = dealer ^ 1, sf = players[first].id, sd = players[dealer].id;
+#define ESC_TWO(A, B) if (sf == A && sd == B) esc_two_rounds(&h, R, players, first, dealer, A, B, &rng); else
+        ESC_TWO(ESC_GREEDY, ESC_MAXOROS) ESC_TWO(ESC_MAXOROS, ESC_GREEDY) ESC_TWO(ESC_RANDOM, ESC_RANDOM)
+        ESC_TWO(ESC_GREEDY, ESC_GREEDY) ESC_TWO(ESC_MAXOROS, ESC_MAXOROS)
+        ESC_TWO(ESC_GREEDY, ESC_RANDOM) ESC_TWO(ESC_RANDOM, ESC_GREEDY)
+        ESC_TWO(ESC_MAXOROS, ESC_RANDOM) ESC_TWO(ESC_RANDOM, ESC_MAXOROS)
+        esc_two_rounds(&h, R, players, first, dealer, -1, -1, &rng);
+#undef ESC_TWO
     } else if (esc_full_rounds(R)) {
         /* every round is full (ludoteka: 6 rounds of 3 cards each): the seats play in
          * turn from the dealer's left, hand_size times round the table, then the
@@ -129,7 +154,7 @@ static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_p
             int seat = dealer;
             for (int k = 0; k < per_round; k++) {
                 seat = seat + 1 == n ? 0 : seat + 1;
-                esc_turn(&h, players, seat, teams, soplar, 0, infer, &rng);
+                esc_turn(&h, players, seat, teams, soplar, 0, infer, -1, &rng);
             }
             if (h.pos >= 40) break;
             for (int k = 0; k < n; k++) {
@@ -140,7 +165,7 @@ static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_p
         }
     } else {
         for (int seat = esc_next_seat(&h, dealer); seat >= 0; seat = esc_next_seat(&h, seat))
-            esc_turn(&h, players, seat, teams, soplar, draw, infer, &rng);
+            esc_turn(&h, players, seat, teams, soplar, draw, infer, -1, &rng);
     }
     const int leftovers = __builtin_popcountll(h.table);
     if (h.last_capturer >= 0) h.piles[esc_side(R, h.last_capturer)] |= h.table;
