@@ -147,6 +147,10 @@ cdef inline void _store_hand(const _columns *c, int64_t i, int64_t game, int32_t
     c.lucky_deal[i] = r.lucky_deal
     c.leftovers[i] = r.leftovers
     c.leftover_taker[i] = r.leftover_taker
+    if c.ns == 2:  # two sides (every 2-player preset): one 4-byte copy per column, no inner loop
+        for k in range(11):
+            memcpy(&c.side[k][i * 2], &r.side[k][0], 2 * sizeof(int16_t))
+        return
     for k in range(11):
         for s in range(c.ns):
             c.side[k][i * c.ns + s] = r.side[k][s]
