@@ -738,8 +738,8 @@ static ESC_ALWAYS_INLINE uint64_t esc_best_capture_small(uint64_t table, const i
  * bytes as above, and each subset h of the (at most 2) cards above them adds
  * its value sum and key weight to all 16 (with at most 6 table cards and the
  * played one, no key field overflows). */
-static ESC_ALWAYS_INLINE uint64_t esc_best_capture_mid(uint64_t table, const int maxoros, uint64_t cap,
-                                                       int escoba_counts) {
+static ESC_ALWAYS_INLINE uint64_t esc_best_capture_mid_body(uint64_t table, const int maxoros, uint64_t cap,
+                                                            int escoba_counts, const int nh) {
     __m128i S, W;
     uint64_t b[4];
     esc_small_sums(table, esc_weight16[maxoros], &S, &W, b);
@@ -763,7 +763,7 @@ static ESC_ALWAYS_INLINE uint64_t esc_best_capture_mid(uint64_t table, const int
         const int card = __builtin_ctzll(c);
         const __m128i need = _mm_load_si128((const __m128i *)esc_need16[card]);
         const __m128i wc = _mm_load_si128((const __m128i *)esc_weight16[maxoros][card]);
-        for (int h = 0; h < 4; h++)
+        for (int h = 0; h < nh; h++)
             best = _mm_max_epu8(best, _mm_and_si128(_mm_add_epi8(Wh[h], wc), _mm_cmpeq_epi8(Sh[h], need)));
     }
     const __m128i K = esc_bytes_max(best); /* the best key in every byte */
@@ -773,7 +773,7 @@ static ESC_ALWAYS_INLINE uint64_t esc_best_capture_mid(uint64_t table, const int
         const int card = __builtin_ctzll(c);
         const __m128i need = _mm_load_si128((const __m128i *)esc_need16[card]);
         const __m128i wc = _mm_load_si128((const __m128i *)esc_weight16[maxoros][card]);
-        for (int h = 0; h < 4; h++) {
+        for (int h = 0; h < nh; h++) {
             const __m128i key = _mm_and_si128(_mm_add_epi8(Wh[h], wc), _mm_cmpeq_epi8(Sh[h], need));
             uint32_t mt = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(key, K));
             while (mt) {
@@ -785,6 +785,12 @@ static ESC_ALWAYS_INLINE uint64_t esc_best_capture_mid(uint64_t table, const int
         }
     }
     return best_taken;
+}
+/* 5 cards: only the subsets without the absent sixth (h = 0, 1) can match, so the loops take 2 of 4 */
+static ESC_ALWAYS_INLINE uint64_t esc_best_capture_mid(uint64_t table, const int maxoros, uint64_t cap,
+                                                       int escoba_counts) {
+    return __builtin_popcountll(table) == 5 ? esc_best_capture_mid_body(table, maxoros, cap, escoba_counts, 2)
+                                            : esc_best_capture_mid_body(table, maxoros, cap, escoba_counts, 4);
 }
 #endif
 
