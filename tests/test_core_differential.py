@@ -67,6 +67,18 @@ def test_hands_match_reference(preset, pairing):
     compare_hands(PRESETS[preset], pairing, seed=20240601, first=0, count=1000)
 
 
+# the two-seat loop (esc_plays_two: ludoteka, cardgames) has a copy for each ordered pairing of random,
+# greedy and maxoros, with the strategies as constants, and a general copy for any other lineup; the
+# seats swap roles every hand (the dealer alternates), so each pairing plays both orders of its copy
+TWO_SEAT_STRATEGIES = ("random", "greedy", "maxoros", "sevens", "defensive")
+
+
+@pytest.mark.parametrize("pairing", list(itertools.product(TWO_SEAT_STRATEGIES, repeat=2)), ids="-".join)
+@pytest.mark.parametrize("preset", ["ludoteka", "cardgames"])
+def test_every_two_seat_pairing_matches_reference(preset, pairing):
+    compare_hands(PRESETS[preset], pairing, seed=77, first=5, count=120)
+
+
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_games_match_reference(preset):
     compare_games(PRESETS[preset], ("greedy", "random"), seed=99, first=3, count=12)
