@@ -97,9 +97,11 @@ def _same(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> bool:
     return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
 
 
-def empty_hands(n: int, n_sides: int) -> dict[str, np.ndarray]:
-    cols = {k: np.zeros(n, dtype=t) for k, t in HAND_COLUMNS.items()}
-    cols.update({k: np.zeros((n, n_sides), dtype=SIDE_DTYPE) for k in SIDE_COLUMNS})
+def empty_hands(n: int, n_sides: int, zeroed: bool = True) -> dict[str, np.ndarray]:
+    """The hand columns for n hands; ``zeroed=False`` leaves them unset, for a caller that writes every row."""
+    alloc = np.zeros if zeroed else np.empty
+    cols = {k: alloc(n, dtype=t) for k, t in HAND_COLUMNS.items()}
+    cols.update({k: alloc((n, n_sides), dtype=SIDE_DTYPE) for k in SIDE_COLUMNS})
     return cols
 
 
