@@ -68,7 +68,7 @@ static inline void esc_shuffle_words(esc_rng *r, uint8_t deck[40]) {
 /* one output's two swaps, positions I and I - 1 (constants: the shuffle below is written out, so each
  * multiplier is an immediate and no loop counter is kept) */
 #define ESC_SHUFFLE_PAIR(I) do {                                                                  \
-    const uint64_t x = esc_next(r);                                                              \
+    const uint64_t x = esc_next(&g);                                                              \
     const uint64_t m1 = (x >> 32) * (uint64_t)((I) + 1), m2 = (x & 0xFFFFFFFFu) * (uint64_t)(I);  \
     low = (uint32_t)m1 < low ? (uint32_t)m1 : low;                                                \
     low = (uint32_t)m2 < low ? (uint32_t)m2 : low;                                                \
@@ -83,13 +83,15 @@ static inline void esc_shuffle_words(esc_rng *r, uint8_t deck[40]) {
  * million) the whole shuffle is redone word by word. */
 static inline void esc_shuffle(esc_rng *r, uint8_t deck[40]) {
     const uint64_t start = r->state;
+    esc_rng g = *r; /* a local copy: the deck's byte stores could alias *r, which kept its state in memory */
     for (int i = 0; i < 40; i++) deck[i] = (uint8_t)i;
     uint32_t low = 0xFFFFFFFFu; /* the smallest low product: below 40, a rejection is possible */
     ESC_SHUFFLE_PAIR(39); ESC_SHUFFLE_PAIR(37); ESC_SHUFFLE_PAIR(35); ESC_SHUFFLE_PAIR(33); ESC_SHUFFLE_PAIR(31);
     ESC_SHUFFLE_PAIR(29); ESC_SHUFFLE_PAIR(27); ESC_SHUFFLE_PAIR(25); ESC_SHUFFLE_PAIR(23); ESC_SHUFFLE_PAIR(21);
     ESC_SHUFFLE_PAIR(19); ESC_SHUFFLE_PAIR(17); ESC_SHUFFLE_PAIR(15); ESC_SHUFFLE_PAIR(13); ESC_SHUFFLE_PAIR(11);
     ESC_SHUFFLE_PAIR(9); ESC_SHUFFLE_PAIR(7); ESC_SHUFFLE_PAIR(5); ESC_SHUFFLE_PAIR(3);
-    const uint64_t m = (esc_next(r) >> 32) * 2u; /* i = 1: n = 2 divides 2^32, never rejected */
+    const uint64_t m = (esc_next(&g) >> 32) * 2u; /* i = 1: n = 2 divides 2^32, never rejected */
+    *r = g;
     const uint32_t j = (uint32_t)(m >> 32);
     uint8_t t = deck[1]; deck[1] = deck[j]; deck[j] = t;
     if (__builtin_expect(low < 40u, 0)) {
