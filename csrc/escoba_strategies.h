@@ -44,9 +44,14 @@ static inline esc_move esc_random_move(const esc_hand *h, const esc_tbl *t, uint
         while (k--) legal &= legal - 1;
     }
     esc_move mv = { __builtin_ctzll(legal), 0 };
-    if ((cap >> mv.card) & 1) /* its captures in mask order, then the lay if laying is legal */
-        mv.take = __builtin_popcountll(t->mask) <= 4 ? esc_draw_option_small(t->mask, mv.card, mode == ESC_CAPTURE_OPTIONAL, 0, rng)
-                                                     : esc_draw_option(t, mv.card, mode == ESC_CAPTURE_OPTIONAL, 0, rng);
+    if ((cap >> mv.card) & 1) { /* its captures in mask order, then the lay if laying is legal */
+        const int tk = __builtin_popcountll(t->mask), lay = mode == ESC_CAPTURE_OPTIONAL;
+        if (tk <= 4) mv.take = esc_draw_option_small(t->mask, mv.card, lay, 0, rng);
+#if defined(__SSE2__)
+        else if (tk <= 6) mv.take = esc_draw_capture_mid(t->mask, mv.card, lay, rng);
+#endif
+        else mv.take = esc_draw_option(t, mv.card, lay, 0, rng);
+    }
     return mv;
 }
 

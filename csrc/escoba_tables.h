@@ -583,6 +583,40 @@ static ESC_ALWAYS_INLINE uint64_t esc_draw_option_small(uint64_t mask, int card,
 #endif
 }
 
+#if defined(__SSE2__)
+/* esc_draw_option on a table of 5 or 6 cards: the 4 lowest cards as 16 subset sums, each subset of the
+ * 1-2 cards above them outermost */
+static ESC_ALWAYS_INLINE uint64_t esc_draw_option_mid(uint64_t mask, int card, int extra, int extra_first,
+                                                      esc_rng *rng) {
+    __m128i S;
+    uint64_t b[4];
+    esc_small_sums(mask, NULL, &S, NULL, b);
+    uint64_t hi = mask & ~(b[0] | b[1] | b[2] | b[3]);
+    const int c4 = __builtin_ctzll(hi);
+    hi &= hi - 1;
+    const int c5 = __builtin_ctzll(hi | (1ULL << 63)); /* 63 (value 16: never matches) for 5 cards */
+    const uint64_t mh[4] = {0, 1ULL << c4, hi, (1ULL << c4) | hi};
+    const __m128i need = _mm_load_si128((const __m128i *)esc_need16[card]);
+    const __m128i S4 = _mm_add_epi8(S, _mm_load_si128((const __m128i *)esc_val16[c4]));
+    const __m128i v5 = _mm_load_si128((const __m128i *)esc_val16[c5]);
+    const uint32_t mts[4] = {(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(S, need)),
+                             (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(S4, need)),
+                             (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_add_epi8(S, v5), need)),
+                             (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_add_epi8(S4, v5), need))};
+    const int n = __builtin_popcount(mts[0] | mts[1] << 16) + __builtin_popcount(mts[2] | mts[3] << 16);
+    int h;
+    uint32_t l;
+    return esc_draw_match(mts, n, extra, extra_first, rng, &h, &l) ? mh[h] | esc_small_subset(b, l) : 0;
+}
+
+/* `random`'s capture draw (no blow: the extra lay slot last) on a table of 5 or 6 cards, out of the hand
+ * loop: a function of its own saves fewer registers than esc_draw_option */
+ESC_CLONES __attribute__((noinline)) static uint64_t esc_draw_capture_mid(uint64_t mask, int card, int extra,
+                                                                          esc_rng *rng) {
+    return esc_draw_option_mid(mask, card, extra, 0, rng);
+}
+#endif
+
 /* a uniformly drawn move among `extra` + the options of `card`: returns the
  * option, 0 when the draw falls on one of the `extra` (lay or no-blow) slots.
  * `extra_first`: the extra slot comes before the options (no blow) or after (lay). */
@@ -590,27 +624,7 @@ ESC_CLONES static uint64_t esc_draw_option(const esc_tbl *t, int card, int extra
     const int k = __builtin_popcountll(t->mask);
     if (k <= 4) return esc_draw_option_small(t->mask, card, extra, extra_first, rng);
 #if defined(__SSE2__)
-    if (k <= 6) { /* the 4 lowest cards as 16 subset sums, each subset of the 1-2 cards above them outermost */
-        __m128i S;
-        uint64_t b[4];
-        esc_small_sums(t->mask, NULL, &S, NULL, b);
-        uint64_t hi = t->mask & ~(b[0] | b[1] | b[2] | b[3]);
-        const int c4 = __builtin_ctzll(hi);
-        hi &= hi - 1;
-        const int c5 = __builtin_ctzll(hi | (1ULL << 63)); /* 63 (value 16: never matches) for 5 cards */
-        const uint64_t mh[4] = {0, 1ULL << c4, hi, (1ULL << c4) | hi};
-        const __m128i need = _mm_load_si128((const __m128i *)esc_need16[card]);
-        const __m128i S4 = _mm_add_epi8(S, _mm_load_si128((const __m128i *)esc_val16[c4]));
-        const __m128i v5 = _mm_load_si128((const __m128i *)esc_val16[c5]);
-        const uint32_t mts[4] = {(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(S, need)),
-                                 (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(S4, need)),
-                                 (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_add_epi8(S, v5), need)),
-                                 (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_add_epi8(S4, v5), need))};
-        const int n = __builtin_popcount(mts[0] | mts[1] << 16) + __builtin_popcount(mts[2] | mts[3] << 16);
-        int h;
-        uint32_t l;
-        return esc_draw_match(mts, n, extra, extra_first, rng, &h, &l) ? mh[h] | esc_small_subset(b, l) : 0;
-    }
+    if (k <= 6) return esc_draw_option_mid(t->mask, card, extra, extra_first, rng);
 #endif
     if (k <= ESC_SLOT_MAX) {
         /* up to 16 subsets of the cards above the low quarter (outermost, so mask
