@@ -185,9 +185,9 @@ static ESC_ALWAYS_INLINE void esc_majority(const int *counts, int n, int ties, i
     for (int i = 0; i < n; i++) out[i] = (int16_t)(none ? 0 : counts[i] == top);
 }
 
-static ESC_ALWAYS_INLINE void esc_score(const esc_hand *h, int leftovers, esc_hand_result *res) {
+/* esc_score for `ns` sides; a constant ns unrolls every loop */
+static ESC_ALWAYS_INLINE void esc_score_sides(const esc_hand *h, int leftovers, esc_hand_result *res, const int ns) {
     const esc_rules *R = h->R;
-    const int ns = R->n_sides;
     int cards[ESC_MAX_SEATS], oros[ESC_MAX_SEATS], sevens[ESC_MAX_SEATS];
     res->dealer = (int8_t)h->dealer;
     res->lucky_deal = (int8_t)h->lucky_deal;
@@ -216,6 +216,10 @@ static ESC_ALWAYS_INLINE void esc_score(const esc_hand *h, int leftovers, esc_ha
     for (int s = 0; s < ns; s++)
         res->side[ESC_C_TOTAL][s] = (int16_t)(res->side[ESC_C_ESCOBAS][s] + res->side[ESC_C_SIETE][s]
             + res->side[ESC_C_SEVENS][s] + res->side[ESC_C_OROS][s] + res->side[ESC_C_CARDS][s] + res->side[ESC_C_BONUS][s]);
+}
+static ESC_ALWAYS_INLINE void esc_score(const esc_hand *h, int leftovers, esc_hand_result *res) {
+    if (h->R->n_sides == 2) esc_score_sides(h, leftovers, res, 2); /* two seats, or four in two teams */
+    else esc_score_sides(h, leftovers, res, h->R->n_sides);
 }
 
 #endif
