@@ -499,8 +499,8 @@ static ESC_ALWAYS_INLINE void esc_small_sums(uint64_t table, const uint8_t (*wei
 
 /* the cards of subset l */
 static ESC_ALWAYS_INLINE uint64_t esc_small_subset(const uint64_t b[4], uint32_t l) {
-    return (b[0] & (0 - (uint64_t)(l & 1))) | (b[1] & (0 - (uint64_t)(l >> 1 & 1)))
-         | (b[2] & (0 - (uint64_t)(l >> 2 & 1))) | (b[3] & (0 - (uint64_t)(l >> 3 & 1)));
+    const uint64_t m01[4] = {0, b[0], b[1], b[0] | b[1]}, m23[4] = {0, b[2], b[3], b[2] | b[3]};
+    return m01[l & 3] | m23[l >> 2 & 3]; /* two lookups: fewer steps than masking each card in */
 }
 #endif
 
