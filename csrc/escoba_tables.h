@@ -556,6 +556,17 @@ static ESC_ALWAYS_INLINE int esc_draw_match(const uint32_t *mts, int n, int extr
     }
 }
 
+/* a uniform draw among `extra` slots + the options, the set bits of `mt` (in mask order): the bit drawn,
+ * -1 when the draw falls on an extra slot (`extra_first`: before the options, else after) */
+static ESC_ALWAYS_INLINE int esc_draw_bit(uint64_t mt, int extra, int extra_first, esc_rng *rng) {
+    const int n = __builtin_popcountll(mt), total = n + extra;
+    const int j = total > 1 ? (int)esc_below(rng, (uint32_t)total) : 0;
+    int i = extra_first ? j - extra : j; /* the option drawn, in mask order; outside 0..n-1: the extra slot */
+    if (i < 0 || i >= n) return -1;
+    while (i--) mt &= mt - 1;
+    return __builtin_ctzll(mt);
+}
+
 /* esc_draw_option on a table of at most 4 cards (nearly every call): the low quarter's 16 subsets are the
  * whole table; `random`'s move inlines it (esc_random_move) */
 static ESC_ALWAYS_INLINE uint64_t esc_draw_option_small(uint64_t mask, int card, int extra, int extra_first,
@@ -599,14 +610,13 @@ static ESC_ALWAYS_INLINE uint64_t esc_draw_option_mid(uint64_t mask, int card, i
     const __m128i need = _mm_load_si128((const __m128i *)esc_need16[card]);
     const __m128i S4 = _mm_add_epi8(S, _mm_load_si128((const __m128i *)esc_val16[c4]));
     const __m128i v5 = _mm_load_si128((const __m128i *)esc_val16[c5]);
-    const uint32_t mts[4] = {(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(S, need)),
-                             (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(S4, need)),
-                             (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_add_epi8(S, v5), need)),
-                             (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_add_epi8(S4, v5), need))};
-    const int n = __builtin_popcount(mts[0] | mts[1] << 16) + __builtin_popcount(mts[2] | mts[3] << 16);
-    int h;
-    uint32_t l;
-    return esc_draw_match(mts, n, extra, extra_first, rng, &h, &l) ? mh[h] | esc_small_subset(b, l) : 0;
+    /* bit 16 h + l: the option of upper subset h and low subset l, so bits ascend in mask order */
+    const uint64_t mt = (uint64_t)_mm_movemask_epi8(_mm_cmpeq_epi8(S, need))
+                      | (uint64_t)_mm_movemask_epi8(_mm_cmpeq_epi8(S4, need)) << 16
+                      | (uint64_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_add_epi8(S, v5), need)) << 32
+                      | (uint64_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_add_epi8(S4, v5), need)) << 48;
+    const int bit = esc_draw_bit(mt, extra, extra_first, rng);
+    return bit < 0 ? 0 : mh[bit >> 4] | esc_small_subset(b, (uint32_t)bit & 15u);
 }
 
 /* `random`'s capture draw (no blow: the extra lay slot last) on a table of 5 or 6 cards, out of the hand
