@@ -41,8 +41,8 @@ static inline esc_move esc_random_move(const esc_hand *h, const esc_tbl *t, uint
     int n = __builtin_popcountll(legal);
     int k = n > 1 ? (int)esc_below(rng, (uint32_t)n) : 0;
     if (n <= 3) { /* the usual hand: drop the k lowest cards without a branch (GCC made selects branches) */
-        legal &= legal - (uint64_t)(k >= 1);
-        legal &= legal - (uint64_t)(k >= 2);
+        legal &= legal - ((uint64_t)k + 1) / 2; /* k >= 1, as k <= 2 */
+        legal &= legal - (uint64_t)k / 2;       /* k >= 2 */
     } else {
         while (k--) legal &= legal - 1;
     }
