@@ -181,8 +181,8 @@ static ESC_ALWAYS_INLINE void esc_majority(const int *counts, int n, int ties, i
     for (int i = 1; i < n; i++) if (counts[i] > top) top = counts[i];
     for (int i = 0; i < n; i++) ntop += counts[i] == top;
     /* a side that took none never scores: top == 0 (nobody took any) gives nobody the point */
-    const int none = top == 0 || (ntop > 1 && ties == ESC_TIES_NONE);
-    for (int i = 0; i < n; i++) out[i] = (int16_t)(none ? 0 : counts[i] == top);
+    const int none = (top == 0) | ((ntop > 1) & (ties == ESC_TIES_NONE)); /* no branch: both are data */
+    for (int i = 0; i < n; i++) out[i] = (int16_t)(!none & (counts[i] == top));
 }
 
 /* esc_score for `ns` sides; a constant ns unrolls every loop */
