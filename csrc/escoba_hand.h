@@ -6,6 +6,7 @@
 #ifndef ESCOBA_HAND_H
 #define ESCOBA_HAND_H
 
+#include <string.h>
 #include "escoba_tables.h"
 
 /* ruleset field codes: the index of the value in escoba_sim.rules' tuples */
@@ -98,9 +99,12 @@ static inline void esc_deal(esc_hand *h, const esc_rules *R, int dealer) {
     h->last_capturer = -1;
     h->lucky_deal = 0;
     h->pending = -1;
-    for (int i = 0; i < ESC_MAX_SEATS; i++) {
-        h->hands[i] = 0; h->piles[i] = 0; h->escobas[i] = 0; h->lucky_escobas[i] = 0; h->voids[i] = 0;
-    }
+    /* whole arrays, each a few vector stores (the loop over seats was a loop: its exit mispredicted) */
+    memset(h->hands, 0, sizeof h->hands);
+    memset(h->piles, 0, sizeof h->piles);
+    memset(h->escobas, 0, sizeof h->escobas);
+    memset(h->lucky_escobas, 0, sizeof h->lucky_escobas);
+    memset(h->voids, 0, sizeof h->voids);
     int seat = dealer;
     for (int k = 0; k < R->players; k++) {
         seat = seat + 1 == R->players ? 0 : seat + 1;
