@@ -6,6 +6,7 @@
 #ifndef ESCOBA_HAND_H
 #define ESCOBA_HAND_H
 
+#include <string.h>
 #include "escoba_tables.h"
 
 /* ruleset field codes: the index of the value in escoba_sim.rules' tuples */
@@ -62,10 +63,12 @@ static inline uint64_t esc_take_cards(esc_hand *h, int k) {
     return m;
 }
 
+/* the sum of the values of `mask` without a loop: each card counts 1 plus the bits of value - 1
+ * (bit 0: values 2, 4, 6, 8, 10; bit 1: 3, 4, 7, 8; bit 2: 5-8; bit 3: 9, 10; in every suit) */
 static inline int esc_table_sum(uint64_t mask) {
-    int s = 0;
-    while (mask) { s += esc_val[__builtin_ctzll(mask)]; mask &= mask - 1; }
-    return s;
+    return __builtin_popcountll(mask) + __builtin_popcountll(mask & ESC_SPREAD(0x2AA))
+         + 2 * __builtin_popcountll(mask & ESC_SPREAD(0x0CC)) + 4 * __builtin_popcountll(mask & ESC_SPREAD(0x0F0))
+         + 8 * __builtin_popcountll(mask & ESC_SPREAD(0x300));
 }
 
 /* the seat after `last` holding cards, refilling by rounds when none does; -1 ends the hand */
@@ -98,9 +101,12 @@ static inline void esc_deal(esc_hand *h, const esc_rules *R, int dealer) {
     h->last_capturer = -1;
     h->lucky_deal = 0;
     h->pending = -1;
-    for (int i = 0; i < ESC_MAX_SEATS; i++) {
-        h->hands[i] = 0; h->piles[i] = 0; h->escobas[i] = 0; h->lucky_escobas[i] = 0; h->voids[i] = 0;
-    }
+    /* whole arrays, each a few vector stores (the loop over seats was a loop: its exit mispredicted) */
+    memset(h->hands, 0, sizeof h->hands);
+    memset(h->piles, 0, sizeof h->piles);
+    memset(h->escobas, 0, sizeof h->escobas);
+    memset(h->lucky_escobas, 0, sizeof h->lucky_escobas);
+    memset(h->voids, 0, sizeof h->voids);
     int seat = dealer;
     for (int k = 0; k < R->players; k++) {
         seat = seat + 1 == R->players ? 0 : seat + 1;
@@ -181,13 +187,13 @@ static ESC_ALWAYS_INLINE void esc_majority(const int *counts, int n, int ties, i
     for (int i = 1; i < n; i++) if (counts[i] > top) top = counts[i];
     for (int i = 0; i < n; i++) ntop += counts[i] == top;
     /* a side that took none never scores: top == 0 (nobody took any) gives nobody the point */
-    const int none = top == 0 || (ntop > 1 && ties == ESC_TIES_NONE);
-    for (int i = 0; i < n; i++) out[i] = (int16_t)(none ? 0 : counts[i] == top);
+    const int none = (top == 0) | ((ntop > 1) & (ties == ESC_TIES_NONE)); /* no branch: both are data */
+    for (int i = 0; i < n; i++) out[i] = (int16_t)(!none & (counts[i] == top));
 }
 
-static ESC_ALWAYS_INLINE void esc_score(const esc_hand *h, int leftovers, esc_hand_result *res) {
+/* esc_score for `ns` sides; a constant ns unrolls every loop */
+static ESC_ALWAYS_INLINE void esc_score_sides(const esc_hand *h, int leftovers, esc_hand_result *res, const int ns) {
     const esc_rules *R = h->R;
-    const int ns = R->n_sides;
     int cards[ESC_MAX_SEATS], oros[ESC_MAX_SEATS], sevens[ESC_MAX_SEATS];
     res->dealer = (int8_t)h->dealer;
     res->lucky_deal = (int8_t)h->lucky_deal;
@@ -216,6 +222,10 @@ static ESC_ALWAYS_INLINE void esc_score(const esc_hand *h, int leftovers, esc_ha
     for (int s = 0; s < ns; s++)
         res->side[ESC_C_TOTAL][s] = (int16_t)(res->side[ESC_C_ESCOBAS][s] + res->side[ESC_C_SIETE][s]
             + res->side[ESC_C_SEVENS][s] + res->side[ESC_C_OROS][s] + res->side[ESC_C_CARDS][s] + res->side[ESC_C_BONUS][s]);
+}
+static ESC_ALWAYS_INLINE void esc_score(const esc_hand *h, int leftovers, esc_hand_result *res) {
+    if (h->R->n_sides == 2) esc_score_sides(h, leftovers, res, 2); /* two seats, or four in two teams */
+    else esc_score_sides(h, leftovers, res, h->R->n_sides);
 }
 
 #endif

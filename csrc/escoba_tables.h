@@ -499,8 +499,8 @@ static ESC_ALWAYS_INLINE void esc_small_sums(uint64_t table, const uint8_t (*wei
 
 /* the cards of subset l */
 static ESC_ALWAYS_INLINE uint64_t esc_small_subset(const uint64_t b[4], uint32_t l) {
-    return (b[0] & (0 - (uint64_t)(l & 1))) | (b[1] & (0 - (uint64_t)(l >> 1 & 1)))
-         | (b[2] & (0 - (uint64_t)(l >> 2 & 1))) | (b[3] & (0 - (uint64_t)(l >> 3 & 1)));
+    const uint64_t m01[4] = {0, b[0], b[1], b[0] | b[1]}, m23[4] = {0, b[2], b[3], b[2] | b[3]};
+    return m01[l & 3] | m23[l >> 2 & 3]; /* two lookups: fewer steps than masking each card in */
 }
 #endif
 
@@ -556,6 +556,17 @@ static ESC_ALWAYS_INLINE int esc_draw_match(const uint32_t *mts, int n, int extr
     }
 }
 
+/* a uniform draw among `extra` slots + the options, the set bits of `mt` (in mask order): the bit drawn,
+ * -1 when the draw falls on an extra slot (`extra_first`: before the options, else after) */
+static ESC_ALWAYS_INLINE int esc_draw_bit(uint64_t mt, int extra, int extra_first, esc_rng *rng) {
+    const int n = __builtin_popcountll(mt), total = n + extra;
+    const int j = total > 1 ? (int)esc_below(rng, (uint32_t)total) : 0;
+    int i = extra_first ? j - extra : j; /* the option drawn, in mask order; outside 0..n-1: the extra slot */
+    if (i < 0 || i >= n) return -1;
+    while (i--) mt &= mt - 1;
+    return __builtin_ctzll(mt);
+}
+
 /* esc_draw_option on a table of at most 4 cards (nearly every call): the low quarter's 16 subsets are the
  * whole table; `random`'s move inlines it (esc_random_move) */
 static ESC_ALWAYS_INLINE uint64_t esc_draw_option_small(uint64_t mask, int card, int extra, int extra_first,
@@ -583,6 +594,39 @@ static ESC_ALWAYS_INLINE uint64_t esc_draw_option_small(uint64_t mask, int card,
 #endif
 }
 
+#if defined(__SSE2__)
+/* esc_draw_option on a table of 5 or 6 cards: the 4 lowest cards as 16 subset sums, each subset of the
+ * 1-2 cards above them outermost */
+static ESC_ALWAYS_INLINE uint64_t esc_draw_option_mid(uint64_t mask, int card, int extra, int extra_first,
+                                                      esc_rng *rng) {
+    __m128i S;
+    uint64_t b[4];
+    esc_small_sums(mask, NULL, &S, NULL, b);
+    uint64_t hi = mask & ~(b[0] | b[1] | b[2] | b[3]);
+    const int c4 = __builtin_ctzll(hi);
+    hi &= hi - 1;
+    const int c5 = __builtin_ctzll(hi | (1ULL << 63)); /* 63 (value 16: never matches) for 5 cards */
+    const uint64_t mh[4] = {0, 1ULL << c4, hi, (1ULL << c4) | hi};
+    const __m128i need = _mm_load_si128((const __m128i *)esc_need16[card]);
+    const __m128i S4 = _mm_add_epi8(S, _mm_load_si128((const __m128i *)esc_val16[c4]));
+    const __m128i v5 = _mm_load_si128((const __m128i *)esc_val16[c5]);
+    /* bit 16 h + l: the option of upper subset h and low subset l, so bits ascend in mask order */
+    const uint64_t mt = (uint64_t)_mm_movemask_epi8(_mm_cmpeq_epi8(S, need))
+                      | (uint64_t)_mm_movemask_epi8(_mm_cmpeq_epi8(S4, need)) << 16
+                      | (uint64_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_add_epi8(S, v5), need)) << 32
+                      | (uint64_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_add_epi8(S4, v5), need)) << 48;
+    const int bit = esc_draw_bit(mt, extra, extra_first, rng);
+    return bit < 0 ? 0 : mh[bit >> 4] | esc_small_subset(b, (uint32_t)bit & 15u);
+}
+
+/* `random`'s capture draw (no blow: the extra lay slot last) on a table of 5 or 6 cards, out of the hand
+ * loop: a function of its own saves fewer registers than esc_draw_option */
+ESC_CLONES __attribute__((noinline)) static uint64_t esc_draw_capture_mid(uint64_t mask, int card, int extra,
+                                                                          esc_rng *rng) {
+    return esc_draw_option_mid(mask, card, extra, 0, rng);
+}
+#endif
+
 /* a uniformly drawn move among `extra` + the options of `card`: returns the
  * option, 0 when the draw falls on one of the `extra` (lay or no-blow) slots.
  * `extra_first`: the extra slot comes before the options (no blow) or after (lay). */
@@ -590,27 +634,7 @@ ESC_CLONES static uint64_t esc_draw_option(const esc_tbl *t, int card, int extra
     const int k = __builtin_popcountll(t->mask);
     if (k <= 4) return esc_draw_option_small(t->mask, card, extra, extra_first, rng);
 #if defined(__SSE2__)
-    if (k <= 6) { /* the 4 lowest cards as 16 subset sums, each subset of the 1-2 cards above them outermost */
-        __m128i S;
-        uint64_t b[4];
-        esc_small_sums(t->mask, NULL, &S, NULL, b);
-        uint64_t hi = t->mask & ~(b[0] | b[1] | b[2] | b[3]);
-        const int c4 = __builtin_ctzll(hi);
-        hi &= hi - 1;
-        const int c5 = __builtin_ctzll(hi | (1ULL << 63)); /* 63 (value 16: never matches) for 5 cards */
-        const uint64_t mh[4] = {0, 1ULL << c4, hi, (1ULL << c4) | hi};
-        const __m128i need = _mm_load_si128((const __m128i *)esc_need16[card]);
-        const __m128i S4 = _mm_add_epi8(S, _mm_load_si128((const __m128i *)esc_val16[c4]));
-        const __m128i v5 = _mm_load_si128((const __m128i *)esc_val16[c5]);
-        const uint32_t mts[4] = {(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(S, need)),
-                                 (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(S4, need)),
-                                 (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_add_epi8(S, v5), need)),
-                                 (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_add_epi8(S4, v5), need))};
-        const int n = __builtin_popcount(mts[0] | mts[1] << 16) + __builtin_popcount(mts[2] | mts[3] << 16);
-        int h;
-        uint32_t l;
-        return esc_draw_match(mts, n, extra, extra_first, rng, &h, &l) ? mh[h] | esc_small_subset(b, l) : 0;
-    }
+    if (k <= 6) return esc_draw_option_mid(t->mask, card, extra, extra_first, rng);
 #endif
     if (k <= ESC_SLOT_MAX) {
         /* up to 16 subsets of the cards above the low quarter (outermost, so mask
