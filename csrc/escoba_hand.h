@@ -171,7 +171,7 @@ static ESC_ALWAYS_INLINE void esc_apply_move(esc_hand *h, int seat, int side, es
         h->reach = esc_reach_of(h->table);
         h->piles[side] |= mv.take | cbit;
         h->last_capturer = seat;
-        if (!h->table) h->escobas[side]++;
+        h->escobas[side] += h->table == 0; /* an escoba: data, so no branch on it */
     } else {
         h->table |= cbit;
         h->reach = esc_add_to_reach(h->reach, esc_val[mv.card]);

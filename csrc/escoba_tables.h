@@ -723,6 +723,17 @@ static ESC_ALWAYS_INLINE __m128i esc_bytes_max(__m128i v) {
     return _mm_shuffle_epi32(_mm_unpacklo_epi16(v, v), 0);
 }
 
+/* the smaller of best_taken and the lowest taken mask among the subsets in mt (bit l = subset l of the 4
+ * lowest table cards, each with the cards `with`). Subset indices ascend as their masks do and `with` is
+ * the same for all, so the lowest bit of mt is the lowest mask: no walk over the others, and no branch
+ * (mt == 0 gives ~0, which leaves best_taken) */
+static ESC_ALWAYS_INLINE uint64_t esc_lowest_taken(uint32_t mt, const uint64_t m01[4], const uint64_t m23[4],
+                                                   uint64_t with, uint64_t best_taken) {
+    const uint32_t l = (uint32_t)__builtin_ctz(mt | 0x10000u) & 15u;
+    const uint64_t taken = (m01[l & 3] | m23[l >> 2] | with) | ((uint64_t)0 - (uint64_t)(mt == 0));
+    return taken < best_taken ? taken : best_taken;
+}
+
 static ESC_ALWAYS_INLINE uint64_t esc_best_capture_small(uint64_t table, const int maxoros, uint64_t cap,
                                                          int escoba_counts) {
     __m128i S, W;
@@ -745,13 +756,8 @@ static ESC_ALWAYS_INLINE uint64_t esc_best_capture_small(uint64_t table, const i
         const int card = __builtin_ctzll(c);
         const __m128i eq = _mm_cmpeq_epi8(S, _mm_load_si128((const __m128i *)esc_need16[card]));
         const __m128i key = _mm_add_epi8(W, _mm_load_si128((const __m128i *)esc_weight16[maxoros][card]));
-        uint32_t mt = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(key, eq), K));
-        while (mt) {
-            const uint32_t l = (uint32_t)__builtin_ctz(mt);
-            mt &= mt - 1;
-            const uint64_t taken = m01[l & 3] | m23[l >> 2] | (1ULL << card);
-            best_taken = taken < best_taken ? taken : best_taken;
-        }
+        const uint32_t mt = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(key, eq), K));
+        best_taken = esc_lowest_taken(mt, m01, m23, 1ULL << card, best_taken);
     }
     return best_taken;
 }
@@ -799,13 +805,8 @@ static ESC_ALWAYS_INLINE uint64_t esc_best_capture_mid_body(uint64_t table, cons
         const __m128i wc = _mm_load_si128((const __m128i *)esc_weight16[maxoros][card]);
         for (int h = 0; h < nh; h++) {
             const __m128i key = _mm_and_si128(_mm_add_epi8(Wh[h], wc), _mm_cmpeq_epi8(Sh[h], need));
-            uint32_t mt = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(key, K));
-            while (mt) {
-                const uint32_t l = (uint32_t)__builtin_ctz(mt);
-                mt &= mt - 1;
-                const uint64_t taken = m01[l & 3] | m23[l >> 2] | mh[h] | (1ULL << card);
-                best_taken = taken < best_taken ? taken : best_taken;
-            }
+            const uint32_t mt = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(key, K));
+            best_taken = esc_lowest_taken(mt, m01, m23, mh[h] | (1ULL << card), best_taken);
         }
     }
     return best_taken;
