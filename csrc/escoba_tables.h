@@ -107,6 +107,10 @@ static uint32_t esc_le[ESC_N_SUBS];       /* submask | sum << 16 */
 static uint32_t esc_ex_off[1024 * 15 + 1]; /* [m*15 + s]: submasks of m with sum exactly s */
 static uint16_t esc_ex_sub[ESC_N_SUBS];
 static uint16_t esc_rev10[1024];        /* 10-bit reversal: needs 5..14 <-> values 10..1 */
+/* [bits 5..14 of a table's reachable sums]: the cards (every suit) whose value captures there, i.e.
+ * ESC_SPREAD(esc_rev10[x]) looked up instead of multiplied: "which cards capture" starts every turn and
+ * waits for the sums of the turn before, so the multiply's 3 cycles were on the loop's critical path */
+static uint64_t esc_capturing[1024];
 static int esc_tables_ready = 0;
 
 static inline int esc_suit_sum(uint32_t sub) {
@@ -144,6 +148,7 @@ static int esc_build_tables(void) {
         uint16_t r = 0;
         for (int b = 0; b < 10; b++) if (x >> b & 1) r |= (uint16_t)(1u << (9 - b));
         esc_rev10[x] = r;
+        esc_capturing[x] = ESC_SPREAD(r);
     }
     if (n != ESC_N_SUBS || ne != ESC_N_SUBS) return -1;
     esc_tables_ready = 1;
@@ -177,7 +182,7 @@ static inline void esc_tbl_init(esc_tbl *t, uint64_t mask) { t->mask = mask; t->
 
 /* cards of `hand` that have capture options: the values whose need 15-v is a reachable sum */
 static ESC_ALWAYS_INLINE uint64_t esc_capturing_cards(uint16_t reach, uint64_t hand) {
-    return hand & ESC_SPREAD(esc_rev10[(reach >> 5) & 1023u]);
+    return hand & esc_capturing[(reach >> 5) & 1023u];
 }
 
 /* the set of needs (bit 15-v) of the cards in `cards` */
