@@ -92,8 +92,7 @@ static ESC_ALWAYS_INLINE void esc_turn(esc_hand *h, const esc_player *players, i
     t.mask = h->table;
     t.reach = h->reach;
     const uint64_t cap = esc_capturing_cards(h->reach, hand);
-    const esc_move mv = known >= 0 ? esc_decide_move_as(known, pl, h, seat, &t, hand, cap, rng)
-                                    : esc_decide_move(pl, h, seat, &t, hand, cap, rng);
+    const esc_move mv = esc_decide_move_as(known >= 0 ? known : pl->id, pl, h, seat, &t, hand, cap, rng);
     esc_apply_move(h, seat, side, mv, cap, soplar, draw, infer);
 }
 
@@ -137,7 +136,7 @@ static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_p
     const int n = R->players, per_round = n * R->hand_size;
     if (two) {
         /* esc_plays_two (the caller checked): the fixed schedule for two seats, a copy per pairing of
-         * greedy, maxoros and random (esc_two_rounds) */
+         * greedy, maxoros and random (esc_two_rounds), and a general copy for any other lineup */
         const int first = dealer ^ 1, sf = players[first].id, sd = players[dealer].id;
 #define ESC_TWO(A, B) if (sf == A && sd == B) esc_two_rounds(&h, R, players, first, dealer, A, B, &rng); else
         ESC_TWO(ESC_GREEDY, ESC_MAXOROS) ESC_TWO(ESC_MAXOROS, ESC_GREEDY) ESC_TWO(ESC_RANDOM, ESC_RANDOM)
