@@ -61,14 +61,7 @@ static inline esc_move esc_random_move(const esc_hand *h, const esc_tbl *t, uint
 static inline esc_move esc_key_move(int strategy, const esc_tbl *t, uint64_t hand, uint64_t cap) {
     esc_move mv = { -1, 0 };
     if (cap) {
-#if defined(__SSE2__)
-        /* greedy's and maxoros' best capture on a table of at most 4 cards (nearly every call) inlined
-         * into the move; larger tables and sevens call out */
-        const uint64_t best = (strategy != ESC_SEVENS && __builtin_popcountll(t->mask) <= 4)
-            ? esc_best_capture_small(t->mask, strategy == ESC_MAXOROS, cap, 1) : esc_best_capture(t, strategy, cap, 1);
-#else
         const uint64_t best = esc_best_capture(t, strategy, cap, 1);
-#endif
         mv.card = __builtin_ctzll(best & hand);
         mv.take = best & ~(1ULL << mv.card);
         return mv;

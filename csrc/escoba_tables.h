@@ -854,41 +854,33 @@ static ESC_ALWAYS_INLINE uint64_t esc_best_capture_body(const esc_tbl *t, const 
     return best_taken;
 }
 
-/* one copy per key, so no option pays for the choice of key; the small tables'
- * path is the whole function but for a tail call, so it keeps few registers */
-#if defined(__SSE2__)
-#define ESC_SMALL_TABLE_KEYS(t, maxoros, cap, escoba_counts) \
-    if (__builtin_popcountll((t)->mask) <= 4) return esc_best_capture_small((t)->mask, maxoros, cap, escoba_counts)
-#else
-#define ESC_SMALL_TABLE_KEYS(t, maxoros, cap, escoba_counts) (void)0
-#endif
+/* one out-of-line copy per key for tables of more than 4 cards, so no option pays for the choice of key */
 #if defined(__SSE2__)
 #define ESC_MID_TABLE_KEYS(t, maxoros, cap, escoba_counts) \
     if (__builtin_popcountll((t)->mask) <= 6) return esc_best_capture_mid((t)->mask, maxoros, cap, escoba_counts)
 #else
 #define ESC_MID_TABLE_KEYS(t, maxoros, cap, escoba_counts) (void)0
 #endif
-__attribute__((noinline)) ESC_CLONES static uint64_t esc_best_capture_greedy_big(const esc_tbl *t, uint64_t cap, int escoba_counts) {
+__attribute__((noinline)) ESC_CLONES static uint64_t esc_best_capture_greedy(const esc_tbl *t, uint64_t cap, int escoba_counts) {
     ESC_MID_TABLE_KEYS(t, 0, cap, escoba_counts);
     return esc_best_capture_body(t, ESC_GREEDY, cap, escoba_counts);
 }
-__attribute__((noinline)) ESC_CLONES static uint64_t esc_best_capture_maxoros_big(const esc_tbl *t, uint64_t cap, int escoba_counts) {
+__attribute__((noinline)) ESC_CLONES static uint64_t esc_best_capture_maxoros(const esc_tbl *t, uint64_t cap, int escoba_counts) {
     ESC_MID_TABLE_KEYS(t, 1, cap, escoba_counts);
     return esc_best_capture_body(t, ESC_MAXOROS, cap, escoba_counts);
-}
-ESC_CLONES static uint64_t esc_best_capture_greedy(const esc_tbl *t, uint64_t cap, int escoba_counts) {
-    ESC_SMALL_TABLE_KEYS(t, 0, cap, escoba_counts);
-    return esc_best_capture_greedy_big(t, cap, escoba_counts);
-}
-ESC_CLONES static uint64_t esc_best_capture_maxoros(const esc_tbl *t, uint64_t cap, int escoba_counts) {
-    ESC_SMALL_TABLE_KEYS(t, 1, cap, escoba_counts);
-    return esc_best_capture_maxoros_big(t, cap, escoba_counts);
 }
 ESC_CLONES static uint64_t esc_best_capture_sevens(const esc_tbl *t, uint64_t cap, int escoba_counts) {
     return esc_best_capture_body(t, ESC_SEVENS, cap, escoba_counts);
 }
 
-static inline uint64_t esc_best_capture(const esc_tbl *t, int strategy, uint64_t cap, int escoba_counts) {
+/* The best capture under a keyed strategy. Greedy's and maxoros' on a table of at most 4 cards (nearly every
+ * call) is inlined into the caller (the hand loop's move: the out-of-line call's prologue, spills and the
+ * clone's indirect jump cost more than its 16-byte work); larger tables and sevens call out. */
+static ESC_ALWAYS_INLINE uint64_t esc_best_capture(const esc_tbl *t, int strategy, uint64_t cap, int escoba_counts) {
+#if defined(__SSE2__)
+    if (strategy != ESC_SEVENS && __builtin_popcountll(t->mask) <= 4)
+        return esc_best_capture_small(t->mask, strategy == ESC_MAXOROS, cap, escoba_counts);
+#endif
     return strategy == ESC_MAXOROS ? esc_best_capture_maxoros(t, cap, escoba_counts)
          : strategy == ESC_SEVENS ? esc_best_capture_sevens(t, cap, escoba_counts)
          : esc_best_capture_greedy(t, cap, escoba_counts);
