@@ -28,14 +28,14 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import RESULTS, SEED  # noqa: E402
+from _common import EARLIER_ISMCTS, RESULTS, SEED  # noqa: E402
 
 ROWS = RESULTS / "openspiel_yardstick.jsonl"
 OPPONENTS = ("greedy", "endgame", "ismcts")
 # the spec each label plays. `ismcts` is pinned to the search its saved rows were played with, the default
-# of the time (1000 iterations, uniform deals; the default is now iters=950,infer=1): a resumed run must add
-# hands of the same strategy to a label, and the README names the spec (results' "specs")
-SPECS = {"ismcts": "ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0"}
+# of the time: a resumed run must add hands of the same strategy to a label, and the README names the spec
+# (results' "specs")
+SPECS = {"ismcts": EARLIER_ISMCTS}
 UCT_C = 4.0  # returns are in points of hand margin, as our ismcts's c = 4
 DEFAULT_BUDGETS = "100"
 # every ISMCTSBot argument the yardstick leaves at OpenSpiel's default (open_spiel/python/algorithms/ismcts.py)

@@ -63,7 +63,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from _common import RESULTS, SEED, save_numbers
+from _common import EARLIER_ISMCTS, RESULTS, SEED, save_numbers
 
 from escoba_sim.rules import parse_rules
 from escoba_sim.strategies import parse_strategy
@@ -88,8 +88,8 @@ JOBS = int(os.environ.get("ESCOBA_SEARCH_JOBS", "0")) or os.cpu_count() or 1
 CONFIRM_CHUNK = 1000  # deals per task
 RULES = ["ludoteka", "tradicional"]
 # the default then (the search before the options existed; ismcts:iters=1000,infer=0 since the default became
-# iters=950,infer=1), spelled in full so that the study keeps measuring it
-OLD = parse_strategy("ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0").canonical
+# iters=950,infer=1)
+OLD = parse_strategy(EARLIER_ISMCTS).canonical
 CANDIDATE = parse_strategy(os.environ.get("ESCOBA_SEARCH_CANDIDATE", "ismcts:iters=950,infer=1")).canonical
 
 

@@ -150,5 +150,6 @@ def main(argv=None) -> int:
             json.dump(out, f, indent=2)
     return 0
 
+
 if __name__ == "__main__":
     raise SystemExit(main())
