@@ -171,10 +171,14 @@ static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_p
     esc_score(&h, leftovers, res);
 }
 
-/* The same hand compiled twice: for baseline x86-64 and with the POPCNT
+/* The same hand compiled three times: for baseline x86-64, with the POPCNT
  * instruction (the strategy keys and table sizes are popcounts; without it
- * each is a libgcc call). The choice is made once at run time from the CPU,
- * so the build stays portable (no -march flags). */
+ * each is a libgcc call), and with POPCNT plus BMI1, BMI2 and LZCNT (every
+ * x86-64 CPU since 2013-2015: x & (x - 1), x & -x, shifts by a register and
+ * trailing/leading zero counts are then one instruction each, 5-8% fewer
+ * instructions per hand; benchmarks/README.md, "Seventh pass"). The choice is
+ * made once at run time from the CPU, so the build stays portable (no -march
+ * flags). */
 typedef void (*esc_play_hand_fn)(const esc_rules *, const esc_player *, uint64_t, uint64_t, uint64_t, int, esc_hand_result *);
 
 /* two seats, no teams, no soplar, every round full: the hand loop's fixed schedule in its two-seat copy */
@@ -188,43 +192,60 @@ static ESC_COLD void esc_play_hand_inferring(const esc_rules *R, const esc_playe
     esc_play_hand_body(R, players, seed, game, hand_index, dealer, res, 1, 0);
 }
 
-static void esc_play_hand_base(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
-                               uint64_t hand_index, int dealer, esc_hand_result *res) {
-    esc_play_hand_body(R, players, seed, game, hand_index, dealer, res, 0, 0);
-}
-
+/* one instruction set's copies of the hand: the general loop (_hand_) and the two-seat one (_two_, esc_plays_two) */
+#define ESC_HAND_COPIES(ISA, ATTR)                                                                              \
+    ATTR static void esc_play_hand_##ISA(const esc_rules *R, const esc_player *players, uint64_t seed,           \
+                                         uint64_t game, uint64_t hand_index, int dealer, esc_hand_result *res) { \
+        esc_play_hand_body(R, players, seed, game, hand_index, dealer, res, 0, 0);                              \
+    }                                                                                                           \
+    ATTR static void esc_play_two_##ISA(const esc_rules *R, const esc_player *players, uint64_t seed,            \
+                                        uint64_t game, uint64_t hand_index, int dealer, esc_hand_result *res) {  \
+        esc_play_hand_body(R, players, seed, game, hand_index, dealer, res, 0, 1);                              \
+    }
+ESC_HAND_COPIES(base, )
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define ESC_POPCNT_DISPATCH 1
-__attribute__((target("popcnt")))
-static void esc_play_hand_popcnt(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
-                                 uint64_t hand_index, int dealer, esc_hand_result *res) {
-    esc_play_hand_body(R, players, seed, game, hand_index, dealer, res, 0, 0);
-}
+ESC_HAND_COPIES(popcnt, __attribute__((target("popcnt"))))
+#if defined(__GNUC__) && !defined(__clang__) /* GCC's __builtin_cpu_supports knows "lzcnt" */
+#define ESC_BMI2_DISPATCH 1
+ESC_HAND_COPIES(bmi2, __attribute__((target("popcnt,bmi,bmi2,lzcnt"))))
 #endif
-
-/* two seats without teams or soplar, every round full (ludoteka, cardgames): esc_play_hand_body's `two` */
-static void esc_play_two_base(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
-                              uint64_t hand_index, int dealer, esc_hand_result *res) {
-    esc_play_hand_body(R, players, seed, game, hand_index, dealer, res, 0, 1);
-}
-
-#ifdef ESC_POPCNT_DISPATCH
-__attribute__((target("popcnt")))
-static void esc_play_two_popcnt(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
-                                uint64_t hand_index, int dealer, esc_hand_result *res) {
-    esc_play_hand_body(R, players, seed, game, hand_index, dealer, res, 0, 1);
-}
 #endif
+#undef ESC_HAND_COPIES
 
+/* the copies this CPU runs, from baseline up; esc_select_impl (below) picks the last */
+typedef struct { const char *name; esc_play_hand_fn hand, two; } esc_impl_copy;
+static esc_impl_copy esc_impls[3] = { { "baseline", esc_play_hand_base, esc_play_two_base } };
+static int esc_n_impls = 1;
+static int esc_impl = 0; /* the one in use */
 static esc_play_hand_fn esc_play_hand_impl = esc_play_hand_base;
 static esc_play_hand_fn esc_play_two_impl = esc_play_two_base;
 
-/* pick the hand implementation for this CPU; called by esc_init_tables (below) */
+/* use the copy named `name` (one of esc_impls: tests play every copy); 0 on success, -1 if this CPU has none */
+static inline int esc_use_impl(const char *name) {
+    for (int i = 0; i < esc_n_impls; i++) {
+        if (strcmp(esc_impls[i].name, name) != 0) continue;
+        esc_impl = i;
+        esc_play_hand_impl = esc_impls[i].hand;
+        esc_play_two_impl = esc_impls[i].two;
+        return 0;
+    }
+    return -1;
+}
+
+/* list the copies this CPU runs and use the fastest; called by esc_init_tables (below) */
 static inline void esc_select_impl(void) {
 #ifdef ESC_POPCNT_DISPATCH
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("popcnt")) { esc_play_hand_impl = esc_play_hand_popcnt; esc_play_two_impl = esc_play_two_popcnt; }
+    if (__builtin_cpu_supports("popcnt")) {
+        esc_impls[esc_n_impls++] = (esc_impl_copy){ "popcnt", esc_play_hand_popcnt, esc_play_two_popcnt };
+#ifdef ESC_BMI2_DISPATCH
+        if (__builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("lzcnt"))
+            esc_impls[esc_n_impls++] = (esc_impl_copy){ "bmi2", esc_play_hand_bmi2, esc_play_two_bmi2 };
 #endif
+    }
+#endif
+    esc_use_impl(esc_impls[esc_n_impls - 1].name);
 }
 
 /* build the lookup tables and pick the hand implementation for this CPU; 0 on success */
@@ -234,10 +255,8 @@ static int esc_init_tables(void) {
     return 0;
 }
 
-/* which implementation runs: "popcnt" or "baseline" (reported by benchmarks) */
-static inline const char *esc_impl_name(void) {
-    return esc_play_hand_impl == esc_play_hand_base ? "baseline" : "popcnt";
-}
+/* which copy runs: "bmi2", "popcnt" or "baseline" (reported by benchmarks) */
+static inline const char *esc_impl_name(void) { return esc_impls[esc_impl].name; }
 
 /* the hand function for a lineup: the loop for this CPU, or the copy that keeps the voids when a seat
  * reads them (ismcts' infer). Callers that play many hands of one lineup ask once, not per hand (the

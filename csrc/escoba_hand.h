@@ -94,7 +94,7 @@ static inline int esc_next_seat(esc_hand *h, int last) {
     }
 }
 
-static inline void esc_deal(esc_hand *h, const esc_rules *R, int dealer) {
+static ESC_ALWAYS_INLINE void esc_deal(esc_hand *h, const esc_rules *R, int dealer) {
     h->R = R;
     h->dealer = dealer;
     h->pos = 0;

@@ -55,7 +55,7 @@
  * esc_draw_option) get their own POPCNT clone, picked at load time like the
  * loop's; without it every popcount in them is a libgcc call */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
-#define ESC_CLONES __attribute__((target_clones("popcnt", "default")))
+#define ESC_CLONES __attribute__((target_clones("arch=x86-64-v3", "popcnt", "default")))
 #else
 #define ESC_CLONES
 #endif

@@ -70,6 +70,11 @@ cdef extern from "escoba_core.h" nogil:
     ctypedef int (*esc_push_fn)(void *ctx, const esc_hand_result *res) noexcept nogil
     int esc_init_tables()
     const char *esc_impl_name()
+    ctypedef struct esc_impl_copy:
+        const char *name
+    esc_impl_copy esc_impls[3]
+    int esc_n_impls
+    int esc_use_impl(const char *name)
     esc_move esc_decide_move(const esc_player *pl, const esc_hand *h, int seat, const esc_tbl *t,
                              uint64_t hand, uint64_t cap, esc_rng *rng)
     uint64_t esc_decide_blow(const esc_player *pl, const esc_hand *h, int seat, const esc_tbl *t, int card,

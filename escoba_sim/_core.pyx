@@ -41,8 +41,21 @@ if DEAL_STREAM_VERSION != _rng.DEAL_STREAM_VERSION:
     raise ImportError(f"escoba_sim._core deals with stream {DEAL_STREAM_VERSION}, escoba_sim.rng with "
                       f"{_rng.DEAL_STREAM_VERSION}: rebuild the core (pip install -e .)")
 
-# which compiled hand loop runs on this CPU: "popcnt" or "baseline" (see csrc/escoba_core.h)
+# the compiled copies of the hand loop this CPU runs, from "baseline" up to "popcnt" and "bmi2"
+# (csrc/escoba_core.h), and the one picked for it: the last
+IMPLS = tuple(esc_impls[i].name.decode() for i in range(esc_n_impls))
 IMPL = esc_impl_name().decode()
+
+
+def use_impl(name: str) -> str:
+    """Play every later hand with the copy ``name`` (one of IMPLS); returns the copy in use before.
+
+    All copies compile from one source and must play the same hands: the tests play each one.
+    """
+    before = esc_impl_name().decode()
+    if name not in IMPLS or esc_use_impl(name.encode()) != 0:
+        raise ValueError(f"no `{name}` copy of the hand loop on this CPU (it has {', '.join(IMPLS)})")
+    return before
 
 # the strategy codes this build of the core plays (StrategyDef.code in strategies.BUILTINS):
 # csrc/escoba_tables.h numbers them ESC_RANDOM = 0 .. ESC_N_STRATEGIES - 1; _C_NAMES pins each

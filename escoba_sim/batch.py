@@ -97,16 +97,43 @@ def _same(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> bool:
     return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
 
 
-def empty_hands(n: int, n_sides: int, zeroed: bool = True) -> dict[str, np.ndarray]:
-    """The hand columns for n hands; ``zeroed=False`` leaves them unset, for a caller that writes every row."""
-    alloc = np.zeros if zeroed else np.empty
-    cols = {k: alloc(n, dtype=t) for k, t in HAND_COLUMNS.items()}
-    cols.update({k: alloc((n, n_sides), dtype=SIDE_DTYPE) for k in SIDE_COLUMNS})
+def _column_block(columns: tuple[tuple[str, np.dtype], ...], n: int, width: int, zeroed: bool) -> dict[str, np.ndarray]:
+    """Columns (name, dtype) of n rows as views of one allocation; ``width`` > 0 gives (n, width) columns,
+    0 gives (n,). Pass them widest dtype first, so that every view is aligned to its item.
+
+    One block instead of one array per column: the allocator reuses the same memory call after call (a
+    block below glibc's 32 MB mmap ceiling stays on the heap), where a dozen separate arrays were mapped
+    afresh, page-faulted and zeroed by the kernel on every call of 30,000 hands or more (10-14 faults per
+    1000 hands, 4-6% of a batch's time; benchmarks/README.md, "Seventh pass")."""
+    rows = n * max(width, 1)  # values per column
+    block = (np.zeros if zeroed else np.empty)(rows * sum(dt.itemsize for _, dt in columns), dtype=np.uint8)
+    shape = (n, width) if width else (n,)
+    cols, off = {}, 0
+    for k, dt in columns:
+        cols[k] = np.ndarray(shape, dt, block, off)
+        off += rows * dt.itemsize
     return cols
 
 
+def _widest_first(columns: dict[str, type]) -> tuple[tuple[str, np.dtype], ...]:
+    return tuple(sorted(((k, np.dtype(t)) for k, t in columns.items()), key=lambda c: -c[1].itemsize))
+
+
+_HAND_BLOCK = _widest_first(HAND_COLUMNS)
+_SIDE_BLOCK = _widest_first(dict.fromkeys(SIDE_COLUMNS, SIDE_DTYPE))
+_GAME_BLOCK = _widest_first(GAME_COLUMNS)
+
+
+def empty_hands(n: int, n_sides: int, zeroed: bool = True) -> dict[str, np.ndarray]:
+    """The hand columns for n hands; ``zeroed=False`` leaves them unset, for a caller that writes every row."""
+    cols = _column_block(_HAND_BLOCK, n, 0, zeroed)
+    cols.update(_column_block(_SIDE_BLOCK, n, n_sides, zeroed))
+    return {k: cols[k] for k in (*HAND_COLUMNS, *SIDE_COLUMNS)}
+
+
 def empty_games(n: int, n_sides: int) -> dict[str, np.ndarray]:
-    cols = {k: np.zeros(n, dtype=t) for k, t in GAME_COLUMNS.items()}
+    cols = _column_block(_GAME_BLOCK, n, 0, zeroed=True)
+    cols = {k: cols[k] for k in GAME_COLUMNS}
     cols["score"] = np.zeros((n, n_sides), dtype=np.int32)
     return cols
 

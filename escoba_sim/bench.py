@@ -16,6 +16,10 @@ from . import batch
 from .rules import Ruleset, parse_rules
 
 PAIRINGS = (("greedy", "maxoros"), ("greedy", "greedy"), ("random", "random"))
+# The largest call of the compiled core: 320,000 hands (~0.3 s, ~20 MB of results). The call's own cost
+# (~20 us) is lost in it, and its result blocks stay under glibc's 32 MB mmap ceiling, so the allocator
+# reuses them; past it every call's result is mapped and zeroed afresh (benchmarks/README.md, "Seventh pass").
+MAX_CALL_HANDS = 320_000
 
 
 def _players(rules: Ruleset, pairing: tuple[str, ...]) -> list[str]:
@@ -43,7 +47,7 @@ def measure(rules: Ruleset | str, strategies: tuple[str, ...] | list[str], engin
         play(rules, players, seed, hands, chunk)
         elapsed += time.perf_counter() - t0
         hands += chunk
-        if elapsed < seconds / 4:
+        if elapsed < seconds / 4 and chunk < MAX_CALL_HANDS:
             chunk *= 2  # fewer, larger calls: the per-call overhead stays out of the figure
     return {"engine": engine, "rules": str(rules), "strategies": list(players), "hands": hands,
             "seconds": round(elapsed, 4), "hands_per_s": hands / elapsed}

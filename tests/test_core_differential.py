@@ -79,6 +79,33 @@ def test_every_two_seat_pairing_matches_reference(preset, pairing):
     compare_hands(PRESETS[preset], pairing, seed=77, first=5, count=120)
 
 
+# The hand loop is compiled once per instruction set (csrc/escoba_core.h: baseline, popcnt, bmi2) and the
+# CPU's best is picked at import: every copy this CPU runs must play the reference's hands, in the
+# two-seat loop's copies per pairing and its general copy (ludoteka) and in the general loop
+# (tradicional: soplar; robo: draw; four seats in teams)
+@pytest.mark.parametrize("impl", _core.IMPLS)
+def test_every_instruction_set_copy_matches_reference(impl):
+    before = _core.use_impl(impl)
+    try:
+        assert _core.use_impl(impl) == impl  # in use now
+        for pairing in [*itertools.product(("random", "greedy", "maxoros"), repeat=2), ("sevens", "defensive")]:
+            compare_hands(PRESETS["ludoteka"], pairing, seed=31, first=0, count=100)
+        for preset in ("tradicional", "robo"):
+            compare_hands(PRESETS[preset], ("greedy", "random"), seed=32, first=0, count=150)
+        compare_hands(PRESETS["cardgames"].replace(players=4, teams=True), ("greedy", "random", "maxoros", "greedy"),
+                      seed=33, first=0, count=100)
+        compare_games(PRESETS["cardgames"], ("greedy", "maxoros"), seed=34, first=0, count=3)
+    finally:
+        _core.use_impl(before)
+
+
+def test_instruction_set_copies_listed_and_best_picked():
+    assert _core.IMPLS[0] == "baseline" and _core.IMPL == _core.IMPLS[-1]
+    with pytest.raises(ValueError, match="no `avx9` copy of the hand loop on this CPU"):
+        _core.use_impl("avx9")
+    assert _core.use_impl(_core.IMPL) == _core.IMPL
+
+
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_games_match_reference(preset):
     compare_games(PRESETS[preset], ("greedy", "random"), seed=99, first=3, count=12)
