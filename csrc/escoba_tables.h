@@ -52,8 +52,11 @@
 #endif
 
 /* functions the compiler keeps out of the hand loop (esc_best_capture_*,
- * esc_draw_option) get their own POPCNT clone, picked at load time like the
- * loop's; without it every popcount in them is a libgcc call */
+ * esc_draw_option) get their own clones, picked at load time like the loop's
+ * copy (escoba_core.h): POPCNT (without it every popcount in them is a libgcc
+ * call) and x86-64-v3 (POPCNT, BMI1/2, LZCNT and AVX2: the one arch level with
+ * BMI that target_clones can name; under -ffp-contract=off the cold strategies'
+ * floating point stays unfused and in source order, so every clone gives the same results) */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
 #define ESC_CLONES __attribute__((target_clones("arch=x86-64-v3", "popcnt", "default")))
 #else
