@@ -173,10 +173,10 @@ static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_p
 
 /* The same hand compiled three times: for baseline x86-64, with the POPCNT
  * instruction (the strategy keys and table sizes are popcounts; without it
- * each is a libgcc call), and with POPCNT plus BMI1, BMI2 and LZCNT (every
- * x86-64 CPU since 2013-2015: x & (x - 1), x & -x, shifts by a register and
- * trailing/leading zero counts are then one instruction each, 5-8% fewer
- * instructions per hand; benchmarks/README.md, "Seventh pass"). The choice is
+ * each is a libgcc call), and with POPCNT plus BMI1, BMI2 and LZCNT (Intel
+ * Core since Haswell, AMD since Excavator: x & (x - 1), x & -x, shifts by a
+ * register and trailing/leading zero counts are then one instruction each,
+ * 4-9% fewer instructions per hand; benchmarks/README.md, "Seventh pass"). The choice is
  * made once at run time from the CPU, so the build stays portable (no -march
  * flags). */
 typedef void (*esc_play_hand_fn)(const esc_rules *, const esc_player *, uint64_t, uint64_t, uint64_t, int, esc_hand_result *);
@@ -235,6 +235,7 @@ static inline int esc_use_impl(const char *name) {
 
 /* list the copies this CPU runs and use the fastest; called by esc_init_tables (below) */
 static inline void esc_select_impl(void) {
+    esc_n_impls = 1; /* the baseline; a second call lists the same copies again */
 #ifdef ESC_POPCNT_DISPATCH
     __builtin_cpu_init();
     if (__builtin_cpu_supports("popcnt")) {

@@ -1,10 +1,10 @@
 """Speed measurement: hands per second on one core, for either engine.
 
 ``measure`` times one (rules, strategies, engine) combination in a single
-process, in growing chunks (up to ``MAX_CALL_HANDS``) until the time budget is spent; ``bench_table``
-produces the standard table (greedy-maxoros, greedy-greedy, random-random for
-the compiled core and the reference engine, and their ratio) behind
-``escoba-sim bench`` and ``benchmarks/bench_core.py``. Benchmarks never run as
+process, in growing chunks (up to ``MAX_CALL_HANDS``) until the time budget
+is spent; ``bench_table`` produces the standard table (greedy-maxoros,
+greedy-greedy, random-random for the compiled core and the reference engine,
+and their ratio) behind ``escoba-sim bench`` and ``benchmarks/bench_core.py``. Benchmarks never run as
 timed unit tests (the machines are shared and noisy).
 """
 
