@@ -1,8 +1,11 @@
 """The bench command and library: shape of the output only (speeds are never asserted in tests)."""
 
 import json
+import types
 
-from escoba_sim import batch
+import pytest
+
+from escoba_sim import batch, bench
 from escoba_sim.bench import PAIRINGS, format_table, measure
 
 
@@ -23,3 +26,18 @@ def test_bench_cli_json(cli):
         if batch.ENGINE == "cython":
             assert row["cython"] > 0 and row["ratio"] == row["cython"] / row["python"]
     assert "greedy-maxoros" in format_table(data["rows"])
+
+
+def test_measure_grows_its_calls_up_to_the_cap(monkeypatch):
+    """The core is called with doubling chunks while a quarter of the budget is unspent, never above
+    MAX_CALL_HANDS (the result memory is then reused call after call; benchmarks/README.md)."""
+    _core = pytest.importorskip("escoba_sim._core")
+    calls = []
+    monkeypatch.setattr(_core, "play_hands", lambda rules, players, seed, first, count: calls.append(count))
+    ticks = iter(range(10**6))
+    monkeypatch.setattr(bench, "time", types.SimpleNamespace(perf_counter=lambda: next(ticks) * 1e-3))
+    r = measure("ludoteka", ("greedy", "maxoros"), "cython", seconds=1.0)
+    chunks = calls[1:]  # after the warm-up call
+    assert chunks[:5] == [20_000, 40_000, 80_000, 160_000, 320_000]
+    assert max(chunks) == bench.MAX_CALL_HANDS == 320_000 and chunks == sorted(chunks)
+    assert r["hands"] == sum(chunks)
