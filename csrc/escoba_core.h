@@ -217,17 +217,13 @@ ESC_HAND_COPIES(bmi2, __attribute__((target("popcnt,bmi,bmi2,lzcnt"))))
 typedef struct { const char *name; esc_play_hand_fn hand, two; } esc_impl_copy;
 static esc_impl_copy esc_impls[3] = { { "baseline", esc_play_hand_base, esc_play_two_base } };
 static int esc_n_impls = 1;
-static int esc_impl = 0; /* the one in use */
-static esc_play_hand_fn esc_play_hand_impl = esc_play_hand_base;
-static esc_play_hand_fn esc_play_two_impl = esc_play_two_base;
+static int esc_impl = 0; /* the one in use: esc_hand_fn (below) reads its functions */
 
 /* use the copy named `name` (one of esc_impls: tests play every copy); 0 on success, -1 if this CPU has none */
 static inline int esc_use_impl(const char *name) {
     for (int i = 0; i < esc_n_impls; i++) {
         if (strcmp(esc_impls[i].name, name) != 0) continue;
         esc_impl = i;
-        esc_play_hand_impl = esc_impls[i].hand;
-        esc_play_two_impl = esc_impls[i].two;
         return 0;
     }
     return -1;
@@ -246,7 +242,7 @@ static inline void esc_select_impl(void) {
 #endif
     }
 #endif
-    esc_use_impl(esc_impls[esc_n_impls - 1].name);
+    esc_impl = esc_n_impls - 1;
 }
 
 /* build the lookup tables and pick the hand implementation for this CPU; 0 on success */
@@ -264,7 +260,7 @@ static inline const char *esc_impl_name(void) { return esc_impls[esc_impl].name;
  * question loops over the seats: 27 instructions per greedy-maxoros hand when it was asked per hand). */
 static inline esc_play_hand_fn esc_hand_fn(const esc_rules *R, const esc_player *players) {
     if (esc_players_infer(players, R->players)) return esc_play_hand_inferring;
-    return esc_plays_two(R) ? esc_play_two_impl : esc_play_hand_impl;
+    return esc_plays_two(R) ? esc_impls[esc_impl].two : esc_impls[esc_impl].hand;
 }
 
 /* one game: hands until a unique top total reaches the target. Appends each
