@@ -26,7 +26,7 @@ def fresh(name: str) -> Path:
 
 def save_numbers(name: str, numbers: dict) -> None:
     """Write a study's numbers, with the deal stream that dealt them (make_readme flags older ones)."""
-    from escoba_sim.rng import DEAL_STREAM_VERSION
+    from escoba_sim.game.rng import DEAL_STREAM_VERSION
 
     numbers = {**numbers, "deal_stream": DEAL_STREAM_VERSION}
     (RESULTS / f"{name}.json").write_text(json.dumps(numbers, indent=2) + "\n")

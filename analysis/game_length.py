@@ -1,9 +1,9 @@
 """Study: how long games last (hands per game) under each preset and target."""
 
-from _common import N, SEED, fresh, save_numbers
+from _common import SEED, N, fresh, save_numbers
 
-from escoba_sim.compare import build_variants, compare
-from escoba_sim.report import write_report
+from escoba_sim.output.report import write_report
+from escoba_sim.series.compare import build_variants, compare
 
 
 def main() -> dict:

@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from escoba_sim.rng import DEAL_STREAM_VERSION
+from escoba_sim.game.rng import DEAL_STREAM_VERSION
 
 HERE = Path(__file__).resolve().parent
 R = HERE / "results"
@@ -401,7 +401,7 @@ def _tuned_section(s) -> list[str]:
              "same deals), then a check on "
              f"{s['check']:,} fresh duplicate deals (a seed no evaluation used): tuned minus hand-set head to head, "
              "and each against greedy on those deals; points per hand, 95% intervals over deals. The tuned "
-             "weights ship as `heuristic:tuned` (escoba_sim/tuned.toml).", "",
+             "weights ship as `heuristic:tuned` (escoba_sim/strategies/tuned.toml).", "",
              "| preset | tuned minus hand-set | tuned vs greedy | hand-set vs greedy | tuned weights |",
              "|---|---|---|---|---|"]
     for preset, p in s["presets"].items():

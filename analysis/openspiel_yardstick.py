@@ -57,8 +57,9 @@ def play_hand(game, ours: str, budget: int, seed: int, deal: int, os_seat: int, 
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 
-    from escoba_sim.openspiel import StrategyBot, deal as deal_cards
-    from escoba_sim.rng import PLAY, SplitMix64, shuffled_deck
+    from escoba_sim.env.openspiel import StrategyBot
+    from escoba_sim.env.openspiel import deal as deal_cards
+    from escoba_sim.game.rng import PLAY, SplitMix64, shuffled_deck
 
     hand_seed = (seed * 1_000_003 + deal * 2 + os_seat) % 2**31
     rs = np.random.RandomState(hand_seed)
@@ -107,9 +108,8 @@ def _drop_partial_line(path: Path) -> None:
 
 
 def run(budgets: list[int], deals: int, opponents: list[str], seed: int, rules: str, rows_path: Path = ROWS) -> None:
+    import escoba_sim.openspiel
     import pyspiel
-
-    import escoba_sim.openspiel  # noqa: F401  registers python_escoba
 
     game = pyspiel.load_game(f"python_escoba(rules={rules})")
     done = {(r["budget"], r["ours"], r["deal"], r["os_seat"]) for r in load_rows(rows_path)
@@ -135,7 +135,7 @@ def summarise(rows: list[dict]) -> list[dict]:
     A deal's two hands (one per seating) are one unit: points per hand = sum of margins / hands, its
     standard error ``stats.ratio_mean`` over deals (the project's interval-by-deal), interval normal.
     """
-    from escoba_sim.stats import normal_ci, ratio_mean
+    from escoba_sim.runs.stats import normal_ci, ratio_mean
 
     out = []
     for budget in sorted({r["budget"] for r in rows}):

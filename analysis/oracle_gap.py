@@ -18,7 +18,7 @@ import os
 import numpy as np
 from _common import SEED, save_numbers
 
-from escoba_sim.rules import PRESETS, parse_rules
+from escoba_sim.game.rules import PRESETS, parse_rules
 from escoba_sim.strategies import parse_strategy
 from escoba_sim.tune import Z95, margins
 

@@ -1,9 +1,9 @@
 """Study: what each rule field the design names does to the game (paired differences on the same deals)."""
 
-from _common import N, SEED, fresh, save_numbers
+from _common import SEED, N, fresh, save_numbers
 
-from escoba_sim.compare import DESIGN_EFFECTS, build_variants, compare
-from escoba_sim.report import write_report
+from escoba_sim.output.report import write_report
+from escoba_sim.series.compare import DESIGN_EFFECTS, build_variants, compare
 
 KEEP = ("win_rate", "hands_per_game", "seat_advantage", "escobas", "total:greedy")
 

@@ -65,7 +65,7 @@ from pathlib import Path
 import numpy as np
 from _common import EARLIER_ISMCTS, RESULTS, SEED, save_numbers
 
-from escoba_sim.rules import parse_rules
+from escoba_sim.game.rules import parse_rules
 from escoba_sim.strategies import parse_strategy
 from escoba_sim.tune import interval, margins
 

@@ -1,10 +1,10 @@
 """Study: how much dealing or playing first (mano) is worth, per preset, with equal strategies."""
 
-from _common import N, SEED, fresh, save_numbers
+from _common import SEED, N, fresh, save_numbers
 
-from escoba_sim.compare import build_variants, compare
-from escoba_sim.report import write_report
-from escoba_sim.rules import PRESETS
+from escoba_sim.game.rules import PRESETS
+from escoba_sim.output.report import write_report
+from escoba_sim.series.compare import build_variants, compare
 
 
 def main() -> dict:

@@ -1,10 +1,10 @@
 """Study: the strength of the built-in strategies under each preset (a tournament per preset)."""
 
-from _common import N, SEED, fresh, save_numbers
+from _common import SEED, N, fresh, save_numbers
 
-from escoba_sim.report import write_report
-from escoba_sim.rules import PRESETS
-from escoba_sim.tournament import tournament
+from escoba_sim.game.rules import PRESETS
+from escoba_sim.output.report import write_report
+from escoba_sim.series.tournament import tournament
 
 
 def main() -> dict:

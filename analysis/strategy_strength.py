@@ -14,13 +14,13 @@ Add a strategy (a spec string) to STRATEGIES to put it in both tables.
 import math
 
 import numpy as np
-from _common import N, SEED, fresh, save_numbers
+from _common import SEED, N, fresh, save_numbers
 
 from escoba_sim.batch import play_hands
-from escoba_sim.report import write_report
-from escoba_sim.rules import PRESETS
+from escoba_sim.game.rules import PRESETS
+from escoba_sim.output.report import write_report
+from escoba_sim.series.tournament import tournament
 from escoba_sim.strategies import parse_strategy
-from escoba_sim.tournament import tournament
 
 STRATEGIES = ["random", "greedy", "maxoros", "sevens", "defensive", "heuristic", "endgame"]
 BEHAVIOUR_DEALS = 200_000

@@ -4,10 +4,10 @@ For each preset, one `escoba-sim tune heuristic --vs greedy` (TUNE_EVALS
 evaluations of TUNE_GAMES duplicate deals each, seed SEED), whose final check
 plays the tuned weights against the hand-set defaults on CHECK fresh duplicate
 deals (points per hand, 95% interval). Also each of the two against greedy on
-the same CHECK fresh deals. The tuned weights are what escoba_sim/tuned.toml
+the same CHECK fresh deals. The tuned weights are what escoba_sim/strategies/tuned.toml
 ships as `heuristic:tuned`: after reading the checks,
 `python analysis/tuned_weights.py --ship` writes them from
-results/tuned_weights.json into escoba_sim/tuned.toml. Counts: ESCOBA_TUNE_EVALS, ESCOBA_TUNE_GAMES,
+results/tuned_weights.json into escoba_sim/strategies/tuned.toml. Counts: ESCOBA_TUNE_EVALS, ESCOBA_TUNE_GAMES,
 ESCOBA_TUNE_CHECK override them.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from _common import RESULTS, SEED, fresh, save_numbers
 
-from escoba_sim.rules import PRESETS, parse_rules
+from escoba_sim.game.rules import PRESETS, parse_rules
 from escoba_sim.tune import check_seed, interval, make_tune_spec, margins, tune
 
 EVALS = int(float(os.environ.get("ESCOBA_TUNE_EVALS", "270")))
@@ -54,7 +54,7 @@ def main() -> dict:
 
 
 def ship() -> None:
-    """Write escoba_sim/tuned.toml (what `heuristic:tuned` reads) from the saved study."""
+    """Write escoba_sim/strategies/tuned.toml (what `heuristic:tuned` reads) from the saved study."""
     from escoba_sim.strategies import parse_strategy
 
     numbers = json.loads((RESULTS / "tuned_weights.json").read_text())

@@ -27,7 +27,7 @@ def peak_rss_mb() -> float:
 def memory_check(rules: str, hands: list[int], chunk: int = 1_000_000) -> list[dict]:
     """Play `n` hands in chunks for each n and record peak RSS after each run."""
     from escoba_sim import _core
-    from escoba_sim.rules import parse_rules
+    from escoba_sim.game.rules import parse_rules
 
     r = parse_rules(rules)
     rows = []
@@ -59,19 +59,19 @@ def main(argv=None) -> int:
                     help="the hand counts --memory plays, e.g. 1e6,1e8")
     args = ap.parse_args(argv)
 
-    from escoba_sim import __version__, batch
+    from escoba_sim import __version__, native
     from escoba_sim.bench import bench_table, format_table
 
-    out = {"version": __version__, "engine": batch.ENGINE, "python": platform.python_version(),
+    out = {"version": __version__, "engine": native.ENGINE, "python": platform.python_version(),
            "machine": platform.machine(), "processor": _cpu_name(), "rules": args.rules}
-    if batch.ENGINE == "cython":
+    if native.ENGINE == "cython":
         from escoba_sim import _core
 
         out["impl"] = _core.IMPL
     if args.memory:
         out["memory"] = memory_check(args.rules, [int(float(x)) for x in args.memory_hands.split(",")])
     else:
-        engines = ("cython", "python") if batch.ENGINE == "cython" else ("python",)
+        engines = ("cython", "python") if native.ENGINE == "cython" else ("python",)
         rows = bench_table(args.rules, seconds=args.seconds, python_seconds=args.python_seconds, engines=engines)
         out["rows"] = rows
         print(format_table(rows))

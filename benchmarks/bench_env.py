@@ -85,9 +85,8 @@ def bench_aec(rules: str, seconds: float) -> dict:
 
 
 def bench_openspiel(rules: str, seconds: float) -> dict:
+    import escoba_sim.openspiel
     import pyspiel
-
-    import escoba_sim.openspiel  # noqa: F401
 
     game = pyspiel.load_game(f"python_escoba(rules={rules})")
     rng = np.random.default_rng(1)

@@ -22,10 +22,10 @@ RULES = ["ludoteka", "tradicional", "cardgames", "robo", "ludoteka(players=3)", 
 
 
 def measure(rules_text: str, strategy: str, hands: int, seed: int) -> dict:
-    from escoba_sim import engine
-    from escoba_sim.evaluate import DEFAULT_SAMPLES, evaluate
-    from escoba_sim.rng import PLAY, SplitMix64, shuffled_deck
-    from escoba_sim.rules import parse_rules
+    from escoba_sim.game import engine
+    from escoba_sim.game.rng import PLAY, SplitMix64, shuffled_deck
+    from escoba_sim.game.rules import parse_rules
+    from escoba_sim.hands.evaluate import DEFAULT_SAMPLES, evaluate
     from escoba_sim.strategies import make_strategy
 
     r = parse_rules(rules_text)

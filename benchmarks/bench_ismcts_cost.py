@@ -37,7 +37,7 @@ _PLAY_HANDS = "__pyx_pw_*_core_*play_hands"  # the Cython wrapper of _core.play_
 def _play(spec: str, rules_text: str, seed: int, deals: int) -> None:
     """The counted work: `spec` against greedy in both seats on deals 0 .. deals-1 (greedy alone: the base)."""
     from escoba_sim import _core
-    from escoba_sim.rules import parse_rules
+    from escoba_sim.game.rules import parse_rules
 
     rules = parse_rules(rules_text)
     for names in ([spec, "greedy"], ["greedy", spec]):
@@ -73,11 +73,12 @@ def main(argv=None) -> int:
         ap.error("name at least one spec")
 
     from bench_strategies import plays_per_seat
-    from escoba_sim import batch
-    from escoba_sim.rules import parse_rules
+
+    from escoba_sim import native
+    from escoba_sim.game.rules import parse_rules
     from escoba_sim.strategies import parse_strategy
 
-    if batch.ENGINE != "cython":
+    if native.ENGINE != "cython":
         raise SystemExit("bench_ismcts_cost measures the compiled core, which is not built")
     specs = [parse_strategy(s).canonical for s in args.specs]
     out = {"seed": args.seed, "deals": args.deals, "python": sys.executable, "rules": {}}

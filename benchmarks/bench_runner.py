@@ -29,7 +29,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from escoba_sim import batch
+from escoba_sim import native
 from escoba_sim.bench import measure
 
 PAIRINGS = (("greedy", "maxoros"), ("random", "random"))
@@ -50,7 +50,8 @@ def aggregation_cost(rules: str) -> None:
     """CPU ms per 100k hands of the runner's aggregation, with the batches replayed from memory."""
     import time
 
-    from escoba_sim import chunk, runspec
+    from escoba_sim.runs import chunk
+    from escoba_sim.runs import spec as runspec
 
     cache: dict = {}
     real = {"play_hands": chunk.play_hands, "play_games": chunk.play_games}
@@ -100,11 +101,11 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=2.0, help="time budget of each bench.measure call")
     ap.add_argument("--out-dir", action="store_true", help="also write an output folder (--out)")
     a = ap.parse_args()
-    if batch.ENGINE != "cython":
+    if native.ENGINE != "cython":
         sys.exit("the compiled core is not active; this benchmark compares the runner with the core")
     n = int(a.n)
     tmp = Path(tempfile.mkdtemp()) if a.out_dir else None
-    print(f"engine {batch.ENGINE}, rules {a.rules}, n {n:,} hands, best of {a.repeat}, "
+    print(f"engine {native.ENGINE}, rules {a.rules}, n {n:,} hands, best of {a.repeat}, "
           f"{'with' if tmp else 'without'} --out")
     print(f"{'pairing':<16}{'run pairing':<13}{'bench hands/s':>15}{'run hands/s':>14}{'ratio':>8}")
     for strategy, vs in PAIRINGS:

@@ -63,7 +63,7 @@ def _time_hands(rules, strategies, seconds: float, min_hands: int = 20) -> tuple
 
 def measure(spec: str, rules_text: str = "ludoteka", seconds: float = 3.0) -> dict:
     """Microseconds per move of `spec` (seat 0 and seat 1 in turn) against greedy."""
-    from escoba_sim.rules import parse_rules
+    from escoba_sim.game.rules import parse_rules
 
     rules = parse_rules(rules_text)
     # both seats in turn, so the mano's extra search (if any) is averaged out
@@ -86,7 +86,7 @@ def alternate(spec: str, other: str, rules_text: str = "ludoteka", rounds: int =
     moves by 20-30% between runs of one spec).
     """
     from escoba_sim import _core
-    from escoba_sim.rules import parse_rules
+    from escoba_sim.game.rules import parse_rules
 
     rules = parse_rules(rules_text)
     times = {spec: [], other: []}
@@ -115,11 +115,11 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=40, help="with --against: alternations")
     args = ap.parse_args(argv)
 
-    from escoba_sim import __version__, _core, batch
+    from escoba_sim import __version__, _core, native
 
-    if batch.ENGINE != "cython":
+    if native.ENGINE != "cython":
         raise SystemExit("bench_strategies measures the compiled core, which is not built")
-    out = {"version": __version__, "engine": batch.ENGINE, "impl": _core.IMPL, "python": platform.python_version(),
+    out = {"version": __version__, "engine": native.ENGINE, "impl": _core.IMPL, "python": platform.python_version(),
            "machine": platform.machine(), "rules": args.rules}
     if args.against:
         from escoba_sim.strategies import StrategyError, parse_strategy

@@ -15,7 +15,7 @@ import sys
 import time
 
 from escoba_sim import _core
-from escoba_sim.rules import parse_rules
+from escoba_sim.game.rules import parse_rules
 
 if len(sys.argv) != 3:
     raise SystemExit("usage: bench_thread_clock.py PAIRING SECONDS (e.g. greedy-maxoros 3)")

@@ -28,7 +28,9 @@ STRATS = ("greedy", "maxoros", "random")
 
 def quantities(seed: int, scale: int, work: Path) -> dict[str, tuple[float, float, float]]:
     """``name -> (estimate, lo, hi)`` for one seed; ``scale`` multiplies every run's games."""
-    from escoba_sim import compare, runner, runspec, tournament
+    from escoba_sim.runs import runner
+    from escoba_sim.runs import spec as runspec
+    from escoba_sim.series import compare, tournament
 
     out = {}
     s = runner.run(runspec.make_spec("greedy", ["maxoros"], "ludoteka", SMALL["run"] * scale, seed=seed)).summary

@@ -25,11 +25,10 @@ from cpython.exc cimport PyErr_CheckSignals
 
 import numpy as np
 
-from . import engine
-from . import rng as _rng
-# batch imports this module while it loads: bind the module, read its names at call time
-from . import batch as _batch
-from .rules import CAPTURE, DEAL, LUCKY_DEAL, SEVENS, TIES, Ruleset
+from .game import engine
+from .game import rng as _rng
+from .game import columns as result_columns
+from .game.rules import CAPTURE, DEAL, LUCKY_DEAL, SEVENS, TIES, Ruleset
 from .strategies import BUILTINS, parse_strategy
 
 if esc_init_tables() != 0:
@@ -137,7 +136,7 @@ cdef _columns _bind_columns(cols, int ns) except *:
     cdef int8_t[::1] dealer = cols["dealer"], lucky = cols["lucky_deal"]
     cdef int8_t[::1] left = cols["leftovers"], taker = cols["leftover_taker"]
     cdef int16_t[:, ::1] side
-    if len(_batch.SIDE_COLUMNS) != 11:
+    if len(result_columns.SIDE_COLUMNS) != 11:
         raise ImportError("escoba_sim._core: SIDE_COLUMNS is out of step with esc_hand_result")
     memset(&c, 0, sizeof(c))
     c.ns = ns
@@ -145,7 +144,7 @@ cdef _columns _bind_columns(cols, int ns) except *:
         return c
     c.game, c.hand, c.dealer = &game[0], &hand[0], &dealer[0]
     c.lucky_deal, c.leftovers, c.leftover_taker = &lucky[0], &left[0], &taker[0]
-    for k, name in enumerate(_batch.SIDE_COLUMNS):
+    for k, name in enumerate(result_columns.SIDE_COLUMNS):
         side = cols[name]
         c.side[k] = &side[0, 0]
     return c
@@ -177,7 +176,7 @@ def play_hands(rules, strategies, seed, first, count):
     cdef uint64_t c_seed = seed
     cdef int64_t c_first = first, n = count, i
     cdef int ns = R.n_sides
-    cols = _batch.empty_hands(count, ns, zeroed=False)  # the loop writes every row (no memset first)
+    cols = result_columns.empty_hands(count, ns, zeroed=False)  # the loop writes every row (no memset first)
     cdef _columns c = _bind_columns(cols, ns)
     cdef esc_hand_result res
     cdef int dealer = <int>(c_first % R.players)  # kept as a counter: a 64-bit division per hand costs ~2%
@@ -192,7 +191,7 @@ def play_hands(rules, strategies, seed, first, count):
                 dealer = 0 if dealer + 1 == R.players else dealer + 1
         start = end
         PyErr_CheckSignals()  # a Ctrl-C handler's exception propagates from here
-    return _batch.Batch(cols)
+    return result_columns.Batch(cols)
 
 
 # games have a variable number of hands: results go to a growable C buffer first
@@ -255,7 +254,7 @@ def play_games(rules, strategies, seed, first, count):
     cdef int s, ns = R.n_sides, nh = 0, winner = 0, max_hands = engine.MAX_HANDS_PER_GAME
     cdef int32_t scores[6]
     cdef int64_t failed_game = -1
-    games = _batch.empty_games(count, ns)
+    games = result_columns.empty_games(count, ns)
     cdef int64_t[:] gg_game = games["game"]
     cdef int8_t[:] gg_dealer = games["first_dealer"]
     cdef int32_t[:] gg_hands = games["hands"]
@@ -296,13 +295,13 @@ def play_games(rules, strategies, seed, first, count):
             raise MemoryError("out of memory while buffering hand results")
         if failed_game >= 0:
             raise RuntimeError(f"game {failed_game} did not end after {max_hands} hands")
-        cols = _batch.empty_hands(buf.n, ns)
+        cols = result_columns.empty_hands(buf.n, ns)
         _fill_from_buffer(cols, &buf, ns)
     finally:
         free(buf.res)
         free(buf.game)
         free(buf.hand)
-    return _batch.Batch(cols, games)
+    return result_columns.Batch(cols, games)
 
 
 cdef _fill_from_buffer(cols, _hand_buf *b, int ns):
@@ -395,7 +394,7 @@ def score_piles(rules, piles, escobas, lucky_escobas):
         h.escobas[i] = e
         h.lucky_escobas[i] = l
     esc_score(&h, 0, &res)
-    return {name: [res.side[k][s] for s in range(R.n_sides)] for k, name in enumerate(_batch.SIDE_COLUMNS)}
+    return {name: [res.side[k][s] for s in range(R.n_sides)] for k, name in enumerate(result_columns.SIDE_COLUMNS)}
 
 
 cdef _stock_view(esc_hand *h, stock):

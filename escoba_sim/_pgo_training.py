@@ -50,9 +50,11 @@ def train(build_dir: str | None = None) -> dict:
     """Run the workload on the compiled core; returns hands played per part and the seconds taken."""
     import numpy as np
 
-    from escoba_sim import _core, _vec, engine, evaluate
-    from escoba_sim.rng import shuffled_deck
-    from escoba_sim.rules import parse_rules
+    from escoba_sim import _core, _vec
+    from escoba_sim.game import engine
+    from escoba_sim.game.rng import shuffled_deck
+    from escoba_sim.game.rules import parse_rules
+    from escoba_sim.hands import evaluate
 
     if build_dir is not None:
         for mod in (_core, _vec):

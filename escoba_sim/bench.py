@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 from . import batch
-from .rules import Ruleset, parse_rules
+from .game.rules import Ruleset, parse_rules
 
 PAIRINGS = (("greedy", "maxoros"), ("greedy", "greedy"), ("random", "random"))
 # The largest call of the compiled core: 320,000 hands (~0.3 s, ~20 MB of results). The call's own cost
@@ -33,8 +33,8 @@ def measure(rules: Ruleset | str, strategies: tuple[str, ...] | list[str], engin
     players = _players(rules, tuple(strategies))
     play = batch.py_play_hands if engine == "python" else None
     if engine == "cython":
-        batch._pick("cython")  # a clear error when the core is not built
-        from . import _core  # type: ignore[attr-defined]
+        batch.engine_for([], "cython")  # a clear error when the core is not built
+        from . import _core
 
         play = _core.play_hands
         play(rules, players, seed, 0, 1000)  # warm the lookup tables and the allocator

@@ -47,11 +47,13 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
-from .batch import ENGINE, play_hands
-from .rng import mix64
-from .rules import Ruleset, parse_rules
-from .runfolder import write_json
-from .strategies import BUILTINS, StrategySpec, _fmt, parse_strategy
+from .batch import play_hands
+from .game.rng import mix64
+from .game.rules import Ruleset, parse_rules
+from .native import ENGINE
+from .runs.folder import write_json
+from .strategies import BUILTINS, StrategySpec, parse_strategy
+from .strategies.registry import format_number as _fmt
 
 KIND = "tune"
 Z95 = 1.959963984540054
@@ -262,7 +264,7 @@ def tune(spec: TuneSpec, out: str | Path, *, jobs: int = 1, executor=None,
     Ctrl-C (KeyboardInterrupt) loses at most the evaluations in flight.
     """
     cma = _require_cma()
-    from .executor import check_stop, make_executor
+    from .runs.executor import check_stop, make_executor
 
     out = Path(out)
     _prepare(out, spec)

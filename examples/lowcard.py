@@ -5,7 +5,7 @@ A plugin is played by the pure-Python reference engine (much slower than the
 built-ins); docs/strategies.md describes the interface.
 """
 
-from escoba_sim.cards import value
+from escoba_sim.game.cards import value
 
 
 class LowCard:

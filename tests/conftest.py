@@ -17,8 +17,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 def engine_sized(compiled: int, reference: int) -> int:
     """How many hands or games a test plays: ``compiled`` on the compiled core, ``reference`` when the
     reference engine plays (ESCOBA_SIM_PURE_PYTHON=1 or no core: about 1,000 times slower), so the
-    suite passes in both modes within the timeout. batch.ENGINE says which engine is in use."""
-    from escoba_sim.batch import ENGINE
+    suite passes in both modes within the timeout. native.ENGINE says which engine is in use."""
+    from escoba_sim.native import ENGINE
 
     return compiled if ENGINE == "cython" else reference
 
@@ -29,18 +29,19 @@ def assert_reference_replays_core(rules, spec: str, seed: int, hands: int, playe
     ``players``: reference players that play ``spec`` in every seat instead (e.g. judges that also
     check each decision); the core then plays ``spec`` in every seat."""
     from escoba_sim import batch
-    from escoba_sim.engine import play_hand
-    from escoba_sim.strategies import parse_strategy
+    from escoba_sim.batch import make_player
+    from escoba_sim.game import columns
+    from escoba_sim.game.engine import play_hand
 
     if players is None:
         specs = [spec if s % 2 == 0 else "greedy" for s in range(rules.players)]
-        players = [parse_strategy(s).player() for s in specs]
+        players = [make_player(s) for s in specs]
     else:
         specs = [spec] * rules.players
     got = batch.play_hands(rules, specs, seed, 0, hands).hands
     for i in range(hands):
         st = play_hand(rules, players, seed, i, 0, dealer=i % rules.players)
-        for k in batch.SIDE_COLUMNS:
+        for k in columns.SIDE_COLUMNS:
             assert list(got[k][i]) == getattr(st.result, k), (rules.canonical(), spec, i, k)
 
 

@@ -5,7 +5,7 @@ import types
 
 import pytest
 
-from escoba_sim import batch, bench
+from escoba_sim import batch, bench, native
 from escoba_sim.bench import PAIRINGS, format_table, measure
 
 
@@ -19,11 +19,11 @@ def test_bench_cli_json(cli):
     out = cli("bench", "--seconds", "0.05", "--json")
     text = out.output
     data = json.loads(text[text.index("{"):])  # without the core a one-line notice goes to stderr first
-    assert data["engine"] == batch.ENGINE and data["rules"] == "ludoteka"
+    assert data["engine"] == native.ENGINE and data["rules"] == "ludoteka"
     assert [row["pairing"] for row in data["rows"]] == ["-".join(p) for p in PAIRINGS]
     for row in data["rows"]:
         assert row["python"] > 0
-        if batch.ENGINE == "cython":
+        if native.ENGINE == "cython":
             assert row["cython"] > 0 and row["ratio"] == row["cython"] / row["python"]
     assert "greedy-maxoros" in format_table(data["rows"])
 

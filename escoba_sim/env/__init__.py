@@ -6,5 +6,5 @@
   N hands in lock-step in the compiled core, one learner seat against a
   built-in strategy.
 
-Both use the action encoding and observation planes of ``escoba_sim.actions``.
+Both use the action encoding and observation planes of ``escoba_sim.env.actions``.
 """

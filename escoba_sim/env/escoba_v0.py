@@ -33,10 +33,10 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .. import actions
-from ..actions import N_ACTIONS, ActionHand, hand_returns
-from ..rng import shuffled_deck
-from ..rules import parse_rules
+from ..game.rng import shuffled_deck
+from ..game.rules import parse_rules
+from . import actions
+from .actions import N_ACTIONS, ActionHand, hand_returns
 
 
 def env(**kwargs):

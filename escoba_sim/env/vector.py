@@ -45,13 +45,12 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .. import actions
-from ..actions import N_ACTIONS, ActionHand, SeatStrategy, hand_returns
-from ..batch import PURE_ENV, CoreUnavailable, _core, load_compiled
-from ..rng import PLAY, SplitMix64, shuffled_deck
-from ..rules import parse_rules
+from ..game.rng import PLAY, SplitMix64, shuffled_deck
+from ..game.rules import parse_rules
+from ..native import PURE_ENV, CoreUnavailable, _core, load_compiled
 from ..strategies import parse_strategy
-
+from . import actions
+from .actions import N_ACTIONS, ActionHand, SeatStrategy, hand_returns
 
 _vec = load_compiled("_vec", "compiled vector loop") if _core is not None else None
 

@@ -16,10 +16,10 @@ the specs as main did then: a bare `ismcts` was 1000 iterations over uniform dea
 import json
 from pathlib import Path
 
-from escoba_sim.cards import mask_of
-from escoba_sim.engine import play_hand
-from escoba_sim.rules import parse_rules
-from escoba_sim.strategies import parse_strategy
+from escoba_sim.batch import make_player
+from escoba_sim.game.cards import mask_of
+from escoba_sim.game.engine import play_hand
+from escoba_sim.game.rules import parse_rules
 
 # (rules, seat specs (None = greedy), seed, hands): two players at the old default budget, then smaller
 # budgets with more seats and teams
@@ -70,7 +70,7 @@ def evaluations() -> list[dict]:
     iteration) at every decision of seat 0 with cards in the stock, in a few hands of random vs greedy,
     and at one blow decision: they must not change when the search's code does."""
     from escoba_sim import _core
-    from escoba_sim.evaluate import evaluate
+    from escoba_sim.hands.evaluate import evaluate
 
     out = []
 
@@ -106,7 +106,7 @@ def record_hand(rules: str, specs: list, seed: int, hand: int) -> tuple[list, li
     """One hand in the reference engine with the compiled ismcts deciding (specs per seat, None = greedy):
     its decisions as Recorder logs them, and its totals. tests/test_ismcts_options.py replays through it."""
     log = []
-    players = [Recorder(parse_strategy(s or "greedy").player(), i, log) for i, s in enumerate(specs)]
+    players = [Recorder(make_player(s or "greedy"), i, log) for i, s in enumerate(specs)]
     st = play_hand(parse_rules(rules), players, seed, 0, hand)
     return log, list(st.result.total)
 

@@ -1,0 +1,337 @@
+"""The commands about one hand: trace, replay and moves (hand records, ``hands.record``), play (a person
+at the table, ``hands.play``) and analyze (the evaluator's review, ``hands.review``)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+
+import click
+
+from .options import COUNT, RULES, STRATEGY, emit_json, fail, json_option, out_option, seed_option
+
+
+def load_record_file(path: str):
+    """Read a hand record from a file or ``-`` (stdin); one-line errors, exit 2 (nothing was checked)."""
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except OSError as e:
+        fail(f"{path}: cannot read the record ({e.strerror or e})", 2)
+    except UnicodeDecodeError:
+        fail(f"{path}: not a text file; a hand record is JSON", 2)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        fail(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})", 2)
+    except RecursionError:
+        fail(f"{path}: not a hand record (JSON nested too deeply)", 2)
+
+
+@click.command()
+@click.option("--strategy", "-s", type=STRATEGY, required=True, help="Strategy of seat 0.")
+@click.option("--vs", type=STRATEGY, multiple=True, required=True,
+              help="Strategy of the next seat; repeat it for 3, 4 or 6 players.")
+@seed_option("Run seed (0 to 2^64-1); without --seed or --deck one is drawn and printed.")
+@click.option("--game", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Game index in the run (0 to 2^64-1).")
+@click.option("--hand", "hand_index", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Hand index within the game (below the engine's limit of hands per game).")
+@click.option("--deck", help='A known deal instead of a shuffled one: all 40 cards in dealing order, "7o Rb 3c ...".')
+@click.option("--dealer", type=click.IntRange(min=0),
+              help="Dealer seat (default: (game + hand) % players with --seed, 0 with --deck).")
+@click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True,
+              help="Preset, preset(field=value,...) or a TOML file.")
+@json_option("Print the hand record (JSON) instead of the play-by-play.")
+@click.option("--analyze", "with_analysis", is_flag=True,
+              help="Show the evaluator's value of each play, the best move and the loss (as `analyze`); "
+                   "with --json, an `analysis` field.")
+@click.option("--samples", type=COUNT, default=None, help="With --analyze: deals per decision (default 4000).")
+def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json, with_analysis, samples):
+    """Play one hand and print it play by play, or as a hand record.
+
+    \b
+    Examples:
+      escoba-sim trace --strategy greedy --vs random --seed 7
+      escoba-sim trace -s greedy --vs maxoros --seed 7 --json > hand.json
+      escoba-sim trace -s greedy --vs greedy --vs random -r 'tradicional(players=3)' --seed 1
+      escoba-sim trace -s greedy --vs maxoros --deck "7o Rb 3c ..." --dealer 1
+      escoba-sim trace -s ismcts --vs greedy --seed 7 --analyze
+
+    The same --seed/--game/--hand as a batch run shows the very hand the run
+    played. With --deck, --seed (default 0) only feeds the random strategy.
+    """
+    from ..game.cards import parse_cards
+    from ..game.engine import MAX_HANDS_PER_GAME
+    from ..hands.record import check_deck, format_trace, play_record
+
+    if hand_index >= MAX_HANDS_PER_GAME:
+        fail(f"--hand: {hand_index} is past the last hand a game can have ({MAX_HANDS_PER_GAME - 1})", 2)
+
+    strategies = [strategy, *vs]
+    if len(strategies) != ruleset.players:
+        fail(f"{ruleset.canonical()} is played by {ruleset.players} players: give --strategy and "
+             f"{ruleset.players - 1} --vs (got {len(strategies)} strategies); change the player count "
+             f"with --rules, e.g. 'ludoteka(players={len(strategies)})'")
+    cards = None
+    if deck is not None:
+        try:
+            cards = parse_cards(deck, distinct=True)
+            check_deck(cards, "--deck")
+        except ValueError as e:
+            fail(str(e) if str(e).startswith("--deck") else f"--deck: {e}")
+        if seed is None:
+            seed = 0
+        if dealer is None:
+            dealer = 0
+    elif seed is None:
+        import secrets
+
+        seed = secrets.randbits(64)
+        click.echo(f"seed {seed} (drawn at random; pass --seed {seed} to see this hand again)", err=True)
+    if dealer is not None and dealer >= ruleset.players:
+        fail(f"--dealer: {dealer} is not a seat (0 to {ruleset.players - 1} with {ruleset.players} players)")
+    from ..strategies import PluginError, StrategyError
+
+    try:  # the reference engine plays; a core-only strategy (ismcts) decides through the compiled core
+        _, record = play_record(ruleset, strategies, seed, game, hand_index, dealer=dealer, deck=cards)
+    except PluginError as e:
+        fail(str(e))
+    except StrategyError as e:
+        fail(str(e))
+    notes = None
+    if with_analysis:
+        from ..hands.evaluate import DEFAULT_SAMPLES, EvaluationError
+        from ..hands.review import analyze_record, trace_notes
+
+        try:
+            an = analyze_record(record, samples=samples or DEFAULT_SAMPLES)
+        except EvaluationError as e:
+            fail(str(e))
+        record["analysis"] = an.to_json()
+        notes = trace_notes(an)
+    if as_json:
+        emit_json(record)
+    else:
+        click.echo(format_trace(record, notes))
+
+
+@click.command()
+@click.argument("file")
+@json_option("Print the verdict, problems and score as JSON.")
+def replay(file, as_json):
+    """Check a hand record move by move under its ruleset and print the score.
+
+    FILE is a JSON hand record (as written by `trace --json`), or - for stdin.
+    Exit status: 0 legal and complete, 1 an illegal move or another problem
+    (reported with the move number, the seat and the reason), 2 not a readable
+    hand record.
+
+    \b
+    Example:
+      escoba-sim trace -s greedy --vs random --seed 3 --json | escoba-sim replay -
+    """
+    from ..hands.record import RecordError, format_score, replay_record, score_json
+
+    data = load_record_file(file)
+    try:
+        st, problems = replay_record(data)
+    except RecordError as e:
+        fail(f"{file}: {e}", 2)
+    score = score_json(st.rules, st.result) if st.over and st.result is not None else None
+    if as_json:
+        emit_json({"ok": not problems, "rules": st.rules.canonical(), "moves": len(data["moves"]),
+                   "problems": [p.as_dict() for p in problems], "score": score})
+    else:
+        if problems:
+            for p in problems:
+                click.echo(f"ILLEGAL {p}" if p.move is not None else f"PROBLEM {p}")
+        else:
+            click.echo(f"{file}: {len(data['moves'])} moves, all legal under {st.rules.canonical()}")
+        if score is not None:
+            click.echo("")
+            click.echo(format_score(st.rules, score, data.get("strategies")))
+    if problems:
+        sys.exit(1)
+
+
+@click.command()
+@click.option("--hand", "hand_text", required=True, help='The cards in hand, e.g. "5b 7o".')
+@click.option("--table", "table_text", default="", help='The cards on the table, e.g. "1o 4c Rb" (empty by default).')
+@click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True,
+              help="Preset, preset(field=value,...) or a TOML file (capture decides what is legal).")
+@json_option("Print the moves as JSON.")
+def moves(hand_text, table_text, ruleset, as_json):
+    """List the legal moves of a hand at a table: cards taken and escobas.
+
+    \b
+    Example:
+      escoba-sim moves --table "1o 4c Rb" --hand "5b 7o"
+    """
+    from ..game.cards import CardError, card_str, cards_str, parse_cards, value
+    from ..hands.record import legal_moves_for
+
+    try:
+        hand = parse_cards(hand_text)
+    except CardError as e:
+        fail(f"--hand: {e}")
+    try:
+        table = parse_cards(table_text)
+    except CardError as e:
+        fail(f"--table: {e}")
+    try:
+        legal = legal_moves_for(ruleset, hand, table)
+    except ValueError as e:
+        fail(str(e))
+    if as_json:
+        emit_json({"rules": ruleset.canonical(), "hand": cards_str(sorted(hand)), "table": cards_str(sorted(table)),
+                   "moves": [{"card": card_str(m.card), "take": [card_str(c) for c in m.take],
+                              "capture": bool(m.take), "escoba": m.escoba} for m in legal]})
+        return
+    click.echo(f"hand {cards_str(sorted(hand))}  table {cards_str(sorted(table)) or '(empty)'}  "
+               f"rules {ruleset.canonical()} (capture={ruleset.capture})")
+    for m in legal:
+        if m.take:
+            total = " + ".join(str(value(c)) for c in (m.card, *m.take))
+            click.echo(f"  {card_str(m.card):<3} takes {cards_str(m.take):<16} ({total} = 15)"
+                       + ("  ESCOBA" if m.escoba else ""))
+        else:
+            click.echo(f"  {card_str(m.card):<3} lays")
+
+
+def terminal_io(colour: bool):
+    """(ask, say) on stdin/stdout: line editing on a terminal; piped input is echoed after its prompt so
+    that a transcript reads like a session; ``colour`` keeps the styles even when stdout is not a terminal."""
+    interactive = sys.stdin.isatty()
+    if interactive:
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401  (gives input() line editing and history)
+
+    def ask(prompt: str):
+        if interactive:
+            try:
+                return input(prompt)
+            except EOFError:
+                return None
+        line = sys.stdin.readline()
+        if not line:
+            return None
+        click.echo(prompt + line.rstrip("\n"))
+        return line
+
+    return ask, lambda text: click.echo(text, color=colour)
+
+
+@click.command()
+@click.option("--vs", type=STRATEGY, multiple=True, required=True,
+              help="The computer's strategy (any spec, plugins too); repeat it for 3 or 4 players.")
+@click.option("--teams", is_flag=True, help="Four players in two teams: you and a computer partner (seat 2) "
+                                            "against seats 1 and 3.")
+@click.option("--partner", type=STRATEGY, help="With --teams: your partner's strategy (default: the first --vs).")
+@click.option("--rules", "-r", "rules_text", default="ludoteka", show_default=True,
+              help="Preset, preset(field=value,...) or a TOML file; the player count follows --vs unless set here.")
+@seed_option("Seed of the deals; without it one is drawn and printed.")
+@click.option("-n", "count", type=COUNT, default="1", show_default=True, help="Games to play (hands with --hands).")
+@click.option("--hands", "hands_mode", is_flag=True, help="-n counts single hands instead of games to the target.")
+@out_option("Folder for the hand records (one JSON file per hand).", default="escoba-play", show_default=True)
+@click.option("--samples", type=COUNT, default=None,
+              help="Deals of the unseen cards per hint (default: the evaluator's, 4000).")
+@click.option("--color/--no-color", "colour", default=None,
+              help="Cards in colour by suit (default: when the output is a terminal).")
+def play(vs, teams, partner, rules_text, seed, count, hands_mode, out, samples, colour):
+    """Play Escoba against the computer in the terminal; every hand is saved as a hand record.
+
+    Type a move by its number, or by its cards: `5o` plays the 5 of oros (its
+    only move), `5o Rc` names the cards it takes, `5o -` lays it. Keys: `?` the
+    3 best moves by the evaluator (from your information only), `u` takes back
+    your last move and the computer's replies, `q` quits (the hand in play is
+    saved as unfinished). Under soplar rules you are offered to blow when the
+    computer lays a card that could have captured.
+
+    \b
+    Examples:
+      escoba-sim play --vs ismcts
+      escoba-sim play --vs heuristic -r tradicional --seed 7 --hands -n 3
+      escoba-sim play --vs greedy --vs maxoros              # three players
+      escoba-sim play --vs greedy --teams --partner ismcts  # two teams of two
+      escoba-sim analyze escoba-play/7-g0-h0.json           # where points were lost
+    """
+    from pathlib import Path
+
+    from ..hands.evaluate import DEFAULT_SAMPLES
+    from ..hands.play import PlayError, Session, table_seats
+    from ..strategies import StrategyError
+
+    try:
+        seats = table_seats(rules_text, list(vs), teams=teams, partner=partner)
+    except PlayError as e:
+        fail(str(e))
+    rules = seats.rules
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbits(64)
+        click.echo(f"seed {seed} (drawn at random; pass --seed {seed} to see these deals again)", err=True)
+    colour = sys.stdout.isatty() if colour is None else colour
+    ask, say = terminal_io(colour)
+    try:
+        session = Session(seats, seed, Path(out), ask=ask, say=say, colour=colour,
+                          samples=samples or DEFAULT_SAMPLES)
+    except StrategyError as e:
+        fail(str(e))
+    say(f"rules {rules.canonical()}; you are seat 0; "
+        + ", ".join(session.seats.name(s) for s in range(1, rules.players)))
+    try:
+        session.play(count, hands_mode)
+    except OSError as e:
+        fail(f"{out}: cannot save the hand record ({e.strerror or e})")
+
+
+@click.command()
+@click.argument("record")
+@click.option("--seat", "seats", type=click.IntRange(min=0), multiple=True,
+              help="Analyse only this seat's decisions (repeatable; default: every seat).")
+@click.option("--samples", type=COUNT, default=None,
+              help="Deals of the unseen cards per decision (default: the evaluator's, 4000).")
+@seed_option("Seed of the searches (decision k searches with a seed mixed from it and k).", default=0,
+             show_default=True)
+@json_option("Print every decision and the totals as JSON.")
+def analyze(record, seats, samples, seed, as_json):
+    """Value every decision of a hand record: move played, best move, expected loss in points, marks.
+
+    RECORD is a hand record (from `play`, `trace --json` or written by hand),
+    or - for stdin. Each decision is valued from the decider's information
+    only (its hand, the table, every card played), by the evaluator
+    (docs/evaluate.md): exact when nothing is hidden, else a search over
+    deals of the unseen cards. Losses of 0.2, 0.5 and 1.0 points are marked
+    inaccuracy, mistake and blunder.
+
+    \b
+    Examples:
+      escoba-sim trace -s greedy --vs greedy --seed 3 --json > hand.json
+      escoba-sim analyze hand.json
+      escoba-sim analyze escoba-play/7-g0-h0.json --seat 0 --json
+    """
+    from ..hands.evaluate import DEFAULT_SAMPLES, EvaluationError
+    from ..hands.review import AnalysisError, analyze_record, format_analysis
+
+    data = load_record_file(record)
+    progress = None
+    if sys.stderr.isatty():
+        def progress(done, total):
+            click.echo(f"\ranalysing: decision {done} of {total}", err=True, nl=done == total)
+    try:
+        an = analyze_record(data, seats=list(seats) or None, samples=samples or DEFAULT_SAMPLES, seed=seed,
+                            on_decision=progress)
+    except AnalysisError as e:
+        fail(f"{record}: {e}", 2)
+    except EvaluationError as e:
+        fail(str(e))
+    if as_json:
+        emit_json(an.to_json())
+    else:
+        click.echo(format_analysis(an, record))

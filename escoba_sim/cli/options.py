@@ -1,0 +1,140 @@
+"""What every command shares: the parameter types (counts such as ``1e6``, rulesets, strategies), the
+options that several commands declare alike, and the two ways out (``emit_json`` and ``fail``)."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+
+import click
+
+
+class CountType(click.ParamType):
+    """A positive whole count written as ``1000``, ``1_000_000``, ``1e6`` or ``2.5e5``, at most ``batch.MAX_COUNT``.
+
+    The text is read exactly (decimal, never a float), so ``1e400`` or a count
+    past 2^53 is judged as written and a huge one is refused before anything is built.
+    """
+
+    name = "count"
+
+    def convert(self, value, param, ctx):
+        import decimal
+
+        from ..game.columns import MAX_COUNT
+
+        if isinstance(value, int) and not isinstance(value, bool):
+            d = decimal.Decimal(value)
+        else:
+            text = str(value).strip().replace("_", "")
+            if not re.fullmatch(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,9})?", text):
+                self.fail(f"`{_shown(value)}` is not a count (examples: 1000, 1_000_000, 1e6, 2.5e5)", param, ctx)
+            d = decimal.Decimal(text)
+        if d <= 0:
+            self.fail(f"`{_shown(value)}` must be positive", param, ctx)
+        if d > MAX_COUNT:
+            self.fail(f"`{_shown(value)}` is more than escoba-sim plays in one run (at most "
+                      f"{MAX_COUNT:.0e}, about 30 years of one core)".replace("e+", "e"), param, ctx)
+        if d != d.to_integral_value():
+            self.fail(f"`{_shown(value)}` is not a whole number", param, ctx)
+        return int(d)
+
+
+def _shown(value, width: int = 60) -> str:
+    """A value for an error line: long input is cut, so the message stays one readable line."""
+    text = " ".join(str(value).split())
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+class RulesType(click.ParamType):
+    """A preset, ``preset(field=value,...)`` or a TOML file, parsed into a Ruleset."""
+
+    name = "rules"
+
+    def convert(self, value, param, ctx):
+        from ..game.rules import RulesError, Ruleset, parse_rules
+
+        if isinstance(value, Ruleset):
+            return value
+        try:
+            return parse_rules(value)
+        except RulesError as e:
+            self.fail(str(e), param, ctx)
+
+
+class StrategyType(click.ParamType):
+    """A strategy spec (greedy, heuristic:oros=2, heuristic:w.toml, file.py:Class); converts to its canonical string."""
+
+    name = "strategy"
+
+    def convert(self, value, param, ctx):
+        from ..strategies import StrategyError, check_strategy
+
+        try:
+            return check_strategy(value)
+        except StrategyError as e:
+            self.fail(str(e), param, ctx)
+
+
+COUNT, RULES, STRATEGY = CountType(), RulesType(), StrategyType()
+SEED = click.IntRange(0, 2**64 - 1)
+
+
+# --- options several commands declare; each decorator gives the one declaration they share ---
+
+def scheduler_option(f):
+    """``--scheduler``: the one definition shared by run, resume, compare, tournament and tune."""
+    return click.option(
+        "--scheduler", metavar="tcp://HOST:PORT|local",
+        help="Play the chunks on a Dask cluster: its scheduler's address, or `local` for an embedded one "
+             "(needs the dask extra). Results are the same; --jobs then sets chunks in flight (2 per job, "
+             "default: the cluster's threads) or, with `local`, the worker processes.")(f)
+
+
+def quiet_option(f):
+    """``--quiet``/``-q``: run, resume, compare and tournament."""
+    return click.option("--quiet", "-q", is_flag=True, help="No progress bar.")(f)
+
+
+def json_option(help: str = "Print the summary as JSON on stdout."):
+    """``--json`` (the ``as_json`` flag) with this help; the default is that of run, resume, compare and tournament."""
+    return click.option("--json", "as_json", is_flag=True, help=help)
+
+
+def jobs_option(help: str = "Worker processes (default: all cores).", **kw):
+    """``--jobs``/``-j``, at least 1; the default help is that of resume, compare and tournament."""
+    return click.option("--jobs", "-j", type=click.IntRange(min=1), help=help, **kw)
+
+
+def seed_option(help: str, **kw):
+    """``--seed``: a seed of 0 to 2^64-1 (each command says what it seeds)."""
+    return click.option("--seed", type=SEED, help=help, **kw)
+
+
+def out_option(help: str, **kw):
+    """``--out``/``-o``: a folder (each command says what goes there)."""
+    return click.option("--out", "-o", type=click.Path(file_okay=False), help=help, **kw)
+
+
+def ruleset_option(f):
+    """``--rules``/``-r`` parsed into a Ruleset, default ludoteka: tournament, tune and bench."""
+    return click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True,
+                        help="Ruleset.")(f)
+
+
+def given_on_command_line(name: str) -> bool:
+    """Whether the current command's parameter ``name`` was typed (not a default)."""
+    from click.core import ParameterSource
+
+    return click.get_current_context().get_parameter_source(name) is ParameterSource.COMMANDLINE
+
+
+def emit_json(data) -> None:
+    click.echo(json.dumps(data, indent=2, sort_keys=False))
+
+
+def fail(message: str, code: int = 1):
+    """Print a one-line error on stderr and exit non-zero."""
+    click.echo(f"Error: {message}", err=True)
+    sys.exit(code)

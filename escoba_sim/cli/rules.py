@@ -1,0 +1,99 @@
+"""The commands about rulesets and strategies: ``rules list``, ``rules show`` and ``strategies``."""
+
+from __future__ import annotations
+
+import click
+
+from .options import RULES, emit_json, json_option
+
+
+@click.group("rules")
+def rules_cmd():
+    """List the presets and show a ruleset field by field."""
+
+
+@rules_cmd.command("list")
+@json_option("Print the presets and their fields as JSON.")
+def rules_list(as_json):
+    """List the presets, their source rule text and what sets them apart.
+
+    \b
+    Example:
+      escoba-sim rules list
+    """
+    from ..game.rules import DEFAULT_PRESET, FIELD_NAMES, PRESET_SOURCES, PRESETS, format_value
+
+    if as_json:
+        emit_json({name: {"source": PRESET_SOURCES[name], "default": name == DEFAULT_PRESET,
+                          "fields": r.as_dict()} for name, r in PRESETS.items()})
+        return
+    shown = [f for f in FIELD_NAMES if len({getattr(r, f) for r in PRESETS.values()}) > 1] + ["players"]
+    click.echo(f"{'preset':<13}" + "".join(f"{f:<12}" for f in shown))
+    for name, r in PRESETS.items():
+        click.echo(f"{name:<13}" + "".join(f"{format_value(getattr(r, f)):<12}" for f in shown))
+    click.echo("")
+    for name in PRESETS:
+        click.echo(f"{name:<13}{PRESET_SOURCES[name]}" + ("  [default]" if name == DEFAULT_PRESET else ""))
+
+
+@click.command("strategies")
+@json_option("Print every built-in with its parameters as JSON.")
+def strategies_cmd(as_json):
+    """List the built-in strategies, their parameters and defaults, and which engine plays them.
+
+    A strategy spec is NAME, NAME:key=value,... , NAME:weights.toml or
+    path/to/file.py:ClassName (docs/strategies.md).
+
+    \b
+    Example:
+      escoba-sim strategies
+      escoba-sim run -s heuristic:oros=2,risk=10 --vs greedy -n 1e5
+    """
+    from ..batch import engine_for
+    from ..strategies import BUILTINS, parse_strategy
+
+    def engine(name):
+        e = engine_for([parse_strategy(name)])
+        return "-" if e == "python" and BUILTINS[name].reference is None else e  # core-only, core not built
+
+    if as_json:
+        emit_json({n: {"help": d.help, "engine": engine(n), "canonical": parse_strategy(n).canonical,
+                       "cheats": d.cheats, "params": {k: {"default": p.default, "help": p.help} for k, p in d.params.items()}}
+                   for n, d in BUILTINS.items()})
+        return
+    for n, d in BUILTINS.items():
+        click.echo(f"{n:<11}{d.help}  [{engine(n)}{', cheats' if d.cheats else ''}]")
+        for k, p in d.params.items():
+            click.echo(f"{'':<13}{k}={p.default:g}  {p.help}")
+
+
+@rules_cmd.command("show")
+@click.argument("ruleset", type=RULES)
+@json_option("Print the fields, canonical string and digest as JSON.")
+def rules_show(ruleset, as_json):
+    """Show every field of RULESET with its value, its preset and its canonical string.
+
+    RULESET is a preset, preset(field=value,...) or a TOML file.
+
+    \b
+    Examples:
+      escoba-sim rules show tradicional
+      escoba-sim rules show 'cardgames(players=4,teams=yes)' --json
+    """
+    from ..game.rules import FIELD_NAMES, PRESET_SOURCES, PRESETS, format_value
+
+    canonical = ruleset.canonical()
+    preset = canonical.split("(")[0]
+    base = PRESETS[preset]
+    if as_json:
+        emit_json({"canonical": canonical, "digest": ruleset.digest(), "preset": preset,
+                   "source": PRESET_SOURCES[preset], "fields": ruleset.as_dict()})
+        return
+    click.echo(f"{'canonical':<18}{canonical}")
+    click.echo(f"{'digest':<18}{ruleset.digest()}")
+    click.echo(f"{'preset':<18}{preset}: {PRESET_SOURCES[preset]}")
+    click.echo("")
+    for f in FIELD_NAMES:
+        v = getattr(ruleset, f)
+        note = "" if v == getattr(base, f) else f"  (preset: {format_value(getattr(base, f))})"
+        click.echo(f"{f:<18}{format_value(v)}{note}")

@@ -1,0 +1,78 @@
+"""What the commands that play runs share (run, resume, compare, tournament, tune): the executor with
+its Dask line, Ctrl-C and SIGTERM turned into one line and exit 130, and a run's progress bar and report."""
+
+from __future__ import annotations
+
+import contextlib
+import shlex
+import sys
+
+import click
+
+from .options import emit_json, fail, given_on_command_line
+
+
+@contextlib.contextmanager
+def executor(scheduler: str | None, jobs: int | None, quiet: bool = False):
+    """Yield (executor, jobs) from ``runs.cluster.executor_for``: its errors are one line, exit 1, and
+    unless ``quiet`` the Dask scheduler's address and threads go to stderr."""
+    from ..runs.cluster import ClusterError, executor_for
+
+    def connected(address: str, threads: int) -> None:
+        click.echo(f"Dask scheduler {address}: {threads} worker threads", err=True)
+
+    given = scheduler is not None and given_on_command_line("jobs")
+    try:
+        with executor_for(scheduler, jobs, jobs_given=given, on_connect=None if quiet else connected) as pair:
+            yield pair
+    except ClusterError as e:
+        fail(str(e))
+
+
+@contextlib.contextmanager
+def stops_cleanly(continue_with: str | None, as_json: bool = False):
+    """Ctrl-C or SIGTERM keeps the finished chunks and exits 130 with one line saying how to continue
+    (``continue_with`` None: nothing is kept, so the summary of the finished chunks is printed, marked partial)."""
+    from ..runs.executor import exit_code, stop_on_signals
+    from ..runs.runner import RunInterrupted
+    from ..runs.spec import RunError
+
+    nothing_kept = " (nothing was saved: use --out DIR to keep finished chunks)"
+    try:
+        with stop_on_signals():
+            yield
+    except RunInterrupted as e:
+        where = f"; {e.done} of {e.total} chunks of this run are saved in {e.out}. Continue with: {continue_with}" \
+            if e.out is not None else nothing_kept
+        if e.out is None and e.summary is not None and e.summary["deals"]:
+            from ..output.console import print_report
+
+            emit_json(e.summary) if as_json else print_report(e.summary)
+        click.echo(f"Interrupted{where}", err=True)
+        sys.exit(exit_code())
+    except KeyboardInterrupt:  # between runs of a series, or before a run started: finished work is on disk
+        click.echo(f"Interrupted. Continue with: {continue_with}" if continue_with else f"Interrupted{nothing_kept}",
+                   err=True)
+        sys.exit(exit_code())
+    except RunError as e:
+        fail(str(e))
+
+
+def same_command() -> str:
+    """This command line again: a compare or tournament folder continues where it stopped."""
+    return shlex.join(["escoba-sim", *sys.argv[1:]])
+
+
+def run_and_report(start, *, as_json: bool, quiet: bool, spec, out) -> None:
+    """Run with a progress bar on stderr (``start(bar)`` returns the summary); report on stdout;
+    Ctrl-C keeps finished chunks (exit 130)."""
+    from ..output.console import ProgressBar, print_report
+    from ..runs.folder import resume_command
+
+    with stops_cleanly(resume_command(out, spec) if out is not None else None, as_json):
+        with ProgressBar(spec, enabled=not quiet and sys.stderr.isatty()) as bar:
+            summary = start(bar)
+    if as_json:
+        emit_json(summary)
+    else:
+        print_report(summary)

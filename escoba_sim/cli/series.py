@@ -1,0 +1,165 @@
+"""The commands that play or read a series of runs on the same deals: compare (rulesets), tournament
+(strategies) and report (charts and a page for any folder); ``series.resume`` rebuilds and plays a series."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+import click
+
+from .options import (
+    COUNT,
+    RULES,
+    STRATEGY,
+    emit_json,
+    fail,
+    jobs_option,
+    json_option,
+    out_option,
+    quiet_option,
+    ruleset_option,
+    scheduler_option,
+    seed_option,
+)
+from .running import executor, stops_cleanly
+
+
+def play_series(plan, *, jobs, as_json, quiet, scheduler, continue_with: str) -> None:
+    """Play (or finish) a planned comparison or tournament (``series.resume.SeriesPlan``) with one progress
+    bar, then print its summary; Ctrl-C says ``continue_with``."""
+    from ..output.console import ProgressBar, compare_lines, print_tournament
+    from ..series.compare import CompareError
+    from ..series.resume import play_series as play
+    from ..series.tournament import TournamentError
+
+    try:
+        with executor(scheduler, jobs, quiet) as (pool, jobs), stops_cleanly(continue_with), \
+                ProgressBar(plan.first, enabled=not quiet and sys.stderr.isatty(), runs=plan.runs) as bar:
+            def on_run(k, label):
+                bar.start_run(k, label)
+                if not bar.enabled and not quiet:
+                    click.echo(f"[{k + 1}/{plan.runs}] {label}", err=True)
+            summary = play(plan, jobs=jobs, executor=pool, argv=sys.argv[1:], on_run=on_run, on_chunk=bar)
+    except (CompareError, TournamentError) as e:
+        fail(str(e))
+    if as_json:
+        emit_json(summary)
+        return
+    if plan.kind == "compare":
+        for line in compare_lines(summary):
+            click.echo(line)
+    else:
+        print_tournament(summary)
+    click.echo(f"\nresults kept in {plan.out} (summary.json, tables/); charts: escoba-sim report "
+               f"{shlex.quote(str(plan.out))}")
+
+
+def _start(kind: str, args: dict, out: str, *, jobs, as_json, quiet, scheduler) -> None:
+    """A new comparison or tournament from the command's arguments (its manifest keeps the same)."""
+    from ..runs.spec import RunError
+    from ..series.resume import plan_series
+
+    try:
+        plan = plan_series(kind, args, out)
+    except RunError as e:
+        fail(str(e))
+    play_series(plan, jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler,
+                continue_with=f"escoba-sim resume {shlex.quote(str(out))}")
+
+
+def _folder(kind: str, out: str | None, seed: int | None) -> tuple[str, int]:
+    """``--out`` or a folder the command names (``compare-SEED``), and the seed (drawn when not given)."""
+    import secrets
+
+    if seed is None:
+        seed = secrets.randbits(64)
+        click.echo(f"seed {seed} (drawn at random; pass --seed {seed} to repeat this {kind})", err=True)
+    if out is None:
+        out = f"{kind}-{seed}"
+        click.echo(f"results go to {out}/ (choose another folder with --out)", err=True)
+    return out, seed
+
+
+@click.command()
+@click.option("--rules", "-r", "rules_list", type=RULES, multiple=True,
+              help="A ruleset to compare (repeat it); with --vary, the one base ruleset (default ludoteka).")
+@click.option("--vary", multiple=True, metavar="FIELD=V1,V2",
+              help="Vary one field of the base ruleset, e.g. lucky_deal=escobas,off (repeatable).")
+@click.option("--design-effects", is_flag=True,
+              help="Vary every effect the design names: lucky_deal, ties, sevens, capture, target.")
+@click.option("--strategy", "-s", type=STRATEGY, default="greedy", show_default=True, help="First player's strategy.")
+@click.option("--vs", type=STRATEGY, default="maxoros", show_default=True, help="Second player's strategy.")
+@click.option("-n", "count", type=COUNT, default="10000", show_default=True, help="Games per ruleset (e.g. 1e5).")
+@seed_option("One seed for every ruleset (the same deals).")
+@jobs_option()
+@out_option("Output folder, resumable (default: compare-SEED in the current folder).")
+@json_option()
+@quiet_option
+@scheduler_option
+def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, out, as_json, quiet, scheduler):
+    """Compare rulesets on the same deals: estimates per ruleset and paired differences vs the first.
+
+    \b
+    Examples:
+      escoba-sim compare --rules ludoteka --rules cardgames -n 1e4
+      escoba-sim compare --vary lucky_deal=escobas,off --vary ties=shared,none -n 1e4 --out cmp2
+      escoba-sim compare --design-effects -n 1e4 --out effects
+    """
+    from ..series.compare import DESIGN_EFFECTS, CompareError, build_variants
+
+    vary = list(vary) + (list(DESIGN_EFFECTS) if design_effects else [])
+    try:
+        variants = build_variants(list(rules_list), vary)
+    except CompareError as e:
+        fail(str(e))
+    out, seed = _folder("compare", out, seed)
+    _start("compare", {"variants": variants, "strategies": [strategy, vs], "n": count, "seed": seed}, out,
+           jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
+
+
+@click.command()
+@click.argument("strategies", nargs=-1, required=True, type=STRATEGY)
+@click.option("-n", "count", type=COUNT, default="10000", show_default=True, help="Games per pair (e.g. 1e5).")
+@ruleset_option
+@seed_option("One seed for every pair (the same deals).")
+@jobs_option()
+@out_option("Output folder, resumable (default: tournament-SEED in the current folder).")
+@json_option()
+@quiet_option
+@scheduler_option
+def tournament(strategies, count, ruleset, seed, jobs, out, as_json, quiet, scheduler):
+    """Every pair of strategies on the same duplicate deals: crosstable and Bradley-Terry ratings.
+
+    \b
+    Example:
+      escoba-sim tournament greedy maxoros random -n 1e4
+    """
+    if len(strategies) < 2:
+        fail("a tournament needs two or more strategies")
+    out, seed = _folder("tournament", out, seed)
+    _start("tournament", {"strategies": list(strategies), "n": count, "seed": seed, "rules": ruleset}, out,
+           jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
+
+
+@click.command()
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@out_option("Where to write (default: DIRECTORY/report).")
+def report(directory, out):
+    """Charts (PNG and SVG) and one self-contained HTML page for a run, compare or tournament folder.
+
+    \b
+    Example:
+      escoba-sim report cmp && chromium cmp/report/index.html
+    """
+    from ..output.report import ReportError, write_report
+    from ..runs.spec import RunError
+
+    try:
+        page = write_report(directory, out)
+    except (ReportError, RunError) as e:
+        fail(str(e))
+    except OSError as e:
+        where = e.filename or out or f"{directory}/report"
+        fail(f"cannot write the report to {where} ({e.strerror or e}); choose another --out")
+    click.echo(str(page))

@@ -1,0 +1,81 @@
+"""The tune command: CMA-ES over a built-in strategy's parameters on duplicate deals (``escoba_sim.tune``)."""
+
+from __future__ import annotations
+
+import click
+
+from .options import (
+    COUNT,
+    STRATEGY,
+    emit_json,
+    fail,
+    jobs_option,
+    json_option,
+    out_option,
+    ruleset_option,
+    scheduler_option,
+    seed_option,
+)
+from .running import executor, same_command, stops_cleanly
+
+
+@click.command()
+@click.argument("strategy", type=STRATEGY)
+@ruleset_option
+@click.option("--vs", "pool", type=STRATEGY, multiple=True, default=("greedy",), show_default=True,
+              help="An opponent of the pool (repeat for several); the score is the mean margin over the pool.")
+@click.option("--param", "params", multiple=True, metavar="NAME",
+              help="Tune only this parameter (repeat; default: every non-integer parameter).")
+@click.option("--evals", type=COUNT, default="200", show_default=True,
+              help="Evaluations in all (rounded up to whole generations).")
+@click.option("--games", type=COUNT, default="20000", show_default=True,
+              help="Deals per evaluation and opponent, each played once per side.")
+@click.option("--check", type=COUNT, help="Fresh deals of the final check (default: 2 x --games).")
+@click.option("--popsize", type=click.IntRange(min=2), help="Candidates per generation (default: CMA-ES's own).")
+@click.option("--sigma", type=click.FloatRange(min=0, min_open=True), default=0.3, show_default=True,
+              help="Initial step, as a share of each starting value (at least 1).")
+@seed_option("Seed (deals and CMA-ES).", default=0, show_default=True)
+@jobs_option("Worker processes.", default=1, show_default=True)
+@out_option("Output folder: every evaluation, summary.json, best.toml (run again to resume).", required=True)
+@json_option()
+@scheduler_option
+def tune(strategy, ruleset, pool, params, evals, games, check, popsize, sigma, seed, jobs, out, as_json, scheduler):
+    """Tune a strategy's parameters with CMA-ES on duplicate deals (needs the tune extra).
+
+    Every candidate of a generation plays the same deals against the pool, so
+    their scores differ by play, not luck. Ends with a check on fresh deals,
+    tuned against the starting parameters, and writes OUT/best.toml.
+
+    \b
+    Example:
+      escoba-sim tune heuristic --vs greedy --evals 300 --games 2e4 --out tune1 -j 2
+      escoba-sim run -s heuristic:tune1/best.toml --vs heuristic -n 1e5
+    """
+    from pathlib import Path
+
+    from ..tune import TuneError, make_tune_spec
+    from ..tune import tune as run_tune
+
+    def progress(p):
+        b = p.best
+        left = f"; about {p.seconds_left:.0f} s left" if p.seconds_left is not None else ""
+        click.echo(f"generation {p.generation}/{p.generations} ({p.evals_done}/{p.evals_total} evaluations): best so "
+                   f"far {b['score']:+.4f} [{b['lo']:+.4f}, {b['hi']:+.4f}] points per hand "
+                   f"(generation {b['generation'] + 1}, candidate {b['candidate'] + 1}){left}", err=True)
+
+    try:
+        spec = make_tune_spec(strategy, rules=ruleset, pool=pool, evals=evals, games=games, seed=seed, sigma=sigma,
+                              popsize=popsize, params=params, check=check)
+        with executor(scheduler, jobs, quiet=as_json) as (workers, jobs), stops_cleanly(same_command()):
+            summary = run_tune(spec, out, jobs=jobs if scheduler is None else 1, executor=workers,
+                               on_generation=progress)
+    except TuneError as e:
+        fail(str(e))
+    if as_json:
+        emit_json(summary)
+        return
+    c = summary["check"]
+    click.echo(f"tuned: {summary['tuned']}")
+    click.echo(f"check on {c['deals']} fresh deals (seed {c['seed']}): tuned minus start "
+               f"{c['points_per_hand']:+.4f} [{c['lo']:+.4f}, {c['hi']:+.4f}] points per hand (95%)")
+    click.echo(f"wrote {Path(out) / 'best.toml'}: use --strategy {spec.start.name}:{Path(out) / 'best.toml'}")

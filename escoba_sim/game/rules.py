@@ -1,0 +1,286 @@
+"""Rulesets: every field of the rules model, the four presets, parsing and validation.
+
+A ruleset is named three ways wherever one is taken: a preset (``ludoteka``),
+a preset with overrides (``ludoteka(ties=none,target=21)``, or just
+``ties=none`` on the default preset), or a TOML file (``preset = "robo"`` plus
+fields). ``Ruleset.canonical()`` prints the shortest preset-based form, which
+parses back to an equal ruleset; ``Ruleset.digest()`` hashes it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import hashlib
+import json
+import re
+import tomllib
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+PLAYER_COUNTS = (2, 3, 4, 6)
+LUCKY_DEAL = ("escobas", "capture", "off")
+CAPTURE = ("card", "any", "optional")
+DEAL = ("rounds", "draw")
+SEVENS = ("majority", "all")
+TIES = ("shared", "none")
+MAX_TARGET = 1000
+
+
+class RulesError(ValueError):
+    """A ruleset that cannot be parsed or cannot be played."""
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    players: int = 2
+    teams: bool = False
+    hand_size: int = 3
+    table_size: int = 4
+    lucky_deal: str = "escobas"
+    capture: str = "card"
+    soplar: bool = False
+    deal: str = "rounds"
+    sevens: str = "majority"
+    ties: str = "shared"
+    bonus_all_oros: int = 0
+    bonus_all_sevens: int = 0
+    target: int = 15
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    @property
+    def n_sides(self) -> int:
+        return 2 if self.teams else self.players
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.teams else seat
+
+    def replace(self, **changes: Any) -> Ruleset:
+        return dataclasses.replace(self, **changes)
+
+    def __deepcopy__(self, memo) -> Ruleset:
+        return self  # frozen, every field immutable (OpenSpiel deep-copies each state that holds one)
+
+    def as_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def canonical(self) -> str:
+        best = None
+        for name, preset in PRESETS.items():
+            diff = [f.name for f in fields(self) if getattr(self, f.name) != getattr(preset, f.name)]
+            if best is None or len(diff) < len(best[1]):
+                best = (name, diff)
+        name, diff = best
+        if not diff:
+            return name
+        return f"{name}(" + ",".join(f"{k}={format_value(getattr(self, k))}" for k in diff) + ")"
+
+    def digest(self) -> str:
+        return hashlib.sha256(json.dumps(self.as_dict(), sort_keys=True).encode()).hexdigest()[:16]
+
+    def __str__(self) -> str:
+        return self.canonical()
+
+    @classmethod
+    def parse(cls, spec: str | Ruleset) -> Ruleset:
+        return parse_rules(spec)
+
+
+FIELD_NAMES = tuple(f.name for f in fields(Ruleset))
+_FIELD_TYPES = {f.name: type(f.default) for f in fields(Ruleset)}
+_CHOICES = {"lucky_deal": LUCKY_DEAL, "capture": CAPTURE, "deal": DEAL, "sevens": SEVENS, "ties": TIES}
+_TRUE = {"yes", "true", "1", "on"}
+_FALSE = {"no", "false", "0", "off"}
+
+
+def _validate(r: Ruleset) -> None:
+    for name in FIELD_NAMES:
+        v = getattr(r, name)
+        t = _FIELD_TYPES[name]
+        if t is int and (isinstance(v, bool) or not isinstance(v, int)):
+            raise RulesError(f"{name}: expected a whole number, got {v!r}")
+        if t is bool and not isinstance(v, bool):
+            raise RulesError(f"{name}: expected yes or no, got {v!r}")
+        if name in _CHOICES and v not in _CHOICES[name]:
+            raise RulesError(f"{name}: {v!r} is not one of {', '.join(_CHOICES[name])}{_suggest(str(v), _CHOICES[name])}")
+    if r.players not in PLAYER_COUNTS:
+        raise RulesError(f"players: {r.players} players is not supported (2, 3, 4 or 6)")
+    if r.teams and r.players not in (4, 6):
+        raise RulesError(f"teams: teams need 4 players (two teams of two) or 6 (two teams of three), not {r.players}")
+    if r.hand_size < 1:
+        raise RulesError(f"hand_size: must be at least 1, got {r.hand_size}")
+    if r.table_size < 0:
+        raise RulesError(f"table_size: must be 0 or more, got {r.table_size}")
+    dealt = r.players * r.hand_size + r.table_size
+    if dealt > 40:
+        raise RulesError(
+            f"hand_size/table_size: {r.players} x {r.hand_size} cards plus {r.table_size} on the table "
+            f"deals {dealt} cards, but the deck holds 40")
+    if r.soplar and r.capture != "optional":
+        raise RulesError(f"soplar: blowing needs capture=optional (with capture={r.capture} no capture can be missed)")
+    for name in ("bonus_all_oros", "bonus_all_sevens"):
+        if not 0 <= getattr(r, name) <= 100:
+            raise RulesError(f"{name}: must be between 0 and 100, got {getattr(r, name)}")
+    if not 0 <= r.target <= MAX_TARGET:
+        raise RulesError(f"target: must be between 0 and {MAX_TARGET}, got {r.target}")
+
+
+def _suggest(word: str, options) -> str:
+    close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.5)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def format_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
+
+
+def coerce_field(name: str, raw: Any) -> Any:
+    """Turn a text or TOML value into the field's type, with a clear error."""
+    if name not in _FIELD_TYPES:
+        raise RulesError(f"unknown rules field `{name}`{_suggest(name, FIELD_NAMES)}; fields: {', '.join(FIELD_NAMES)}")
+    t = _FIELD_TYPES[name]
+    if t is bool:
+        if isinstance(raw, bool):
+            return raw
+        s = str(raw).strip().lower()
+        if s in _TRUE:
+            return True
+        if s in _FALSE:
+            return False
+        raise RulesError(f"{name}: expected yes or no, got {raw!r}")
+    if t is int:
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            return raw
+        s = str(raw).strip()
+        if re.fullmatch(r"[+-]?\d{1,30}", s):  # longer is out of every field's range (and int() refuses 4300 digits)
+            return int(s)
+        raise RulesError(f"{name}: expected a whole number{' of at most 30 digits' if s.isdigit() else ''}, "
+                         f"got {_shown(s)!r}")
+    s = str(raw).strip().lower()
+    return s
+
+
+PRESETS: dict[str, Ruleset] = {
+    "ludoteka": Ruleset(),
+    "tradicional": Ruleset(capture="optional", soplar=True, sevens="all"),
+    "cardgames": Ruleset(lucky_deal="capture", capture="any", ties="none", target=21),
+    "robo": Ruleset(lucky_deal="off", capture="any", ties="none", deal="draw", target=0),
+}
+PRESET_SOURCES = {
+    "ludoteka": "seed 000: Ludoteka classic scoring, the main reference (default)",
+    "tradicional": "seed 001: traditional sheet, all four sevens, soplar; target 15 (choice)",
+    "cardgames": "seed 003: must capture if any card can, lucky deal without escoba, ties score nothing, game to 21",
+    "robo": ("seed 004: must capture if any card can, draw after each play (after a capture too, then play the "
+             "hand out: choice), ties score nothing, one hand; no lucky deal (choice)"),
+}
+DEFAULT_PRESET = "ludoteka"
+
+_SPEC = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$", re.S)
+
+
+def _apply_overrides(base: Ruleset, pairs: dict[str, Any], where: str) -> Ruleset:
+    where = _shown(where)
+    changes = {k: coerce_field(k, v) for k, v in pairs.items()}
+    try:
+        return dataclasses.replace(base, **changes)
+    except RulesError as e:
+        raise RulesError(f"{where}: {e}") from None
+
+
+def _preset(name: str) -> Ruleset:
+    key = name.strip().lower()
+    if key not in PRESETS:
+        raise RulesError(f"unknown preset `{name}`{_suggest(key, PRESETS)}; presets: {', '.join(PRESETS)}")
+    return PRESETS[key]
+
+
+def _parse_pairs(text: str, where: str) -> dict[str, str]:
+    where = _shown(where)
+    pairs: dict[str, str] = {}
+    for item in filter(None, (p.strip() for p in text.split(","))):
+        if "=" not in item:
+            raise RulesError(f"{where}: override `{item}` must look like field=value")
+        k, v = (s.strip() for s in item.split("=", 1))
+        if k in pairs:
+            raise RulesError(f"{where}: field `{k}` is set twice")
+        pairs[k] = v
+    return pairs
+
+
+def load_rules_file(path: str | Path) -> Ruleset:
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise RulesError(f"{_shown(path)}: cannot read rules file ({e.strerror or e})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise RulesError(f"{_shown(path)}: not valid TOML ({e})") from None
+    except ValueError as e:  # a NUL byte in the name
+        raise RulesError(f"{_shown(path)}: not a file name ({e})") from None
+    if isinstance(data.get("rules"), dict):  # accept a [rules] table as well as top-level keys
+        data = {**{k: v for k, v in data.items() if k != "rules"}, **data["rules"]}
+    base = _preset(str(data.pop("preset", DEFAULT_PRESET)))
+    for k, v in data.items():
+        if isinstance(v, (dict, list)):
+            raise RulesError(f"{path}: `{k}` must be a single value")
+    return _apply_overrides(base, data, str(path))
+
+
+def _is_file(text: str) -> bool:
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):  # a name too long for the filesystem, a NUL byte: not a file
+        return False
+
+
+def _shown(path: str | Path) -> str:
+    """A file name for an error line (a rules string can be long)."""
+    text = str(path)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def parse_rules(spec: str | Ruleset | None) -> Ruleset:
+    """Parse a preset name, ``preset(field=value,...)``, ``field=value,...`` or a TOML path."""
+    if spec is None:
+        return PRESETS[DEFAULT_PRESET]
+    if isinstance(spec, Ruleset):
+        return spec
+    text = str(spec).strip()
+    if text.endswith(".toml") or "/" in text or _is_file(text):
+        return load_rules_file(text)
+    if not text:
+        raise RulesError("empty rules: give a preset name such as ludoteka")
+    m = _SPEC.match(text)
+    if m:
+        base = _preset(m.group(1))
+        return _apply_overrides(base, _parse_pairs(m.group(2) or "", text), text)
+    if "=" in text and "(" not in text:
+        return _apply_overrides(PRESETS[DEFAULT_PRESET], _parse_pairs(text, text), text)
+    raise RulesError(f"`{text}`: expected a preset, preset(field=value,...) or a .toml file")
+
+
+def sets_player_count(text: str | None) -> bool:
+    """Whether a rules spec (or the TOML file it names) sets the player count explicitly.
+
+    A command that takes a ruleset and strategies lets the player count follow the number of
+    strategies unless the ruleset names it; this only looks for ``players =``, so an unreadable
+    file or a malformed spec answers False and ``parse_rules`` reports the problem.
+    """
+    if not text:
+        return False
+    p = Path(text)
+    try:
+        is_file = p.is_file()
+    except (OSError, ValueError):  # a name too long to be a file, a NUL byte: a spec, not a file
+        is_file = False
+    if is_file:
+        try:
+            return bool(re.search(r"^\s*players\s*=", p.read_text(encoding="utf-8"), re.M))
+        except (OSError, ValueError):  # unreadable or not UTF-8: parse_rules says so
+            return False
+    return bool(re.search(r"\bplayers\s*=", text))

@@ -1,0 +1,483 @@
+"""Hand records: one hand as a JSON document a person can read and a program can check.
+
+A record holds everything needed to re-play a hand without any strategy or
+seed: the canonical ruleset string, the dealer, the 40 cards in dealing order
+and the moves in order (plays and blows, cards in ``7o`` notation), plus the
+score per side by category (the ``batch.SIDE_COLUMNS`` names). ``seed``,
+``game``, ``hand`` and ``strategies`` are informational provenance only: a
+strategy named there is printed, never loaded, so replaying a record from
+elsewhere never runs a plugin it names.
+
+``replay_record`` re-applies the moves with the reference engine's own
+``new_hand``/``apply_blow``/``apply_move``, so the rules are never restated
+here; ``walk`` yields the state before each move, which the ``trace`` and
+``replay`` commands print. ``record_for_hand`` rebuilds any hand of a batch
+run from (rules, strategies, seed, game, hand), which is how a hand played
+by the compiled core becomes a replayable record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..batch import make_player
+from ..game import engine
+from ..game.cards import CardError, card_str, cards_str, parse_card, parse_cards, value
+from ..game.columns import COLUMN_TEXT, SIDE_COLUMNS
+from ..game.engine import HandState, IllegalMove, Move
+from ..game.rng import DEAL_STREAM_VERSION, shuffled_deck
+from ..game.rules import RulesError, Ruleset, parse_rules
+from ..strategies import parse_strategy
+
+FORMAT = "escoba-sim/hand"
+VERSION = 1
+
+
+class RecordError(ValueError):
+    """A record that is not a well-formed hand record (as opposed to one with an illegal move)."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong with a well-formed record: an illegal move, a short or long hand, a wrong score."""
+
+    reason: str
+    move: int | None = None  # 1-based move number, None for the hand as a whole
+    player: int | None = None
+
+    def __str__(self) -> str:
+        if self.move is None:
+            return self.reason
+        who = f" (seat {self.player})" if self.player is not None else ""
+        return f"move {self.move}{who}: {self.reason}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"move": self.move, "player": self.player, "reason": self.reason}
+
+
+# ---------------------------------------------------------------- building records
+
+def move_to_json(m: Move) -> dict[str, Any]:
+    if m.soplar:
+        return {"player": m.player, "soplar": True, "card": card_str(m.card), "take": [card_str(c) for c in m.take]}
+    return {"player": m.player, "card": card_str(m.card), "take": [card_str(c) for c in m.take], "escoba": m.escoba}
+
+
+def score_json(rules: Ruleset, result: engine.HandResult) -> list[dict[str, Any]]:
+    """Per side: its seats and every SIDE_COLUMNS category."""
+    out = []
+    for side in range(rules.n_sides):
+        row: dict[str, Any] = {"side": side, "seats": [s for s in range(rules.players) if rules.side_of(s) == side]}
+        row.update({k: getattr(result, k)[side] for k in SIDE_COLUMNS})
+        out.append(row)
+    return out
+
+
+def make_record(st: HandState, *, seed: int | None = None, game: int | None = None, hand: int | None = None,
+                strategies: list[str] | None = None, unfinished: bool = False) -> dict[str, Any]:
+    """The record of a finished hand (``st.deck`` holds the dealing order, ``st.moves`` every move).
+
+    With ``unfinished`` a hand still in play has a record too (no score; ``replay`` reports it unfinished)."""
+    if not unfinished and (not st.over or st.result is None):
+        raise ValueError("only a finished hand has a record")
+    rec: dict[str, Any] = {"format": FORMAT, "version": VERSION, "rules": st.rules.canonical(),
+                           "dealer": st.dealer, "deck": cards_str(st.deck)}
+    for k, v in (("seed", seed), ("game", game), ("hand", hand), ("strategies", strategies)):
+        if v is not None:
+            rec[k] = v
+    if seed is not None:  # the deck came from the seed through this deal stream
+        rec["deal_stream"] = DEAL_STREAM_VERSION
+    rec["moves"] = [move_to_json(m) for m in st.moves]
+    if st.over and st.result is not None:
+        rec["score"] = score_json(st.rules, st.result)
+    return rec
+
+
+def play_record(rules: Ruleset, strategies: list[str], seed: int, game: int = 0, hand: int = 0,
+                dealer: int | None = None, deck: list[int] | None = None) -> tuple[HandState, dict[str, Any]]:
+    """Play one hand with the reference engine and return its final state and record."""
+    if len(strategies) != rules.players:
+        raise ValueError(f"{rules.players} players need {rules.players} strategies (one per seat), got {len(strategies)}")
+    st = engine.play_hand(rules, [make_player(parse_strategy(s).for_rules(rules)) for s in strategies], seed, game, hand, dealer=dealer, deck=deck)
+    return st, make_record(st, seed=seed, game=game, hand=hand, strategies=list(strategies))
+
+
+def record_for_hand(rules: Ruleset | str, strategies: list[str], seed: int, game: int = 0, hand: int = 0) -> dict[str, Any]:
+    """Re-play hand ``hand`` of game ``game`` of a run (``--hands`` mode: game i, hand 0) as a record.
+
+    Deck and play streams come from ``rng`` exactly as in a batch run, and the
+    dealer is ``(game + hand) % players`` as in ``engine.play_game``, so the
+    record describes the very hand either engine played.
+    """
+    rules = parse_rules(rules)
+    return play_record(rules, strategies, seed, game, hand, dealer=(game + hand) % rules.players,
+                       deck=shuffled_deck(seed, game, hand))[1]
+
+
+# ---------------------------------------------------------------- reading records
+
+def _need(data: dict[str, Any], key: str, types: type | tuple[type, ...], what: str) -> Any:
+    if key not in data:
+        raise RecordError(f"missing field `{key}` ({what})")
+    v = data[key]
+    if isinstance(v, bool) or not isinstance(v, types):  # JSON true/false is not a seat number
+        raise RecordError(f"field `{key}` must be {what}, got {json_type(v)}")
+    return v
+
+
+def json_type(v: Any) -> str:
+    return {bool: "true/false", int: "a number", float: "a number", str: "a string", list: "a list",
+            dict: "an object", type(None): "null"}.get(type(v), type(v).__name__)
+
+
+def _card(text: Any, where: str) -> int:
+    if not isinstance(text, str):
+        raise RecordError(f"{where}: a card must be a string like \"7o\", got {json_type(text)}")
+    try:
+        return parse_card(text)
+    except CardError as e:
+        raise RecordError(f"{where}: {e}") from None
+
+
+@dataclass(frozen=True)
+class RecordedMove:
+    """A move as written in a record; ``escoba`` is None when the record leaves it out."""
+
+    player: int
+    card: int
+    take: tuple[int, ...]
+    soplar: bool
+    escoba: bool | None
+
+
+def parse_moves(raw: Any) -> list[RecordedMove]:
+    if not isinstance(raw, list):
+        raise RecordError(f"field `moves` must be a list of moves, got {json_type(raw)}")
+    out = []
+    for i, m in enumerate(raw, 1):
+        where = f"move {i}"
+        if not isinstance(m, dict):
+            raise RecordError(f"{where}: must be an object with player, card and take, got {json_type(m)}")
+        for k in ("player", "card"):
+            if k not in m:
+                raise RecordError(f"{where}: missing `{k}`")
+        player = m["player"]
+        if not isinstance(player, int) or isinstance(player, bool):
+            raise RecordError(f"{where}: `player` must be a seat number, got {json_type(player)}")
+        take_raw = m.get("take", [])
+        if isinstance(take_raw, str):
+            take_raw = take_raw.replace(",", " ").split()
+        if not isinstance(take_raw, list):
+            raise RecordError(f"{where}: `take` must be a list of cards, got {json_type(take_raw)}")
+        take = [_card(t, f"{where} take") for t in take_raw]
+        if len(set(take)) != len(take):
+            raise RecordError(f"{where}: `take` lists a card twice")
+        soplar = m.get("soplar", False)
+        escoba = m.get("escoba")
+        if not isinstance(soplar, bool):
+            raise RecordError(f"{where}: `soplar` must be true or false")
+        if escoba is not None and not isinstance(escoba, bool):
+            raise RecordError(f"{where}: `escoba` must be true or false")
+        out.append(RecordedMove(player, _card(m["card"], f"{where} card"), tuple(sorted(take)), soplar, escoba))
+    return out
+
+
+@dataclass
+class Parsed:
+    rules: Ruleset
+    dealer: int
+    deck: list[int]
+    moves: list[RecordedMove]
+
+
+def parse_record(data: Any) -> Parsed:
+    """Check a record's structure (not the legality of its moves) and decode it."""
+    if not isinstance(data, dict):
+        raise RecordError(f"a hand record is a JSON object, got {json_type(data)}")
+    fmt = data.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise RecordError(f"`format` is {fmt!r}, not a hand record ({FORMAT!r})")
+    version = data.get("version", VERSION)
+    if version != VERSION:
+        raise RecordError(f"record version {version!r} is not supported (this escoba-sim reads version {VERSION})")
+    rules_text = _need(data, "rules", str, "a ruleset such as \"ludoteka\"")
+    try:
+        rules = parse_rules(rules_text)
+    except RulesError as e:
+        raise RecordError(f"field `rules`: {e}") from None
+    dealer = _need(data, "dealer", int, "a seat number")
+    if not 0 <= dealer < rules.players:
+        raise RecordError(f"field `dealer`: {dealer} is not a seat (0 to {rules.players - 1} with {rules.players} players)")
+    deck_raw = _need(data, "deck", (str, list), "the 40 cards in dealing order")
+    if isinstance(deck_raw, list):
+        deck_raw = [_card(t, "field `deck`") for t in deck_raw]
+        deck_raw = " ".join(card_str(c) for c in deck_raw)
+    try:
+        deck = parse_cards(deck_raw, distinct=False)
+    except CardError as e:
+        raise RecordError(f"field `deck`: {e}") from None
+    check_deck(deck, "field `deck`", exc=RecordError)
+    moves = parse_moves(_need(data, "moves", list, "a list of moves"))
+    _check_provenance(data, rules)
+    return Parsed(rules, dealer, deck, moves)
+
+
+def _check_provenance(data: dict[str, Any], rules: Ruleset) -> None:
+    """The informational fields, when present, have the shapes ``make_record`` writes (they are printed)."""
+    for key in ("seed", "game", "hand"):
+        if key in data:
+            v = data[key]
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 2**64:
+                raise RecordError(f"field `{key}` must be a whole number from 0 to 2^64-1, got {json_type(v)}")
+    if "strategies" in data:
+        v = data["strategies"]
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            raise RecordError(f"field `strategies` must be a list of strategy names, one per seat, "
+                              f"got {json_type(v)}")
+        if len(v) != rules.players:
+            raise RecordError(f"field `strategies` names {len(v)} strategies for {rules.players} seats")
+
+
+def check_deck(deck: list[int], where: str, exc: type[Exception] = ValueError) -> None:
+    """A full deck: 40 cards, each once; the error names what is wrong."""
+    seen: set[int] = set()
+    dups = sorted({c for c in deck if c in seen or seen.add(c)})
+    if dups:
+        raise exc(f"{where}: {cards_str(dups)} listed twice; a deck holds each of the 40 cards once")
+    if len(deck) != 40:
+        missing = sorted(set(range(40)) - set(deck))
+        shown = cards_str(missing) if len(missing) <= 8 else f"{len(missing)} cards"
+        raise exc(f"{where}: {len(deck)} cards, a deck needs all 40 (missing: {shown})")
+
+
+@dataclass
+class Step:
+    """One move and what the mover saw: its hand and the table just before it."""
+
+    number: int  # 1-based position in the record's moves
+    move: Move
+    hand: list[int]
+    table: list[int]
+    dealt: bool = False  # a new round was dealt after this move
+    drew: int | None = None  # the card drawn after this move (deal = draw)
+
+
+def _problem_for_blow(st: HandState, rm: RecordedMove, n: int) -> Problem | None:
+    if st.pending_blow is None:
+        return Problem("there is nothing to blow: the previous play was not a laid card that could have captured",
+                       n, rm.player)
+    if rm.player != st.to_play:
+        return Problem(f"only seat {st.to_play}, who plays next, may blow", n, rm.player)
+    laid, options = st.pending_blow
+    if rm.card != laid:
+        return Problem(f"a blow takes the card just laid ({card_str(laid)}), not {card_str(rm.card)}", n, rm.player)
+    if rm.take not in options:
+        missing = [c for c in rm.take if c not in st.table]
+        if missing:
+            return Problem(f"{cards_str(missing)} {'is' if len(missing) == 1 else 'are'} not on the table", n, rm.player)
+        total = value(rm.card) + sum(value(c) for c in rm.take)
+        if not rm.take:
+            return Problem("a blow must take table cards with the laid card", n, rm.player)
+        return Problem(f"{card_str(rm.card)} + {cards_str(rm.take)} sum to {total}, not 15", n, rm.player)
+    return None
+
+
+# a legal move with a wrong `escoba` mark (indexed by the mark): reported, but the walk goes on
+WRONG_ESCOBA_LABEL = {True: "marked as an escoba but cards stay on the table",
+                      False: "takes the whole table, so it is an escoba, but it is not marked as one"}
+
+
+def walk(rules: Ruleset, deck: list[int], dealer: int, moves: list[RecordedMove],
+         problems: list[Problem]) -> Iterator[tuple[HandState, Step]]:
+    """Apply ``moves`` from the deal, yielding the state after each legal move with its ``Step``.
+
+    Stops at the first illegal move (appending a Problem): what follows it
+    cannot be judged. Moves after the end and an unfinished hand are Problems too.
+    """
+    st = engine.new_hand(rules, deck, dealer)
+    for n, rm in enumerate(moves, 1):
+        if st.over:
+            problems.append(Problem(f"the hand is already over; {len(moves) - n + 1} move(s) left over", n, rm.player))
+            return
+        hand_before, table_before, stock_before = list(st.hands[st.to_play]), list(st.table), len(st.stock)
+        if rm.soplar:
+            p = _problem_for_blow(st, rm, n)
+            if p:
+                problems.append(p)
+                return
+            move = Move(rm.player, rm.card, rm.take, soplar=True)
+            try:
+                engine.apply_blow(st, move)
+            except IllegalMove as e:
+                problems.append(Problem(str(e), n, rm.player))
+                return
+            yield st, Step(n, move, hand_before, table_before)
+            continue
+        if rm.player != st.to_play:
+            problems.append(Problem(f"it is seat {st.to_play}'s turn, not seat {rm.player}'s", n, rm.player))
+            return
+        clears = bool(rm.take) and set(rm.take) == set(st.table)
+        move = Move(rm.player, rm.card, rm.take, escoba=clears)
+        try:
+            engine.apply_move(st, move)
+        except IllegalMove as e:
+            problems.append(Problem(str(e), n, rm.player))
+            return
+        if rm.escoba is not None and rm.escoba != clears:
+            # the move is legal; only its label is wrong, so report it and carry on
+            problems.append(Problem(WRONG_ESCOBA_LABEL[rm.escoba], n, rm.player))
+        step = Step(n, move, hand_before, table_before)
+        if rules.deal == "draw" and len(st.stock) < stock_before:
+            step.drew = st.deck[40 - stock_before]
+        elif rules.deal == "rounds" and len(st.stock) < stock_before:
+            step.dealt = True
+        yield st, step
+    if not st.over:
+        left = sum(len(h) for h in st.hands) + len(st.stock)
+        problems.append(Problem(f"the hand is not finished: seat {st.to_play} is to play and {left} card(s) "
+                                f"are still in hands or the stock"))
+
+
+def replay_record(data: Any) -> tuple[HandState, list[Problem]]:
+    """Check a record move by move under its ruleset; raise RecordError if it is not a hand record.
+
+    Returns the state reached (finished, with ``result``, when the record is
+    complete and legal) and the problems found; no problems means the record
+    is a legal, complete hand whose recorded score (if any) is right.
+    """
+    parsed = parse_record(data)
+    problems: list[Problem] = []
+    st = None
+    for st, _ in walk(parsed.rules, parsed.deck, parsed.dealer, parsed.moves, problems):
+        pass
+    if st is None:
+        st = engine.new_hand(parsed.rules, parsed.deck, parsed.dealer)
+    if st.over and not problems and "score" in data:
+        expected = score_json(parsed.rules, st.result)
+        if data["score"] != expected:
+            problems.append(Problem("the recorded score does not match the moves: " + _score_diff(data["score"], expected)))
+    return st, problems
+
+
+def _score_diff(recorded: Any, expected: list[dict[str, Any]]) -> str:
+    if not isinstance(recorded, list) or len(recorded) != len(expected):
+        return f"expected {len(expected)} sides"
+    for side, (r, e) in enumerate(zip(recorded, expected)):
+        if not isinstance(r, dict):
+            return f"side {side} is not an object"
+        for k, v in e.items():
+            if r.get(k) != v:
+                return f"side {side} {k} is {r.get(k)!r}, the moves give {v!r}"
+    return "unexpected extra fields"
+
+
+# ---------------------------------------------------------------- text for people
+
+def side_label(rules: Ruleset, side: int, strategies: list[str] | None = None) -> str:
+    seats = [s for s in range(rules.players) if rules.side_of(s) == side]
+    if rules.teams:
+        return "team " + "+".join(str(s) for s in seats)
+    if not strategies or side >= len(strategies):
+        return f"seat {side}"
+    name = strategies[side]
+    if ".py:" not in name and ".toml" not in name:  # a file named in a record is shown, never read or run
+        try:  # the record keeps canonical specs (every weight); a person reads the short form
+            from ..strategies import parse_strategy
+
+            name = parse_strategy(name).short
+        except ValueError:
+            pass
+    return f"seat {side} {name}"
+
+
+def format_score(rules: Ruleset, score: list[dict[str, Any]], strategies: list[str] | None = None) -> str:
+    """The score sheet: one row per SIDE_COLUMNS category, one column per side."""
+    heads = [side_label(rules, s, strategies) for s in range(len(score))]
+    width = max(12, *(len(h) + 2 for h in heads))
+    lines = ["score sheet".ljust(20) + "".join(h.rjust(width) for h in heads)]
+    for k in SIDE_COLUMNS:
+        if k == "cards_taken":
+            lines.append("-" * (20 + width * len(heads)))
+        lines.append(COLUMN_TEXT[k].ljust(20) + "".join(str(row[k]).rjust(width) for row in score))
+    return "\n".join(lines)
+
+
+def format_trace(data: dict[str, Any], notes: dict[int, str] | None = None) -> str:
+    """A hand record told play by play: seat, hand and table before each move, the move, escobas, the sheet.
+
+    ``notes`` (by move number) are printed after their move, e.g. the evaluator's view of it."""
+    parsed = parse_record(data)
+    rules, strategies = parsed.rules, data.get("strategies")
+    out: list[str] = []
+    origin = []
+    if "seed" in data:
+        origin.append(f"seed {data['seed']}")
+    if "game" in data:
+        origin.append(f"game {data['game']} hand {data.get('hand', 0)}")
+    out.append(f"rules {rules.canonical()}" + (f"  ({', '.join(origin)})" if origin else ""))
+    seats = ", ".join(f"seat {s}: {strategies[s]}" if strategies and s < len(strategies) else f"seat {s}"
+                      for s in range(rules.players))
+    out.append(f"{seats}; dealer seat {parsed.dealer}")
+    out.append(f"deck  {cards_str(parsed.deck)}")
+    st0 = engine.new_hand(rules, parsed.deck, parsed.dealer)
+    for seat in st0.seat_order(parsed.dealer + 1):
+        out.append(f"seat {seat} is dealt {cards_str(st0.hands[seat])}")
+    pos = rules.players * rules.hand_size
+    initial = sorted(parsed.deck[pos:pos + rules.table_size])
+    out.append(f"table {cards_str(initial) or '(empty)'}")
+    if st0.lucky_deal:
+        side = rules.side_of(parsed.dealer)
+        what = (f"{st0.lucky_deal} escoba{'s' if st0.lucky_deal > 1 else ''}" if rules.lucky_deal == "escobas"
+                else "no escoba (lucky_deal = capture)")
+        out.append(f"lucky deal: the dealer (seat {parsed.dealer}, side {side}) takes the table: {what}")
+    out.append("")
+    out.append(f"{'#':>3}  {'seat':<5}{'hand':<22}{'table':<34}move")
+    problems: list[Problem] = []
+    st = st0
+    for st, step in walk(rules, parsed.deck, parsed.dealer, parsed.moves, problems):
+        m = step.move
+        if m.soplar:
+            text = f"BLOWS: takes {card_str(m.card)} + {cards_str(m.take)}"
+        elif m.take:
+            text = f"{card_str(m.card)} takes {cards_str(m.take)}" + ("  ** ESCOBA **" if m.escoba else "")
+        else:
+            text = f"lays {card_str(m.card)}"
+        if step.drew is not None:
+            text += f"  (draws {card_str(step.drew)})"
+        if notes and step.number in notes:
+            text = f"{text:<34}{notes[step.number]}"
+        hand = "" if m.soplar else cards_str(step.hand)
+        out.append(f"{step.number:>3}  {m.player:<5}{hand:<22}{cards_str(step.table) or '-':<34}{text}")
+        if step.dealt:
+            out.append(f"     -- new deal, {len(st.stock)} cards left in the stock --")
+    for p in problems:
+        out.append(f"PROBLEM: {p}")
+    if st.over and st.result is not None:
+        res = st.result
+        out.append("")
+        if res.leftover_taker >= 0:
+            out.append(f"leftovers: {res.leftovers} card(s) to seat {res.leftover_taker}, the last capturer (not an escoba)")
+        else:
+            out.append(f"leftovers: {res.leftovers} card(s) to nobody (no capture in the hand)")
+        out.append("")
+        out.append(format_score(rules, score_json(rules, res), strategies))
+    return "\n".join(out)
+
+
+def legal_moves_for(rules: Ruleset, hand: list[int], table: list[int]) -> list[Move]:
+    """The legal moves of a seat holding ``hand`` at ``table``, without a full deal.
+
+    Builds a bare HandState (seat 0 to play, nothing else dealt) so the
+    engine's own ``legal_moves`` decides; no rule is restated here.
+    """
+    both = sorted(set(hand) & set(table))
+    if both:
+        raise ValueError(f"{cards_str(both)} cannot be both in the hand and on the table")
+    if not hand:
+        raise ValueError("the hand is empty: give at least one card")
+    n = rules.n_sides
+    st = HandState(rules, 0, [], [sorted(hand)] + [[] for _ in range(rules.players - 1)], sorted(table), [],
+                   [0] * n, [0] * n, [0] * n, to_play=0)
+    return engine.legal_moves(st)

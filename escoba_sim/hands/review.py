@@ -1,0 +1,243 @@
+"""Post-hand analysis: every decision of a hand record valued by the evaluator, with marks for the costly ones.
+
+``analyze_record`` walks a legal hand record (from ``play``, ``trace --json`` or
+written by hand) with the reference engine. Before every decision (each move,
+and under soplar each blow decision, a blow not taken included) it values every
+option from the decider's information set (``evaluate.evaluate``) and records
+the option played, the best one, the expected loss in points (best value minus
+the value of the move played, paired by deal) and a mark at the ``MARKS``
+thresholds. Decisions with a single legal option cost nothing and are listed as
+forced. docs/evaluate.md defines the numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..game import engine
+from ..game.engine import Move
+from ..game.rules import Ruleset
+from .evaluate import DEFAULT_SAMPLES, Evaluation, decision_seed, evaluate, format_value, option_label
+from .record import WRONG_ESCOBA_LABEL, RecordError, parse_record, replay_record, side_label
+
+# (mark, least loss in points): a loss is marked only when it is also more than twice its standard error
+MARKS = (("blunder", 1.0), ("mistake", 0.5), ("inaccuracy", 0.2))
+SIGNIFICANT = 2.0
+PLURAL = {"blunder": "blunders", "mistake": "mistakes", "inaccuracy": "inaccuracies"}
+
+
+class AnalysisError(ValueError):
+    """A record that cannot be analysed (not a hand record, or an illegal move)."""
+
+
+def mark_for(loss: float, spread: float) -> str | None:
+    """The mark of a loss: the first threshold it reaches, if it is clear of the noise."""
+    if loss <= SIGNIFICANT * spread:
+        return None
+    return next((name for name, least in MARKS if loss >= least), None)
+
+
+@dataclass
+class Decision:
+    """One decision of the hand: who, which option was played, and what the evaluator thinks of it."""
+
+    number: int  # the record's move number: the blow, or for a blow not taken the play that followed
+    seat: int
+    blow: bool
+    played: int  # index into evaluation.options
+    evaluation: Evaluation
+    loss: float = 0.0
+    loss_spread: float = 0.0
+    mark: str | None = None
+
+    @property
+    def forced(self) -> bool:
+        return self.evaluation.method == "forced"
+
+    @property
+    def best(self) -> int:
+        return self.played if self.forced else self.evaluation.best
+
+    def to_json(self) -> dict[str, Any]:
+        ev = self.evaluation
+        out: dict[str, Any] = {"move": self.number, "seat": self.seat, "kind": "blow" if self.blow else "move",
+                               "played": option_label(ev.options[self.played].move), "method": ev.method}
+        if not self.forced:
+            out.update({"best": option_label(ev.options[self.best].move),
+                        "value_played": round(ev.options[self.played].value, 4),
+                        "value_best": round(ev.options[self.best].value, 4),
+                        "loss": round(self.loss, 4), "loss_spread": round(self.loss_spread, 4), "mark": self.mark,
+                        "samples": ev.samples, "options": ev.to_json()})
+        return out
+
+    def summary(self) -> str:
+        """``+0.84 ±0.05`` for the play, and the best move with the loss when another was better."""
+        ev = self.evaluation
+        if self.forced:
+            return "forced"
+        text = format_value(ev.options[self.played], ev.method)
+        if self.best != self.played and round(self.loss, 2) > 0:
+            text += (f"  best {option_label(ev.options[self.best].move)} {format_value(ev.options[self.best], ev.method)}"
+                     f", loss {self.loss:.2f}")
+            if self.mark:
+                text += f" ({self.mark})"
+        return text
+
+
+@dataclass
+class SeatTotal:
+    seat: int
+    decisions: int = 0
+    choices: int = 0  # decisions with more than one option
+    loss: float = 0.0
+    loss_var: float = 0.0
+    marks: dict[str, int] = field(default_factory=lambda: {name: 0 for name, _ in MARKS})
+
+    @property
+    def average(self) -> float:
+        return self.loss / self.choices if self.choices else 0.0
+
+    @property
+    def loss_spread(self) -> float:
+        return math.sqrt(self.loss_var)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "decisions": self.decisions, "choices": self.choices,
+                "total_loss": round(self.loss, 4), "total_loss_spread": round(self.loss_spread, 4),
+                "average_loss": round(self.average, 4), "marks": dict(self.marks)}
+
+
+@dataclass
+class Analysis:
+    rules: Ruleset
+    seats: list[int]
+    samples: int
+    seed: int
+    decisions: list[Decision]
+    strategies: list[str] | None = None
+    notes: list[str] = field(default_factory=list)  # hand-level problems (an unfinished hand, a wrong score)
+
+    def totals(self) -> list[SeatTotal]:
+        out = {s: SeatTotal(s) for s in self.seats}
+        for d in self.decisions:
+            t = out[d.seat]
+            t.decisions += 1
+            if d.forced:
+                continue
+            t.choices += 1
+            t.loss += d.loss
+            t.loss_var += d.loss_spread ** 2
+            if d.mark:
+                t.marks[d.mark] += 1
+        return [out[s] for s in self.seats]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rules": self.rules.canonical(), "samples": self.samples, "seed": self.seed,
+                "thresholds": {name: least for name, least in MARKS}, "notes": self.notes,
+                "decisions": [d.to_json() for d in self.decisions],
+                "players": [t.to_json() for t in self.totals()]}
+
+
+def analyze_record(data: Any, *, seats: list[int] | None = None, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+                   on_decision: Callable[[int, int], None] | None = None) -> Analysis:
+    """Value every decision of ``seats`` (default: all) in a hand record.
+
+    The search seed of the k-th decision of the hand is ``decision_seed(seed, k)`` whichever seats are
+    analysed, so one seat's figures do not depend on ``seats``. ``on_decision(done, total)`` reports
+    progress. Raises AnalysisError for an unreadable record or an illegal move.
+    """
+    try:
+        parsed = parse_record(data)
+        _, problems = replay_record(data)
+    except RecordError as e:
+        raise AnalysisError(str(e)) from None
+    illegal = [p for p in problems if p.move is not None and p.reason not in WRONG_ESCOBA_LABEL.values()]
+    if illegal:
+        raise AnalysisError(f"{illegal[0]}; only legal moves can be analysed (escoba-sim replay shows them all)")
+    rules = parsed.rules
+    if seats is None:
+        seats = list(range(rules.players))
+    for s in seats:
+        if not 0 <= s < rules.players:
+            raise AnalysisError(f"seat {s} is not a seat of this hand (0 to {rules.players - 1})")
+    strategies = data.get("strategies") if isinstance(data.get("strategies"), list) else None
+    an = Analysis(rules, sorted(set(seats)), samples, seed, [], strategies,
+                  [str(p) for p in problems if p.move is None])
+    total = sum(1 for _ in _decisions(parsed))
+    for k, (st, number, blow, played) in enumerate(_decisions(parsed)):
+        if st.to_play in an.seats:
+            ev = evaluate(st, blow=blow, samples=samples, seed=decision_seed(seed, k))
+            idx = next(i for i, o in enumerate(ev.options) if o.move == played)
+            d = Decision(number, st.to_play, blow, idx, ev)
+            if not d.forced:
+                d.loss, d.loss_spread = ev.loss(idx)
+                d.mark = mark_for(d.loss, d.loss_spread)
+            an.decisions.append(d)
+        if on_decision:
+            on_decision(k + 1, total)
+    return an
+
+
+def _decisions(parsed):
+    """Yield (state before, move number, is a blow decision, option played) for every decision in order,
+    applying the option once the consumer asks for the next one (a blow not taken is a decision too)."""
+    st = engine.new_hand(parsed.rules, parsed.deck, parsed.dealer)
+    moves, i = parsed.moves, 0
+    while i < len(moves) and not st.over:
+        rm, seat = moves[i], st.to_play
+        if st.pending_blow is not None:
+            blow = Move(seat, rm.card, rm.take, soplar=True) if rm.soplar else None
+            yield st, i + 1, True, blow
+            engine.apply_blow(st, blow)
+            if rm.soplar:
+                i += 1
+                continue
+        clears = bool(rm.take) and set(rm.take) == set(st.table)
+        move = Move(seat, rm.card, rm.take, escoba=clears)
+        yield st, i + 1, False, move
+        engine.apply_move(st, move)
+        i += 1
+
+
+def trace_notes(an: Analysis) -> dict[int, str]:
+    """The evaluation of each move, by record move number, for ``record.format_trace`` (a blow not
+    taken is noted on the play that followed it)."""
+    notes: dict[int, str] = {}
+    for d in an.decisions:
+        text = d.summary()
+        if d.blow and d.evaluation.options[d.played].move is None:
+            text = f"[no blow: {text}]"
+        notes[d.number] = f"{notes[d.number]}  {text}" if d.number in notes else text
+    return notes
+
+
+def format_analysis(an: Analysis, name: str = "") -> str:
+    """The analysis for people: one line per decision, then the per-player totals."""
+    out = [f"analysis{' of ' + name if name else ''}: rules {an.rules.canonical()}, up to {an.samples} deals "
+           f"per decision (seed {an.seed}); loss = best value - value played, in points of hand margin"]
+    for n in an.notes:
+        out.append(f"note: {n}")
+    out.append("")
+    out.append(f"{'#':>3}  {'seat':<5}{'played':<20}{'value':<16}{'best':<20}{'value':<16}{'loss':>6}  mark")
+    for d in an.decisions:
+        ev = d.evaluation
+        played = ev.options[d.played]
+        if d.forced:
+            out.append(f"{d.number:>3}  {d.seat:<5}{option_label(played.move):<20}forced")
+            continue
+        best = ev.options[d.best]
+        out.append(f"{d.number:>3}  {d.seat:<5}{option_label(played.move):<20}{format_value(played, ev.method):<16}"
+                   f"{option_label(best.move):<20}{format_value(best, ev.method):<16}{d.loss:>6.2f}  {d.mark or ''}")
+    out.append("")
+    for t in an.totals():
+        label = side_label(an.rules, t.seat, an.strategies) if not an.rules.teams else f"seat {t.seat}"
+        if an.rules.teams and an.strategies and t.seat < len(an.strategies):
+            label += f" {an.strategies[t.seat]}"
+        marks = ", ".join(f"{n} {PLURAL[name] if n != 1 else name}" for name, n in t.marks.items())
+        out.append(f"{label}: {t.decisions} decision{'s' if t.decisions != 1 else ''}, {t.choices} with a choice; "
+                   f"total loss {t.loss:.2f} "
+                   f"±{t.loss_spread:.2f}, average {t.average:.2f} per choice; {marks}")
+    return "\n".join(out)

@@ -1,0 +1,1 @@
+"""What a person reads: terminal tables and progress, charts, the HTML report."""

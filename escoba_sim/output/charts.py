@@ -1,0 +1,285 @@
+"""Charts for reports: data preparation (Polars in, Polars out) kept apart from drawing.
+
+Each chart is two functions. ``prep_*`` takes a small tidy Polars frame (the
+tables a report already holds) and returns exactly the rows and columns the
+drawing needs; it is pure and unit-tested on tiny frames. ``plot_*(ax, df)``
+draws that frame on a matplotlib ``Axes`` and nothing else, so a chart can be
+placed in any figure. ``save_figure`` writes PNG and SVG reproducibly (fixed
+``svg.hashsalt``, no dates or software versions in the metadata), so the same
+data gives byte-identical files.
+
+The frames the prep functions take:
+
+- estimate frame: ``label, metric, estimate, lo, hi`` (one row per quantity,
+  ``lo``/``hi`` the 95 % interval);
+- category frame: ``label, category, points`` (points per hand, categories
+  named as the columns of ``escoba_sim.batch.POINT_COLUMNS``);
+- count frame: ``label, value, count`` (a histogram, e.g. points per hand or
+  hands per game);
+- pair frame: ``row, col, value`` (a crosstable cell: row's result against col);
+- convergence frame: ``label, chunks, n, estimate, lo, hi``: the running
+  estimate after each chunk (deals in order) with its 95 % interval, computed
+  by the deal model (``stats``) where the per-deal sums are, never here.
+
+The frames are built with the schemas of ``series.tables`` (``estimate_frame``,
+``category_frame``, ``count_frame``, ``convergence_frame``).
+
+Polars and matplotlib are imported inside the functions, so importing this
+module stays cheap for the CLI.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from ..game.columns import CATEGORY_TEXT, POINT_COLUMNS
+
+Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+SVG_HASHSALT = "escoba-sim"
+CATEGORY_COLORS = {"escobas": "#4e79a7", "siete_oros": "#f28e2b", "sevens": "#e15759", "oros": "#edc948",
+                   "cards": "#59a14f", "bonus": "#b07aa1"}
+
+
+# --- data preparation -----------------------------------------------------------------------
+
+def prep_metric(est, metric: str):
+    """Rows of one metric from an estimate frame, in their original order: ``label, estimate, lo, hi``."""
+    import polars as pl
+
+    return est.filter(pl.col("metric") == metric).select("label", "estimate", "lo", "hi")
+
+
+def prep_win_rates(est):
+    """Win rates with their intervals (metric ``win_rate``), one row per label."""
+    return prep_metric(est, "win_rate")
+
+
+def prep_points_by_category(cat):
+    """Stack points per hand by category: adds ``bottom`` (where each segment starts) per label.
+
+    Categories are put in ``POINT_COLUMNS`` order whatever order they come in, and
+    categories absent from the frame are dropped; labels keep their first-seen order.
+    """
+    import polars as pl
+
+    order = {c: i for i, c in enumerate(POINT_COLUMNS)}
+    unknown = set(cat["category"].unique().to_list()) - set(order)
+    if unknown:
+        raise ValueError(f"unknown point categories: {sorted(unknown)}")
+    labels = cat["label"].unique(maintain_order=True).to_list()
+    out = (cat.with_columns(pl.col("category").replace_strict(order, return_dtype=pl.Int32).alias("_c"),
+                            pl.col("label").replace_strict({l: i for i, l in enumerate(labels)},
+                                                           return_dtype=pl.Int32).alias("_l"))
+              .sort("_l", "_c")
+              .with_columns((pl.col("points").cum_sum().over("_l") - pl.col("points")).alias("bottom"))
+              .select("label", "category", pl.col("points").cast(pl.Float64), pl.col("bottom").cast(pl.Float64)))
+    return out
+
+
+def prep_effects(est, metrics: list[str] | None = None):
+    """Paired differences for a forest plot: ``row`` text, interval, and whether it excludes 0.
+
+    Keeps the given metrics (all when None) in the given order, labels in first-seen order.
+    """
+    import polars as pl
+
+    if metrics is not None:
+        est = est.filter(pl.col("metric").is_in(metrics))
+        rank = {m: i for i, m in enumerate(metrics)}
+        est = est.with_row_index("_i").with_columns(
+            pl.col("metric").replace_strict(rank, return_dtype=pl.Int32).alias("_m")).sort("_m", "_i")
+    return est.select(
+        (pl.col("metric") + pl.lit(": ") + pl.col("label")).alias("row"), "label", "metric", "estimate", "lo", "hi",
+        ((pl.col("lo") > 0) | (pl.col("hi") < 0)).alias("excludes_zero"))
+
+
+def prep_distribution(counts):
+    """A histogram per label as shares: ``label, value, count, share`` sorted by label order then value."""
+    import polars as pl
+
+    labels = counts["label"].unique(maintain_order=True).to_list()
+    return (counts.group_by("label", "value").agg(pl.col("count").sum())
+                  .with_columns(pl.col("label").replace_strict({l: i for i, l in enumerate(labels)},
+                                                               return_dtype=pl.Int32).alias("_l"))
+                  .sort("_l", "value")
+                  .with_columns((pl.col("count") / pl.col("count").sum().over("label")).alias("share"))
+                  .select("label", "value", "count", "share"))
+
+
+def prep_crosstable(pairs, order: list[str] | None = None):
+    """A square crosstable: one row per player (``label``), one column per opponent; the diagonal is null.
+
+    ``order`` fixes the players' order (default: first-seen over ``row`` then ``col``).
+    """
+    import polars as pl
+
+    if order is None:
+        order = list(dict.fromkeys(pairs["row"].to_list() + pairs["col"].to_list()))
+    cells = {(r, c): v for r, c, v in pairs.select("row", "col", "value").iter_rows()}
+    data = {"label": order}
+    for c in order:
+        data[c] = [None if r == c else cells.get((r, c)) for r in order]
+    return pl.DataFrame(data, schema={"label": pl.String, **{c: pl.Float64 for c in order}})
+
+
+def prep_convergence(frame):
+    """The convergence frame in drawing order: by label, then by chunks; undefined intervals null."""
+    import polars as pl
+
+    return frame.sort("chunks", maintain_order=True).with_columns(
+        pl.when(pl.col("lo").is_nan()).then(None).otherwise(pl.col("lo")).alias("lo"),
+        pl.when(pl.col("hi").is_nan()).then(None).otherwise(pl.col("hi")).alias("hi"))
+
+
+# --- drawing ---------------------------------------------------------------------------------
+
+def plot_intervals(ax, df, *, xlabel: str = "", reference: float | None = None, label_col: str = "label",
+                   colors: list[str] | None = None):
+    """A forest plot: one point with a horizontal 95 % interval per row (one errorbar each), first row on top."""
+    n = df.height
+    ys = list(range(n))[::-1]
+    for i, (e, lo, hi) in enumerate(df.select("estimate", "lo", "hi").iter_rows()):
+        lo, hi = (e if lo is None else lo), (e if hi is None else hi)
+        c = colors[i] if colors else "#4e79a7"
+        ax.errorbar([e], [ys[i]], xerr=[[e - lo], [hi - e]], fmt="o", color=c, ecolor=c, capsize=3)
+    if reference is not None:
+        ax.axvline(reference, color="#888888", lw=1, ls="--")
+    ax.set_yticks(ys, df[label_col].to_list())
+    ax.set_xlabel(xlabel)
+    ax.grid(axis="x", alpha=0.3)
+    return ax
+
+
+def plot_win_rates(ax, df, *, xlabel: str = "game win rate (95% interval)"):
+    """Win rate per label as bars with 95 % interval whiskers; a dashed line at 0.5."""
+    labels = df["label"].to_list()
+    est = df["estimate"].to_list()
+    ys = list(range(len(labels)))[::-1]
+    # an interval needs two chunks or more; without one the whisker is empty
+    err = [[0.0 if l is None else e - l for e, l in zip(est, df["lo"].to_list())],
+           [0.0 if h is None else h - e for e, h in zip(est, df["hi"].to_list())]]
+    ax.barh(ys, est, xerr=err, color="#4e79a7", capsize=3, height=0.6)
+    ax.axvline(0.5, color="#888888", lw=1, ls="--")
+    ax.set_yticks(ys, labels)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel(xlabel)
+    return ax
+
+
+def plot_points_by_category(ax, df):
+    """Stacked horizontal bars of expected points per hand, one bar per label (first on top), one
+    segment per category.
+
+    Horizontal bars keep every label, however long, level and apart; the x range is set from
+    the stacks' tops, so no bar runs past the axes (robo's bonuses stack high); the legend sits
+    right of the axes in stacking order.
+    """
+    labels = df["label"].unique(maintain_order=True).to_list()
+    pos = {l: len(labels) - 1 - i for i, l in enumerate(labels)}
+    for cat in df["category"].unique(maintain_order=True).to_list():
+        part = df.filter(df["category"] == cat)
+        ax.barh([pos[l] for l in part["label"].to_list()], part["points"].to_list(), left=part["bottom"].to_list(),
+                label=CATEGORY_TEXT.get(cat, cat), color=CATEGORY_COLORS.get(cat), height=0.6)
+    ax.set_yticks([pos[l] for l in labels], labels)
+    ax.set_ylim(-0.6, len(labels) - 0.4)
+    top = max((b + p for b, p in zip(df["bottom"].to_list(), df["points"].to_list())), default=1.0)
+    ax.set_xlim(0, 1.05 * top if top > 0 else 1.0)
+    ax.set_xlabel("points per hand")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_axisbelow(True)
+    ax.legend(fontsize="small", title="category", title_fontsize="small",
+              loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
+    return ax
+
+
+def plot_effects(ax, df, *, xlabel: str = "paired difference vs the first ruleset (95% interval)",
+                 label_col: str = "row"):
+    """Forest plot of paired differences with a zero line; intervals that exclude 0 are drawn darker.
+
+    Give it one metric's rows (``label_col="label"``, the metric in the axes title) so
+    every quantity gets its own x scale and unit: a report draws one such axes per metric.
+    """
+    colors = ["#1f3b73" if x else "#9db4d6" for x in df["excludes_zero"].to_list()]
+    from matplotlib.ticker import MaxNLocator
+
+    plot_intervals(ax, df, xlabel=xlabel, reference=0.0, label_col=label_col, colors=colors)
+    ax.set_ylim(-0.6, df.height - 0.4)
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=5))  # small panels: few ticks, so long decimals never collide
+    return ax
+
+
+def plot_distribution(ax, df, *, xlabel: str = "value", ylabel: str = "share"):
+    """One step line per label: the share of observations at each value (a legend only for two labels or more)."""
+    for label in df["label"].unique(maintain_order=True).to_list():
+        part = df.filter(df["label"] == label)
+        ax.plot(part["value"].to_list(), part["share"].to_list(), drawstyle="steps-mid", marker=".", label=label)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if df["label"].n_unique() > 1:
+        ax.legend(fontsize="small")
+    ax.grid(alpha=0.3)
+    return ax
+
+
+def plot_crosstable(ax, df, *, value_label: str = "score"):
+    """A heatmap of the crosstable, cells annotated; row player's result against the column player."""
+    labels = df["label"].to_list()
+    cols = [c for c in df.columns if c != "label"]
+    grid = [[math.nan if v is None else v for v in df[c].to_list()] for c in cols]
+    matrix = [[grid[j][i] for j in range(len(cols))] for i in range(len(labels))]
+    finite = [v for row in matrix for v in row if not math.isnan(v)]
+    lim = max((abs(v) for v in finite), default=1.0) or 1.0
+    im = ax.imshow(matrix, cmap="RdBu", vmin=-lim, vmax=lim)
+    for i, row in enumerate(matrix):
+        for j, v in enumerate(row):
+            if not math.isnan(v):
+                ax.text(j, i, f"{v:+.3f}", ha="center", va="center", fontsize="small",
+                        color="white" if abs(v) > 0.6 * lim else "black")  # readable on dark cells
+    # vertical column labels: any length, never on top of each other
+    ax.set_xticks(range(len(cols)), cols, rotation=90)
+    ax.set_yticks(range(len(labels)), labels)
+    ax.set_xlabel("opponent")
+    ax.figure.colorbar(im, ax=ax, label=value_label, shrink=0.8)
+    return ax
+
+
+def plot_convergence(ax, df, *, ylabel: str = "estimate", xlabel: str = "n (log scale)"):
+    """The running estimate against n, one line per label, with its 95 % band."""
+    for label in df["label"].unique(maintain_order=True).to_list():
+        part = df.filter(df["label"] == label)
+        n = part["n"].to_list()
+        (line,) = ax.plot(n, part["estimate"].to_list(), label=label)
+        band = part.drop_nulls(["lo", "hi"])
+        if band.height:
+            ax.fill_between(band["n"].to_list(), band["lo"].to_list(), band["hi"].to_list(),
+                            color=line.get_color(), alpha=0.2)
+    ax.set_xscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)  # off the lines
+    ax.grid(alpha=0.3)
+    return ax
+
+
+# --- figures and files -----------------------------------------------------------------------
+
+def new_figure(width: float = 6.4, height: float = 4.0):
+    """A figure from matplotlib's object API (no pyplot state, safe in batch code)."""
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+def save_figure(fig, stem: str | Path) -> list[Path]:
+    """Write ``stem.png`` and ``stem.svg`` reproducibly; returns the two paths."""
+    import matplotlib
+
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    png, svg = stem.with_suffix(".png"), stem.with_suffix(".svg")
+    # fixed hashsalt: SVG element ids are otherwise random; no Date/Software: bytes depend on data only
+    with matplotlib.rc_context({"svg.hashsalt": SVG_HASHSALT, "svg.fonttype": "path"}):
+        fig.savefig(svg, format="svg", metadata={"Date": None, "Creator": None})
+    fig.savefig(png, format="png", dpi=110, metadata={"Software": None})
+    return [png, svg]

@@ -1,0 +1,379 @@
+"""The output folder of a run (``--out DIR``): manifest, chunk files, atomic writes.
+
+::
+
+    DIR/manifest.json           tool version, engine, deal stream, ruleset (canonical + digest), seed,
+                                run arguments (``spec``), chunk size and count, status
+                                (running / interrupted / complete / stopped-by-sprt), times
+    DIR/chunks/chunk-000123.parquet   aggregates of chunk 123 (its presence marks it done)
+    DIR/hands/chunk-000123.parquet    per-hand rows with --save-hands
+    DIR/deals/chunk-000123.parquet    per-deal vectors (``chunk.DealLayout``) of a run in a
+                                comparison or tournament, which pairs them across runs
+                                (``series.tables.series_deal_sums``)
+    DIR/summary.json            the same as ``run --json``
+    DIR/.lock                   the folder's lock (fcntl.flock while a run or resume writes)
+
+Every file is written to a temporary name and ``os.replace``d; temporaries of
+a killed process are removed by the next command that takes the lock.
+
+A folder is checked, not trusted. The manifest's ``spec`` is validated like
+the command line (``RunSpec.from_json``). Each chunk file carries, in its
+Parquet key-value metadata, the run's fingerprint for that chunk
+(``RunSpec.fingerprint``: seed, ruleset digest, strategies, mode, pairing,
+chunk index and deal range) and a SHA-256 checksum of its rows; ``read_chunk``
+refuses a file that does not match (unreadable, another schema, another run or
+chunk, edited rows, impossible values). ``resume`` plays such chunks again;
+``report`` refuses the folder and says to resume it. Only one process writes a
+folder at a time: ``run``, ``resume``, ``compare`` and ``tournament`` hold an
+OS-level lock on ``DIR/.lock`` and a second one gets a one-line error.
+
+Chunk files hold a chunk's aggregates (``chunk``) in long format, one row per
+array element, zeros included, so a reader rebuilds each array's shape from the
+maximum indices: ``chunk`` int64, ``first_deal`` int64, ``deals`` int64 (the
+chunk's own range), ``stat`` utf8, ``i0``/``i1``/``i2`` int32 (indices; 0
+where the stat has fewer dimensions), ``value`` int64.
+
+Per-hand rows (``hands/``): the ``batch.HAND_COLUMNS`` plus each side column
+split by side as ``total_0``, ``total_1``, ... (named exactly as batch
+columns), plus ``rotation`` (int8); side ``j`` of rotation ``r`` is played
+by entrant ``(j + r) % E``. ``game`` is the deal index.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+from .. import __version__
+from ..batch import engine_for
+from ..game.rng import DEAL_STREAM_VERSION
+from .spec import RunError, RunSpec
+
+STATUS = ("running", "interrupted", "complete", "stopped-by-sprt")
+FORMAT = 2  # the output-folder layout version (2: per-deal sums, deal files; chunks carry a fingerprint and a checksum)
+LOCK = ".lock"
+FINGERPRINT_KEY, CHECKSUM_KEY = "escoba_sim.fingerprint", "escoba_sim.checksum"
+FRAME_COLUMNS = ("chunk", "first_deal", "deals", "stat", "i0", "i1", "i2", "value")
+
+
+class ChunkInvalid(ValueError):
+    """A chunk file that is not this run's chunk ``k``; the message says why, in a few words."""
+
+
+STAT_DIMS = {
+    "clusters": 1, "games": 1, "hands": 1, "lucky_hands": 1, "points": 2, "wdl": 2, "pos_points": 3, "pos_wdl": 3,
+    "game_wins": 1, "game_hands_hist": 1, "points_hist": 2, "score_hist": 1, "deal_sum": 1, "deal_gram": 2,
+    "deal_score": 1,
+}
+OPTIONAL_STATS = ("score_hist", "deal_score")  # two entrants only; --sprt only
+
+
+def write_hands(rows: list[dict[str, np.ndarray]], path: Path) -> None:
+    import polars as pl
+
+    df = pl.concat([pl.DataFrame(r) for r in rows]) if rows else pl.DataFrame()
+    atomic_write(path, lambda tmp: df.write_parquet(tmp))
+
+
+def write_deals(deal: np.ndarray, names: list[str], first: int, path: Path) -> None:
+    """A chunk's per-deal vectors, one row per deal (``deal`` is its index), int32 columns."""
+    import polars as pl
+
+    df = pl.DataFrame({"deal": np.arange(first, first + len(deal), dtype=np.int64),
+                       **{n: deal[:, i].astype(np.int32) for i, n in enumerate(names)}})
+    atomic_write(path, lambda tmp: df.write_parquet(tmp))
+
+
+def read_deals(path: Path) -> np.ndarray:
+    """The per-deal vectors of ``write_deals`` as an int64 matrix (deals x columns)."""
+    import polars as pl
+
+    return pl.read_parquet(path).drop("deal").to_numpy().astype(np.int64)
+
+
+def chunk_name(k: int) -> str:
+    return f"chunk-{k:06d}.parquet"
+
+
+def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
+    # pid and thread in the name: a chunk redone elsewhere (a Dask retry, a worker thread) never shares a temp file
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def agg_to_frame(k: int, spec: RunSpec, agg: dict[str, np.ndarray]):
+    import polars as pl
+
+    first, count = spec.chunk_range(k)
+    stat, i0, i1, i2, value = [], [], [], [], []
+    for name, arr in agg.items():
+        a = np.asarray(arr).reshape(arr.shape if arr.ndim else (1,))
+        idx = np.indices(a.shape).reshape(a.ndim, -1)
+        n = a.size
+        stat += [name] * n
+        pads = [idx[d] if d < a.ndim else np.zeros(n, np.int64) for d in range(3)]
+        i0.append(pads[0]), i1.append(pads[1]), i2.append(pads[2])
+        value.append(a.reshape(-1))
+    cat = lambda parts: np.concatenate(parts) if parts else np.zeros(0, np.int64)  # noqa: E731
+    n = len(stat)
+    return pl.DataFrame({
+        "chunk": np.full(n, k, np.int64), "first_deal": np.full(n, first, np.int64), "deals": np.full(n, count, np.int64),
+        "stat": stat, "i0": cat(i0).astype(np.int32), "i1": cat(i1).astype(np.int32), "i2": cat(i2).astype(np.int32),
+        "value": cat(value).astype(np.int64)})
+
+
+def frame_to_agg(df) -> dict[str, np.ndarray]:
+    out: dict[str, np.ndarray] = {}
+    for name, dims in STAT_DIMS.items():
+        part = df.filter(df["stat"] == name)
+        if part.height == 0:
+            if name not in OPTIONAL_STATS:
+                out[name] = np.zeros((0,) * dims, np.int64)
+            continue
+        idx = [part[f"i{d}"].to_numpy().astype(np.int64) for d in range(dims)]
+        shape = tuple(int(i.max()) + 1 for i in idx)
+        a = np.zeros(shape, np.int64)
+        a[tuple(idx)] = part["value"].to_numpy()
+        out[name] = a
+    return out
+
+
+def frame_checksum(df) -> str:
+    """SHA-256 of a chunk frame's rows, column by column in FRAME_COLUMNS order (dtypes fixed)."""
+    h = hashlib.sha256()
+    for c in FRAME_COLUMNS:
+        col = df[c]
+        h.update(c.encode() + b"\0")
+        h.update(("\0".join(col.to_list())).encode() if c == "stat" else col.to_numpy().astype(np.int64).tobytes())
+    return h.hexdigest()
+
+
+def write_chunk(out: Path, spec: RunSpec, k: int, agg: dict[str, np.ndarray]) -> None:
+    df = agg_to_frame(k, spec, agg)
+    meta = {FINGERPRINT_KEY: spec.fingerprint(k), CHECKSUM_KEY: frame_checksum(df)}
+    atomic_write(out / "chunks" / chunk_name(k), lambda tmp: df.write_parquet(tmp, metadata=meta))
+
+
+def read_chunk(path: Path, spec: RunSpec, k: int) -> dict[str, np.ndarray]:
+    """Chunk ``k`` of ``spec`` from ``path``, verified (ChunkInvalid says what is wrong)."""
+    import polars as pl
+
+    try:
+        meta = pl.read_parquet_metadata(path)
+        df = pl.read_parquet(path)
+    except Exception as e:  # OSError, a directory, polars' errors for garbage or a truncated file
+        raise ChunkInvalid(f"unreadable ({_first_line(e)})") from None
+    if FINGERPRINT_KEY not in meta or CHECKSUM_KEY not in meta or list(df.columns) != list(FRAME_COLUMNS):
+        raise ChunkInvalid("not a chunk file of this escoba-sim version")
+    if meta[FINGERPRINT_KEY] != spec.fingerprint(k):
+        raise ChunkInvalid("from another run or chunk (its fingerprint differs)")
+    try:
+        ok = meta[CHECKSUM_KEY] == frame_checksum(df)
+    except Exception:  # columns of the wrong type
+        ok = False
+    if not ok:
+        raise ChunkInvalid("changed after it was written (its checksum differs)")
+    first, count = spec.chunk_range(k)
+    if (df["chunk"] != k).any() or (df["first_deal"] != first).any() or (df["deals"] != count).any() \
+            or (df["value"] < 0).any() or (df["i0"] < 0).any() or (df["i1"] < 0).any() or (df["i2"] < 0).any():
+        raise ChunkInvalid("holds impossible values")  # every aggregate is a non-negative sum
+    agg = frame_to_agg(df)
+    # a chunk holds its whole deal range, except the one an SPRT decided inside: that one holds the
+    # deals up to the deciding one (``runner._Fold``)
+    played = int(agg["clusters"][0]) if agg["clusters"].shape == (1,) else -1
+    if not (played == count or (spec.sprt is not None and 0 < played < count)):
+        raise ChunkInvalid("holds impossible values")
+    return agg
+
+
+def _first_line(e: BaseException) -> str:
+    text = " ".join(str(e).split()) or type(e).__name__
+    return text if len(text) <= 100 else text[:97] + "..."
+
+
+def manifest_path(out: Path) -> Path:
+    return out / "manifest.json"
+
+
+def write_json(path: Path, data: dict) -> None:
+    text = json.dumps(data, indent=2) + "\n"
+    atomic_write(path, lambda tmp: tmp.write_text(text))
+
+
+def read_manifest(out: Path) -> dict:
+    p = manifest_path(out)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RunError(f"{out}: no run here (manifest.json is missing)") from None
+    except IsADirectoryError:
+        raise RunError(f"{p}: is a folder, not a manifest") from None
+    except (OSError, ValueError) as e:  # unreadable, not UTF-8, not JSON
+        raise RunError(f"{p}: cannot read the manifest ({_first_line(e)})") from None
+    except RecursionError:
+        raise RunError(f"{p}: not a manifest (JSON nested too deeply)") from None
+    if not isinstance(data, dict):
+        raise RunError(f"{p}: not a manifest (a JSON object), got {type(data).__name__}")
+    return data
+
+
+def run_spec_of(out: Path, manifest: dict) -> RunSpec:
+    """The run a folder's manifest describes, validated like the command line (one RunError line)."""
+    if manifest.get("format") != FORMAT:
+        raise RunError(f"{out}: output format {_first_line(manifest.get('format'))} is not {FORMAT} (another "
+                       f"escoba-sim version wrote it); play the run again with escoba-sim run")
+    try:
+        return RunSpec.from_json(manifest.get("spec"))
+    except RunError as e:
+        raise RunError(f"{manifest_path(out)}: {e}") from None
+
+
+def read_run_spec(out: Path) -> tuple[dict, RunSpec]:
+    manifest = read_manifest(out)
+    return manifest, run_spec_of(out, manifest)
+
+
+def read_run_chunks(run_dir: Path, spec: RunSpec) -> list[dict]:
+    """Every chunk's aggregates of a finished run, in chunk order, each verified."""
+    done = finished_chunks(run_dir, spec)
+    missing = [k for k in range(spec.n_chunks) if k not in done]
+    if missing:
+        raise RunError(f"{run_dir}: {_chunks_text(missing)} missing; finish it with: escoba-sim resume {run_dir}")
+    aggs = []
+    for k in range(spec.n_chunks):
+        try:
+            aggs.append(read_chunk(done[k], spec, k))
+        except ChunkInvalid as e:
+            raise RunError(f"{run_dir}: chunk {k} is {e}; repair it with: escoba-sim resume {run_dir}") from None
+    return aggs
+
+
+def _chunks_text(ks: list[int]) -> str:
+    shown = ", ".join(map(str, ks[:5])) + (f" and {len(ks) - 5} more" if len(ks) > 5 else "")
+    return f"chunk {shown} is" if len(ks) == 1 else f"chunks {shown} are"
+
+
+@contextmanager
+def folder_lock(out: Path, create: bool = True) -> Iterator[None]:
+    """Hold the folder's OS-level lock (``fcntl.flock`` on ``DIR/.lock``) while writing it.
+
+    The lock ends with the process, however it ends, so a killed run never leaves the
+    folder locked. A second process gets a one-line RunError. ``create``: make ``out``
+    if needed (a new run); otherwise a missing folder is "no run here".
+    """
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock
+        yield
+        return
+    if out.exists() and not out.is_dir():
+        raise RunError(f"--out {out}: exists and is not a folder")
+    if not create and not out.is_dir():
+        raise RunError(f"{out}: no run here (no such folder)")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        fd = os.open(out / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise RunError(f"--out {out}: cannot write there ({e.strerror or e})") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise RunError(f"{out} is in use by another escoba-sim process (a run or resume writing it); "
+                           f"wait for it to end, or stop it") from None
+        yield
+    finally:
+        os.close(fd)
+
+
+def remove_temporaries(out: Path) -> None:
+    """Temporary files of a killed write (their writer is gone: the caller holds the lock)."""
+    for d in (out, out / "chunks", out / "hands", out / "deals"):
+        if d.is_dir():
+            for tmp in d.glob(".*.tmp"):
+                try:
+                    tmp.unlink()
+                except OSError:
+                    pass
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def prepare_out(out: Path, spec: RunSpec, argv: list[str] | None = None) -> dict:
+    """Create the output folder for a new run, refusing one that holds any run already."""
+    if manifest_path(out).exists():
+        old = read_manifest(out)
+        if old.get("spec") == spec.to_json():
+            raise RunError(f"{out} already holds this run (status {old.get('status')}); "
+                           f"continue it with: {resume_command(out, spec)}")
+        old_spec = old.get("spec") if isinstance(old.get("spec"), dict) else {}
+        diff = [k for k, v in spec.to_json().items() if old_spec.get(k) != v]
+        raise RunError(f"{out} already holds a different run (differs in {', '.join(diff) or 'format'}); "
+                       f"choose another --out")
+    if out.exists() and not out.is_dir():
+        raise RunError(f"--out {out}: exists and is not a folder")
+    if out.is_dir() and any(p.name != LOCK for p in out.iterdir()):
+        raise RunError(f"--out {out}: the folder is not empty and holds no escoba-sim run")
+    try:
+        (out / "chunks").mkdir(parents=True, exist_ok=True)
+        for d, wanted in (("hands", spec.save_hands), ("deals", spec.keep_deals)):
+            if wanted:
+                (out / d).mkdir(exist_ok=True)
+        probe = out / ".write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise RunError(f"--out {out}: cannot write there ({e.strerror or e})") from None
+    manifest = {"format": FORMAT, "tool": "escoba-sim", "version": __version__, "engine": engine_for(spec.strategies),
+                "deal_stream": DEAL_STREAM_VERSION, "rules": spec.rules.canonical(), "rules_digest": spec.rules.digest(),
+                "rules_fields": spec.rules.as_dict(), "seed": spec.seed, "spec": spec.to_json(),
+                "chunk_size": spec.chunk_size, "n_chunks": spec.n_chunks, "argv": argv or [],
+                "status": "running", "started": utc_now(), "ended": None}
+    write_json(manifest_path(out), manifest)
+    return manifest
+
+
+def resume_command(out: Path, spec: RunSpec) -> str:
+    """The command that continues the run in ``out``; a run with plugins says --trust-plugins (its
+    plugins were named by whoever started it, and they are told the command)."""
+    import shlex
+
+    from ..strategies import plugins_in
+
+    return shlex.join(["escoba-sim", "resume", str(out)] + (["--trust-plugins"] if plugins_in(spec.strategies) else []))
+
+
+def check_deal_stream(out: Path, manifest: dict) -> None:
+    """Refuse to resume a run dealt with another deal stream (a manifest without one predates version 2)."""
+    made = manifest.get("deal_stream", 1)
+    if made != DEAL_STREAM_VERSION:
+        raise RunError(f"{out} was dealt with deal stream {made} (escoba-sim {manifest.get('version', '?')}); this "
+                       f"escoba-sim deals with stream {DEAL_STREAM_VERSION}, so the rest would be other hands: "
+                       f"start the run again in a new folder (docs/engine.md, Shuffle)")
+
+
+def finished_chunks(out: Path, spec: RunSpec) -> dict[int, Path]:
+    done = {}
+    for p in (out / "chunks").glob("chunk-*.parquet"):
+        try:
+            k = int(p.stem.split("-")[1])
+        except (IndexError, ValueError):
+            continue
+        if 0 <= k < spec.n_chunks:
+            done[k] = p
+    return done

@@ -1,0 +1,293 @@
+"""What determines a run: its arguments validated into a ``RunSpec`` (and the SPRT's hypotheses).
+
+A run plays ``deals`` deal indices, each once per *rotation* of the seating
+(duplicate pairing: entrant ``e`` sits on side ``(e - r) % E`` in rotation
+``r``, so every entrant plays every deal from every side with the same cards
+and the same dealer seat; independent pairing: one rotation). ``-n`` counts
+games (or hands with ``--hands``) played in total, so
+``deals = ceil(n / rotations)`` and the run plays ``deals * rotations`` (n
+rounded up to whole rotations). Deal index ``d`` is the engine's game index,
+so a deal is fully determined by (seed, d) (docs/engine.md).
+
+Chunk ``k`` covers deal indices ``[k * chunk_size, (k + 1) * chunk_size)``;
+``chunk_size`` is fixed when the run starts and kept in the manifest, so the
+chunks, their aggregates and the summary are the same for any ``--jobs``,
+executor or resume.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import secrets
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+
+from ..batch import engine_for
+from ..game.columns import MAX_COUNT
+from ..game.rules import RulesError, Ruleset, parse_rules
+from ..strategies import StrategyError, check_strategy, parse_strategy
+
+MODES = ("games", "hands")
+PAIRINGS = ("duplicate", "independent")
+# deals per chunk at most: ~100k hands per chunk keeps per-chunk overhead (aggregation, a
+# Parquet write) at a few percent of the compiled core's time
+MAX_CHUNK = {"hands": 50_000, "games": 12_500}
+MIN_CHUNK = 250
+TARGET_CHUNKS = 16  # small runs are still cut into a few chunks, so --jobs and progress help
+
+
+class RunError(ValueError):
+    """A run that cannot start or continue; the message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class Sprt:
+    elo0: float = 0.0
+    elo1: float = 5.0
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    @classmethod
+    def parse(cls, text: str, alpha: float = 0.05, beta: float = 0.05) -> Sprt:
+        """``elo0=0,elo1=20`` (the two hypotheses, logistic Elo)."""
+        vals: dict[str, float] = {}
+        for item in filter(None, (p.strip() for p in text.split(","))):
+            k, sep, v = item.partition("=")
+            k = k.strip()
+            if not sep or k not in ("elo0", "elo1"):
+                raise RunError(f"--sprt: `{item}` must be elo0=<number> or elo1=<number> (e.g. elo0=0,elo1=20)")
+            try:
+                vals[k] = float(v)
+            except ValueError:
+                raise RunError(f"--sprt: `{v.strip()}` is not a number") from None
+        if set(vals) != {"elo0", "elo1"}:
+            raise RunError("--sprt needs both elo0 and elo1, e.g. --sprt elo0=0,elo1=20")
+        if not all(math.isfinite(v) for v in vals.values()) or vals["elo0"] >= vals["elo1"]:
+            raise RunError("--sprt: elo0 must be smaller than elo1")
+        for name, p in (("alpha", alpha), ("beta", beta)):
+            if not 0 < p < 0.5:
+                raise RunError(f"--{name}: must be between 0 and 0.5, got {p}")
+        return cls(vals["elo0"], vals["elo1"], alpha, beta)
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything that determines a run's results (and nothing that does not, such as --jobs)."""
+
+    rules: Ruleset
+    strategies: tuple[str, ...]  # entrants: --strategy then each --vs
+    seed: int
+    n: int
+    mode: str = "games"
+    pairing: str = "duplicate"
+    chunk_size: int = 0  # deals per chunk; 0 picks default_chunk()
+    sprt: Sprt | None = None
+    save_hands: bool = False
+    keep_deals: bool = False  # write per-deal vectors (a comparison or tournament pairs them across runs)
+
+    def __post_init__(self) -> None:
+        if self.chunk_size == 0:
+            object.__setattr__(self, "chunk_size", default_chunk(self.deals, self.mode))
+
+    @property
+    def entrants(self) -> int:
+        return len(self.strategies)
+
+    @property
+    def rotations(self) -> int:
+        return self.entrants if self.pairing == "duplicate" else 1
+
+    @property
+    def deals(self) -> int:
+        return -(-self.n // self.rotations)
+
+    @property
+    def played(self) -> int:
+        """Games (or hands) the run plays: n rounded up to whole rotations."""
+        return self.deals * self.rotations
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.deals // self.chunk_size)
+
+    def chunk_range(self, k: int) -> tuple[int, int]:
+        first = k * self.chunk_size
+        return first, min(self.chunk_size, self.deals - first)
+
+    def lineup(self, r: int) -> list[str]:
+        """Strategy per seat in rotation ``r``: the seat's side ``j`` is played by entrant ``(j + r) % E``."""
+        return [self.strategies[(self.rules.side_of(s) + r) % self.entrants] for s in range(self.rules.players)]
+
+    def labels(self) -> list[str]:
+        """Names for people: the short spec (non-default parameters only), numbered when repeated."""
+        short = [parse_strategy(s).short for s in self.strategies]
+        seen: dict[str, int] = {}
+        for s in short:
+            seen[s] = seen.get(s, 0) + 1
+        out, count = [], {}
+        for s in short:
+            count[s] = count.get(s, 0) + 1
+            out.append(s if seen[s] == 1 else f"{s}#{count[s]}")
+        return out
+
+    def to_json(self) -> dict:
+        d = {"rules": self.rules.canonical(), "rules_digest": self.rules.digest(), "strategies": list(self.strategies),
+             "seed": self.seed, "n": self.n, "mode": self.mode, "pairing": self.pairing,
+             "chunk_size": self.chunk_size, "sprt": asdict(self.sprt) if self.sprt else None,
+             "save_hands": self.save_hands, "keep_deals": self.keep_deals}
+        return d
+
+    def fingerprint(self, k: int) -> str:
+        """What chunk ``k``'s aggregates depend on, digested: seed, ruleset digest, strategies, mode,
+        pairing, the chunk's deal range and the deal stream. A chunk file carries it, so one from another run (another
+        seed, say) or another chunk is never taken for this one."""
+        import hashlib
+
+        first, count = self.chunk_range(k)
+        from ..game.rng import DEAL_STREAM_VERSION
+
+        key = {"seed": self.seed, "rules_digest": self.rules.digest(), "strategies": list(self.strategies),
+               "mode": self.mode, "pairing": self.pairing, "chunk": k, "first_deal": first, "deals": count,
+               "deal_stream": DEAL_STREAM_VERSION}
+        return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:32]
+
+    @classmethod
+    def from_json(cls, d: dict) -> RunSpec:
+        """A spec as a manifest keeps it, checked as the command line checks its arguments.
+
+        Every error is one RunError line. No plugin is loaded: a strategy is only parsed
+        (docs/run.md, the plugin trust rule).
+        """
+        if not isinstance(d, dict):
+            raise RunError(f"`spec` must be an object, got {type(d).__name__}")
+
+        def field_(key: str, types, what: str):
+            if key not in d:
+                raise RunError(f"`spec` has no `{key}` ({what})")
+            v = d[key]
+            if isinstance(v, bool) and bool not in (types if isinstance(types, tuple) else (types,)):
+                raise RunError(f"`{key}` must be {what}, got {v!r}")
+            if not isinstance(v, types):
+                raise RunError(f"`{key}` must be {what}, got {type(v).__name__}")
+            return v
+
+        def whole(key: str, lo: int, hi: int, what: str) -> int:
+            v = field_(key, int, what)
+            if not lo <= v <= hi:
+                raise RunError(f"`{key}` must be {what}, got {_shown(v)}")
+            return v
+
+        rules_text = field_("rules", str, "a ruleset such as ludoteka")
+        if rules_text.endswith(".toml") or "/" in rules_text:
+            raise RunError(f"`rules` must be a canonical ruleset such as ludoteka, not a file name")
+        try:
+            rules = parse_rules(rules_text)
+        except RulesError as e:
+            raise RunError(f"`rules`: {e}") from None
+        if rules.digest() != d.get("rules_digest"):
+            raise RunError(f"ruleset `{_shown(rules_text)}` does not have digest {_shown(d.get('rules_digest'))} "
+                           f"(another escoba-sim version, or an edited manifest)")
+        strategies = field_("strategies", list, "a list of strategies")
+        if not 2 <= len(strategies) <= 6:
+            raise RunError(f"`strategies` must name 2 to 6 strategies, got {len(strategies)}")
+        for text in strategies:
+            if not isinstance(text, str) or ".toml" in text:
+                raise RunError(f"`strategies` must hold canonical strategy names, got {_shown(text)!r}")
+            try:
+                parse_strategy(text)  # parsed only: a plugin named here is not imported
+            except StrategyError as e:
+                raise RunError(f"`strategies`: {e}") from None
+        seed = whole("seed", 0, 2**64 - 1, "a seed from 0 to 2^64-1")
+        n = whole("n", 1, MAX_COUNT, f"a count from 1 to {MAX_COUNT:.0e}".replace("e+", "e"))
+        mode, pairing = field_("mode", str, "games or hands"), field_("pairing", str, "duplicate or independent")
+        if mode not in MODES:
+            raise RunError(f"`mode` must be one of {', '.join(MODES)}, got {_shown(mode)!r}")
+        if pairing not in PAIRINGS:
+            raise RunError(f"`pairing` must be one of {', '.join(PAIRINGS)}, got {_shown(pairing)!r}")
+        chunk_size = whole("chunk_size", 1, MAX_COUNT, "a positive number of deals")
+        sprt = field_("sprt", (dict, type(None)), "null or the SPRT's elo0, elo1, alpha and beta")
+        if sprt is not None:
+            try:
+                vals = {k: float(sprt[k]) for k in ("elo0", "elo1", "alpha", "beta")}
+            except (KeyError, TypeError, ValueError):
+                raise RunError("`sprt` must hold numbers elo0, elo1, alpha and beta") from None
+            if set(sprt) != set(vals) or any(isinstance(v, bool) for v in sprt.values()):
+                raise RunError("`sprt` must hold numbers elo0, elo1, alpha and beta, and nothing else")
+            Sprt.parse(f"elo0={vals['elo0']},elo1={vals['elo1']}", vals["alpha"], vals["beta"])  # the CLI's checks
+            sprt = Sprt(**vals)
+        save_hands = field_("save_hands", bool, "true or false")
+        keep_deals = d.get("keep_deals", False)
+        if not isinstance(keep_deals, bool):
+            raise RunError(f"`keep_deals` must be true or false, got {_shown(keep_deals)!r}")
+        spec = cls(rules, tuple(strategies), seed, n, mode, pairing, chunk_size, sprt, save_hands, keep_deals)
+        if rules.teams and (spec.entrants != 2 or rules.players not in (4, 6)):
+            raise RunError(f"`rules` has teams: `strategies` must name 2 strategies, got {spec.entrants}")
+        if not rules.teams and rules.players != spec.entrants:
+            raise RunError(f"`rules` are for {rules.players} players but `strategies` names {spec.entrants}")
+        if sprt is not None and spec.entrants != 2:
+            raise RunError("`sprt` compares two strategies (or two teams), not more")
+        return spec
+
+
+def default_chunk(deals: int, mode: str) -> int:
+    """Deals per chunk: a function of the run's size only (never of --jobs), so it is reproducible."""
+    return max(1, min(MAX_CHUNK[mode], max(MIN_CHUNK, -(-deals // TARGET_CHUNKS))))
+
+
+def make_spec(strategy: str, vs: Iterable[str], rules: Ruleset | str | None = None, n: int = 1000, *,
+              hands: bool = False, teams: bool = False, players_fixed: bool | None = None,
+              pairing: str = "duplicate", seed: int | None = None, chunk_size: int = 0,
+              sprt: Sprt | None = None, save_hands: bool = False, keep_deals: bool = False) -> RunSpec:
+    """Validate a run's arguments and fix the table: players from the strategies, teams from the rules."""
+    entrants = tuple(check_strategy(s) for s in (strategy, *vs))
+    if len(entrants) < 2:
+        raise RunError("give at least one opponent with --vs")
+    r = parse_rules(rules)
+    resolved = []
+    for s in entrants:  # NAME:tuned needs parameters tuned for this ruleset
+        try:
+            resolved.append(parse_strategy(s).for_rules(r))
+        except StrategyError as e:
+            raise RunError(str(e)) from None
+    if engine_for(list(entrants)) == "python":
+        # a core-only strategy (ismcts) fails here, before any worker starts, with its reason
+        for spec in resolved:
+            try:
+                spec.make()
+            except StrategyError as e:
+                raise RunError(f"{e} (the reference engine is in use)") from None
+    if players_fixed is None:
+        players_fixed = r.players != 2
+    if teams or r.teams:
+        if len(entrants) != 2:
+            raise RunError(f"--teams needs exactly two strategies (one per side), got {len(entrants)}")
+        if r.players not in (4, 6):
+            raise RunError(f"--teams needs 4 or 6 players: set them in the rules, e.g. --rules "
+                           f"'{r.replace(players=4, teams=True).canonical()}'")
+        r = r.replace(teams=True)
+    elif r.players != len(entrants):
+        if players_fixed:
+            hint = " (add --teams for two teams)" if len(entrants) == 2 and r.players in (4, 6) else ""
+            raise RunError(f"the rules are for {r.players} players but {len(entrants)} strategies were given "
+                           f"(--strategy plus {len(entrants) - 1} --vs){hint}")
+        r = parse_rules(r.replace(players=len(entrants)))  # validates the player count
+    if pairing not in PAIRINGS:
+        raise RunError(f"--pairing: `{pairing}` is not one of {', '.join(PAIRINGS)}")
+    if not 0 < n <= MAX_COUNT:
+        raise RunError(f"-n must be from 1 to {MAX_COUNT:.0e}, got {n}".replace("e+", "e"))
+    if seed is None:
+        seed = secrets.randbits(64)
+    if not 0 <= seed < 2**64:
+        raise RunError(f"--seed must be between 0 and 2**64 - 1, got {seed}")
+    if not 0 <= chunk_size <= MAX_COUNT:
+        raise RunError(f"--chunk must be positive, got {chunk_size}")
+    if sprt is not None and len(entrants) != 2:
+        raise RunError("--sprt compares two strategies (or two teams), not more")
+    return RunSpec(r, entrants, seed, n, "hands" if hands else "games", pairing, chunk_size, sprt, save_hands,
+                   keep_deals)
+
+
+def _shown(value, width: int = 60) -> str:
+    text = str(value)
+    return text if len(text) <= width else text[:width - 3] + "..."

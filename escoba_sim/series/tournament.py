@@ -1,0 +1,182 @@
+"""Round-robin tournaments: every pair of strategies on the same duplicate deals, a crosstable, ratings.
+
+Each pair (i, j), i before j in the given order, is one ``runner.run`` with
+duplicate pairing, the tournament's seed and one chunk size, so every pair
+plays the very same deals and chunk ``k`` holds the same deal indices in every
+pair. The crosstable gives the row strategy's games won, drawn and lost, its
+game score (wins / games) and its points per hand minus the opponent's, each
+with the deal model's 95 % interval (``stats``). Ratings are a Bradley-Terry
+fit on game wins (maximum likelihood by the MM algorithm, Hunter 2004) on the
+Elo scale (400 log10 strength, mean 0); their covariance is a sandwich
+estimator with the deal as unit (``stats.bradley_terry_cov``), from the
+pairs' per-deal vectors side by side (every pair plays the same deals, so a
+lucky deal moves every pair's result together).
+
+Output folder: ``DIR/manifest.json`` (kind "tournament"), ``DIR/runs/NN/`` (one
+runner folder per pair), ``DIR/tables/*.parquet`` (pairs, crosstable, ratings,
+rating_cov, estimates, categories, points_hist, hands_hist, convergence) and ``DIR/summary.json``.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+
+from .. import __version__
+from ..batch import engine_for
+from ..game.columns import POINT_COLUMNS, SIDE_COLUMNS
+from ..game.rules import parse_rules
+from ..runs import stats
+from ..runs.aggregates import DealLayout, add_padded
+from ..runs.folder import write_json
+from ..runs.spec import RunError, make_spec
+from ..strategies import StrategyError, check_strategy, parse_strategy
+from .tables import (
+    category_frame,
+    convergence_frame,
+    count_frame,
+    count_rows,
+    interval,
+    json_rows,
+    run_series,
+    run_totals,
+    series_deal_sums,
+    write_tables,
+)
+
+KIND = "tournament"
+
+
+class TournamentError(ValueError):
+    """Arguments that cannot make a tournament."""
+
+
+def analyse(labels: list[str], pairs: list[tuple[int, int]], aggs_by_pair: list[list[dict]], run_dirs: list[Path]):
+    """All tables from the pairs' runs: crosstable cells and ratings with the deal model's intervals."""
+    import polars as pl
+
+    m = len(labels)
+    lay = DealLayout(2)
+    size, P = lay.size, len(pairs)
+    at = lambda p, col: p * size + col  # noqa: E731  (column of pair p's run in the series vector)
+    one = lambda *cols, weights=None: stats.unit(size * P, *cols, weights=weights)  # noqa: E731
+    conv = []
+    n = S = G = None
+    for k, n, S, G in series_deal_sums(run_dirs, len(aggs_by_pair[0])):
+        for p, (i, j) in enumerate(pairs):
+            s, se = stats.deal_ratio(S, G, n, one(at(p, lay.won(0))), one(at(p, lay.games)))
+            conv.append((f"{labels[i]} vs {labels[j]}", k + 1, float(S[at(p, lay.games)]), s, *interval(s, se)))
+    pair_rows, cross = [], []
+    wins = np.zeros((m, m), np.int64)
+    for p, (i, j) in enumerate(pairs):
+        games = int(S[at(p, lay.games)])
+        won = [int(S[at(p, lay.won(0))]), int(S[at(p, lay.won(1))])]
+        wins[i, j], wins[j, i] = won
+        for e, (r, c) in enumerate(((i, j), (j, i))):
+            s, se = stats.deal_ratio(S, G, n, one(at(p, lay.won(e))), one(at(p, lay.games)))
+            d, dse = stats.deal_ratio(S, G, n, one(at(p, lay.points(e)), at(p, lay.points(1 - e)), weights=[1, -1]),
+                                      one(at(p, lay.hands)))
+            pair_rows.append((labels[r], labels[c], games, won[e], games - won[0] - won[1], won[1 - e],
+                              s, *interval(s, se), d, *interval(d, dse)))
+            cross.append((labels[r], labels[c], s))
+    f = pl.Float64
+    pairs_df = pl.DataFrame(pair_rows, orient="row", schema={
+        "row": pl.String, "col": pl.String, "games": pl.Int64, "won": pl.Int64, "drawn": pl.Int64, "lost": pl.Int64,
+        "score": f, "score_lo": f, "score_hi": f, "points_diff": f, "points_diff_lo": f, "points_diff_hi": f})
+    crosstable = pl.DataFrame(cross, orient="row", schema={"row": pl.String, "col": pl.String, "value": f})
+
+    rating = stats.bradley_terry(wins)
+    cols = [c for p in range(P) for c in (at(p, lay.won(0)), at(p, lay.won(1)))]
+    cov = stats.bradley_terry_cov(rating, pairs, [S[c] for c in cols], [[G[a, b] for b in cols] for a in cols], n)
+    half = stats.Z95 * np.sqrt(np.maximum(np.diag(cov), 0.0))
+    ratings = pl.DataFrame({"label": labels, "metric": ["rating"] * m, "estimate": rating.tolist(),
+                            "lo": (rating - half).tolist(), "hi": (rating + half).tolist()})
+    rating_cov = pl.DataFrame({"label": labels, **{lab: cov[:, c].tolist() for c, lab in enumerate(labels)}})
+
+    # points per hand by category for each strategy, over all its games
+    est_rows, ph = [], []
+    pts = {s: np.zeros(len(SIDE_COLUMNS), np.int64) for s in range(m)}
+    hands = {s: 0 for s in range(m)}
+    hh = np.zeros(0, np.int64)
+    for (i, j), aggs in zip(pairs, aggs_by_pair):
+        merged = run_totals(aggs)
+        for e, s in enumerate((i, j)):
+            pts[s] += merged["points"][e]
+            hands[s] += int(merged["hands"][0])
+            if merged["points_hist"].size:
+                ph += count_rows(labels[s], merged["points_hist"][e])
+        hh = add_padded(hh, merged["game_hands_hist"])
+    cat_rows = [(labels[s], c, pts[s][SIDE_COLUMNS.index(c)] / hands[s]) for s in range(m) for c in POINT_COLUMNS
+                if hands[s]]
+    categories = category_frame(cat_rows)
+    points_hist = count_frame(ph).group_by("label", "value", maintain_order=True).agg(pl.col("count").sum())
+    hands_hist = count_frame(count_rows("all pairs", hh))
+    # each strategy's score against all its opponents: a ratio over the pairs it played, on the same deals
+    for s in range(m):
+        mine = [(p, 0 if i == s else 1) for p, (i, j) in enumerate(pairs) if s in (i, j)]
+        r, se = stats.deal_ratio(S, G, n, one(*(at(p, lay.won(e)) for p, e in mine)),
+                                 one(*(at(p, lay.games) for p, _ in mine)))
+        est_rows.append((labels[s], "win_rate", r, *interval(r, se)))
+    estimates = pl.concat([ratings, pl.DataFrame(est_rows, orient="row", schema=ratings.schema)])
+    return {"pairs": pairs_df, "crosstable": crosstable, "ratings": ratings, "rating_cov": rating_cov,
+            "estimates": estimates, "categories": categories, "points_hist": points_hist, "hands_hist": hands_hist,
+            "convergence": convergence_frame(conv)}
+
+
+def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, seed: int | None = None,
+               jobs: int = 1, argv: list[str] | None = None, on_run=None,
+               executor=None, chunk_size: int = 0, on_chunk=None) -> dict:
+    """Play every pair on the same duplicate deals (via the runner), then write the tables and summary.
+
+    ``executor`` (e.g. ``cluster.connect(...)``) is handed to ``runner.run`` for every run (``tables.run_series``).
+    """
+    if len(strategies) < 2:
+        raise TournamentError("a tournament needs two or more strategies")
+    try:  # canonical spec strings: the labels, and `heuristic` equals `heuristic:oros=1`
+        strategies = [check_strategy(x) for x in strategies]
+    except StrategyError as e:
+        raise TournamentError(str(e)) from None
+    if len(set(strategies)) != len(strategies):
+        raise TournamentError("each strategy may enter a tournament once")
+    r = parse_rules(rules)
+    if r.players != 2 and not r.teams:
+        raise TournamentError("tournament pairs are two-sided games: use 2 players, or 4 or 6 with teams")
+    out = Path(out)
+    pairs = list(combinations(range(len(strategies)), 2))
+    specs = []
+    for i, j in pairs:
+        try:
+            s = make_spec(strategies[i], [strategies[j]], r, n, seed=seed, players_fixed=True, keep_deals=True,
+                          chunk_size=chunk_size)
+        except RunError as e:
+            raise TournamentError(str(e)) from None
+        seed = s.seed
+        specs.append(s)
+    manifest = {"kind": KIND, "tool": "escoba-sim", "version": __version__, "engine": engine_for(list(strategies)),
+                "seed": seed,
+                "rules": r.canonical(), "rules_digest": r.digest(), "rules_fields": r.as_dict(),
+                "strategies": list(strategies), "n": n, "chunk_size": specs[0].chunk_size,
+                "pairs": [{"a": strategies[i], "b": strategies[j], "run": f"runs/{k:02d}"}
+                          for k, (i, j) in enumerate(pairs)],
+                "argv": argv or []}
+    try:
+        aggs_by_pair = run_series(out, manifest, ("kind", "seed", "n", "rules", "strategies"), specs,
+                                  "tournament", jobs=jobs, executor=executor, argv=argv,
+                                  on_run=on_run and (lambda k: on_run(k, specs[k])), on_chunk=on_chunk)
+    except RunError as e:
+        raise TournamentError(str(e)) from None
+    tables = analyse([parse_strategy(x).short for x in strategies], pairs, aggs_by_pair, [out / p["run"] for p in manifest["pairs"]])
+    write_tables(out, tables)
+    summary = {"kind": KIND, "version": __version__, "engine": engine_for(list(strategies)), "seed": seed,
+               "rules": r.canonical(),
+               "rules_digest": r.digest(), "strategies": list(strategies), "labels": tables["ratings"]["label"].to_list(),
+               "n_per_pair": n,
+               "games_per_pair": specs[0].played, "chunks": specs[0].n_chunks,
+               "ratings": json_rows(tables["ratings"]), "pairs": json_rows(tables["pairs"]),
+               "estimates": json_rows(tables["estimates"].filter(tables["estimates"]["metric"] == "win_rate")),
+               "interval": "95% normal intervals, the deal as unit (every pair plays the same deals): crosstable "
+                           "by the delta method, ratings by a sandwich estimator of the Bradley-Terry fit"}
+    write_json(out / "summary.json", summary)
+    return summary

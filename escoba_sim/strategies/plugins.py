@@ -1,0 +1,142 @@
+"""Strategy plugins: loading a user's class (``path.py:Class`` or an entry point) and guarding every call.
+
+A plugin is imported only when a player is made of it (docs/run.md, the plugin trust rule). The engine
+sees a plugin through ``GuardedPlugin``, which turns every way a plugin can fail into one ``PluginError``.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.util
+import os
+from typing import Any
+
+from ..game.engine import HandState, Move
+from ..game.rng import SplitMix64
+from .errors import PluginError, StrategyError, suggestion
+
+ENTRY_POINT_GROUP = "escoba_sim.strategies"
+
+
+def entry_point(name: str):
+    from importlib.metadata import entry_points
+
+    found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
+    return found[0] if found else None
+
+
+@functools.lru_cache(maxsize=64)
+def plugin_class(plugin: str):
+    """Load a plugin class once per process: ``path.py:Class`` or ``entry-point:NAME``."""
+    if plugin.startswith("entry-point:"):
+        ep = entry_point(plugin.removeprefix("entry-point:"))
+        if ep is None:
+            raise StrategyError(f"no `{ENTRY_POINT_GROUP}` entry point named `{plugin}`")
+        try:
+            cls = ep.load()
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:
+            raise StrategyError(f"strategy plugin `{plugin}` failed to import: {_describe(e)}") from None
+    else:
+        path, _, cls_name = plugin.rpartition(":")
+        if not os.path.isfile(path):
+            raise StrategyError(f"strategy plugin `{path}` does not exist")
+        mod_name = "escoba_plugin_" + hashlib.sha1(os.path.abspath(path).encode()).hexdigest()[:12]
+        spec = importlib.util.spec_from_file_location(mod_name, path)
+        module = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(module)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:  # SystemExit too: a plugin does not end the program
+            raise StrategyError(f"strategy plugin `{path}` failed to import: {_describe(e)}") from None
+        cls = getattr(module, cls_name, None)
+        if cls is None:
+            names = [n for n in vars(module) if not n.startswith("_")]
+            raise StrategyError(f"`{path}` has no `{cls_name}`{suggestion(cls_name, names)}")
+    if not isinstance(cls, type):
+        raise StrategyError(f"plugin `{plugin}` must name a class, not {type(cls).__name__} {_short_repr(cls)}")
+    if not callable(getattr(cls, "choose_move", None)):
+        raise StrategyError(f"plugin `{plugin}` must define choose_move(state, moves, rng)")
+    if not callable(getattr(cls, "choose_blow", None)):
+        # a plugin that never blows need not say so
+        cls = type(cls.__name__, (cls,), {"choose_blow": lambda self, st, blows, rng: None})
+    return cls
+
+
+def _describe(e: BaseException) -> str:
+    """An exception in one line (a plugin's message may span several)."""
+    if isinstance(e, SystemExit):
+        return f"it called sys.exit({e.code!r})"
+    text = " ".join(str(e).split())
+    if len(text) > 200:
+        text = text[:197] + "..."
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__
+
+
+def _snapshot(st: HandState) -> tuple:
+    """What a strategy may read of a hand; it must be the same after the strategy has decided."""
+    return (tuple(map(tuple, st.hands)), tuple(st.table), tuple(st.stock), tuple(st.piles), tuple(st.escobas),
+            tuple(st.lucky_escobas), len(st.moves), st.to_play, st.pending_blow, st.last_capturer, st.over)
+
+
+class GuardedPlugin:
+    """A plugin as the engine sees it: each decision is checked, and any failure is one ``PluginError``.
+
+    The plugin gets its own copy of the move list; what it returns must be one of
+    those moves, and the hand must be exactly as it was (a strategy only reads
+    it). Exceptions and ``sys.exit`` inside the plugin become a PluginError that
+    names the plugin, the seat, the move number and the reason; Ctrl-C passes through.
+    """
+
+    def __init__(self, label: str, player):
+        self.label, self.player = label, player
+        self.name = str(getattr(player, "name", label))
+
+    @classmethod
+    def create(cls, label: str, plugin_class) -> GuardedPlugin:
+        try:
+            player = plugin_class()
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:
+            raise PluginError(label, f"cannot make a player: {plugin_class.__name__}() "
+                                     f"failed ({_describe(e)}); a plugin class takes no arguments") from None
+        return cls(label, player)
+
+    def _decide(self, method: str, st: HandState, options: list[Move], rng: SplitMix64, may_pass: bool):
+        seat, number = st.to_play, len(st.moves) + 1
+        before = _snapshot(st)
+        try:
+            choice = getattr(self.player, method)(st, list(options), rng)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:
+            how = f"called sys.exit({e.code!r})" if isinstance(e, SystemExit) else f"raised {_describe(e)}"
+            raise PluginError(self.label, f"{method} {how}", seat, number) from None
+        if _snapshot(st) != before:
+            raise PluginError(self.label, f"{method} changed the hand's state (a strategy may only read it)",
+                              seat, number)
+        if choice is None and may_pass:
+            return None
+        if not isinstance(choice, Move) or choice not in options:
+            got = f"{choice} (not one of the {len(options)} legal moves)" if isinstance(choice, Move) else (
+                f"{type(choice).__name__} {_short_repr(choice)}, not a Move")
+            raise PluginError(self.label, f"{method} returned {got}", seat, number)
+        return choice
+
+    def choose_move(self, st: HandState, moves: list[Move], rng: SplitMix64) -> Move:
+        return self._decide("choose_move", st, moves, rng, may_pass=False)
+
+    def choose_blow(self, st: HandState, blows: list[Move], rng: SplitMix64) -> Move | None:
+        return self._decide("choose_blow", st, blows, rng, may_pass=True)
+
+
+def _short_repr(x: Any) -> str:
+    try:
+        r = repr(x)
+    except Exception:
+        r = "?"
+    return r if len(r) <= 40 else r[:37] + "..."

@@ -1,0 +1,343 @@
+"""Strategy specs and the registry of built-ins: the one home of strategy names and parameters.
+
+A strategy is named everywhere (CLI, batch, runner, result files) by a *spec*
+string: a built-in name with optional parameters (``heuristic:oros=2,risk=1.5``,
+``heuristic:weights.toml``, or ``heuristic:tuned``: the weights shipped in
+tuned.toml for the ruleset in use, fixed by ``StrategySpec.for_rules``), or a user plugin (``path/to/file.py:ClassName``,
+or the name of an ``escoba_sim.strategies`` entry point). ``parse_strategy``
+turns it into a hashable ``StrategySpec`` whose canonical string (every
+parameter filled, in definition order) is the label results and manifests
+carry. ``BUILTINS`` is the one home of strategy names and parameters; the
+compiled core implements those with a ``code`` (the C strategy id) bit for bit.
+
+Parsing a spec never runs code: a plugin's file is imported only by
+``load_strategy`` (which ``check_strategy`` and the CLI call for a spec the
+person typed) or when the engine makes a player of it. So a plugin named in a
+file (a hand record's ``strategies``, a run folder's manifest) stays text
+until someone who trusts it asks for it to be run (docs/run.md, the plugin
+trust rule). The engine sees a plugin through ``GuardedPlugin``, which turns
+every way a plugin can fail into one ``PluginError`` line.
+"""
+
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from . import plugins
+from .endgame import EndgameStrategy
+from .errors import StrategyError, suggestion
+from .reference import (
+    DefensiveStrategy,
+    GreedyStrategy,
+    HeuristicStrategy,
+    MaxOrosStrategy,
+    RandomStrategy,
+    SevensStrategy,
+)
+
+# ---------------------------------------------------------------- specs and the registry
+
+
+@dataclass(frozen=True)
+class Param:
+    default: float
+    help: str
+    integer: bool = False
+    lo: float = -1e6
+    hi: float = 1e6
+
+
+_WEIGHTS = {
+    "cards": Param(1.0, "per card taken"),
+    "oros": Param(1.0, "per oro taken"),
+    "sevens": Param(1.5, "per seven taken"),
+    "siete": Param(3.0, "for taking the 7 of oros"),
+    "escoba": Param(4.0, "for an escoba"),
+    "risk": Param(20.0, "times the chance an unseen card clears the table left"),
+    "keep": Param(0.5, "times the oros/sevens/siete weights of a card laid"),
+}
+
+
+@dataclass(frozen=True)
+class StrategyDef:
+    """A built-in strategy: its reference class, parameters (in order) and C id (None: reference only)."""
+
+    name: str
+    help: str
+    reference: Callable[..., Any] | None
+    params: dict[str, Param] = field(default_factory=dict)
+    code: int | None = None
+    cheats: bool = False  # sees cards a player cannot (the oracle): a yardstick, never a fair opponent
+
+
+# Codes are the C strategy ids (ESC_RANDOM ... in csrc/escoba_tables.h); a new strategy takes the next one.
+BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
+    StrategyDef("random", "a uniformly random legal card, then a random capture option", RandomStrategy, code=0),
+    StrategyDef("greedy", "most cards, then escoba, 7 of oros, oros; lays its lowest card", GreedyStrategy, code=1),
+    StrategyDef("maxoros", "most oros, then 7 of oros, cards, escoba; lays its lowest non-oro", MaxOrosStrategy, code=2),
+    StrategyDef("sevens", "7 of oros, then sevens, cards, escoba, oros; never lays a seven if it can help it",
+                SevensStrategy, code=3),
+    StrategyDef("defensive", "greedy, but first leaves the table fewest unseen cards can clear", DefensiveStrategy,
+                code=4),
+    StrategyDef("heuristic", "weighted cards, oros, sevens, 7 of oros, escoba minus risk; weights settable",
+                HeuristicStrategy, dict(_WEIGHTS), code=5),
+    StrategyDef("endgame", "heuristic until the stock is empty, then solves the hand exactly (2 players)",
+                EndgameStrategy, {**_WEIGHTS, "max_cards": Param(6, "solve only with at most this many cards in hand",
+                                                               integer=True, lo=0, hi=12)}, code=6),
+    # randomised search: no reference version (reference=None makes the pure-Python engine refuse it clearly)
+    StrategyDef("ismcts", "information-set Monte Carlo tree search over deals inferred from the values each seat "
+                "showed it lacked, greedy rollouts; options: exact endgame, heuristic rollouts, searched blows, "
+                "exact leaves, exploiting exact play, uniform deals; ismcts:iters=1000,infer=0 is the earlier "
+                "default",
+                None, {"iters": Param(950, "search iterations per move", integer=True, lo=1, hi=1_000_000),
+                       "c": Param(4.0, "UCB1 exploration constant, in points of hand margin", lo=0, hi=1000),
+                       "rollout": Param(0, "rollout policy: 0 greedy, 1 heuristic (hand-set weights)", integer=True,
+                                        lo=0, hi=1),
+                       "exact": Param(0, "2 players: solve the move exactly once the stock is empty with at most "
+                                      "this many cards in both hands (0 never)", integer=True, lo=0, hi=12),
+                       "blows": Param(0, "soplar: 1 searches blow decisions, 0 blows by greedy's rule", integer=True,
+                                      lo=0, hi=1),
+                       "leaf": Param(-1, "2 players, at most this many cards in the stock: simulations end by exact "
+                                     "search once their stock is empty (within `exact`; -1 never)", integer=True,
+                                     lo=-1, hi=40),
+                       "exploit": Param(0, "with `exact`: 1 chooses among the minimax-best moves by a search "
+                                        "averaging over the replies, 0 plays the first best", integer=True,
+                                        lo=0, hi=1),
+                       "infer": Param(1, "1: deal the unseen cards consistently with the values each seat showed "
+                                      "it lacked (it laid a card when one of them would have captured); "
+                                      "0 deals them uniformly",
+                                      integer=True, lo=0, hi=1)},
+                code=7),
+    # cheats: it reads every hand and the stock order (core only, like ismcts)
+    StrategyDef("oracle", "CHEATS: sees every hand and the stock; exact search of the rest of the hand when few "
+                "cards are left, else perfect-information tree search; a yardstick only",
+                None, {"exact": Param(18, "solve exactly with at most this many cards left to play (hands + stock)",
+                                      integer=True, lo=0, hi=40),
+                       "iters": Param(1000, "tree-search iterations per move before that", integer=True, lo=1,
+                                      hi=1_000_000),
+                       "c": Param(4.0, "UCB1 exploration constant, in points of hand margin", lo=0, hi=1000)},
+                code=8, cheats=True),
+]}
+
+
+def _core_names() -> tuple[str, ...]:
+    coded = sorted((d.code, n) for n, d in BUILTINS.items() if d.code is not None)
+    return tuple(n for _, n in coded)
+
+
+# The built-ins the compiled core implements, in the order of their C codes.
+STRATEGIES = {n: BUILTINS[n] for n in _core_names()}
+STRATEGY_HELP = {n: d.help for n, d in BUILTINS.items()}
+
+
+@dataclass(frozen=True)
+class StrategySpec:
+    """A parsed strategy: a built-in with every parameter filled, or a plugin (file.py:Class / entry point)."""
+
+    name: str
+    params: tuple[tuple[str, float], ...] = ()
+    plugin: str | None = None  # "path.py:Class" or "entry-point:NAME"
+    tuned: bool = False  # NAME:tuned: the parameters shipped in tuned.toml for the ruleset in use (for_rules)
+
+    def __str__(self) -> str:
+        return self.canonical
+
+    @property
+    def canonical(self) -> str:
+        if self.plugin is not None:
+            return self.plugin.removeprefix("entry-point:")
+        if self.tuned:
+            return f"{self.name}:{TUNED}"
+        if not self.params:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={format_number(v)}" for k, v in self.params)
+
+    @property
+    def short(self) -> str:
+        """A label for people: the name and only the parameters that differ from their defaults."""
+        d = self.builtin
+        if d is None or not self.params:
+            return self.canonical
+        changed = [f"{k}={format_number(v)}" for k, v in self.params if v != d.params[k].default]
+        return self.name + (":" + ",".join(changed) if changed else "")
+
+    @property
+    def builtin(self) -> StrategyDef | None:
+        return None if self.plugin is not None else BUILTINS[self.name]
+
+    @property
+    def core_code(self) -> int | None:
+        """The C strategy id, or None when only the reference engine can play it."""
+        d = self.builtin
+        return d.code if d is not None else None
+
+    @property
+    def cheats(self) -> bool:
+        """Whether the strategy sees cards a player cannot (the oracle)."""
+        d = self.builtin
+        return d is not None and d.cheats
+
+    def for_rules(self, rules) -> StrategySpec:
+        """This spec with its parameters fixed for ``rules``: ``NAME:tuned`` becomes the weights
+        tuned for that preset (escoba_sim/tuned.toml); any other spec is itself."""
+        if not self.tuned:
+            return self
+        table = tuned_params()[self.name]
+        preset = rules.canonical()
+        if preset not in table:
+            raise StrategyError(f"`{self}`: no parameters are tuned for the ruleset {preset}; tuned for "
+                                f"{', '.join(table)} (tune your own with `escoba-sim tune {self.name}`)")
+        return parse_strategy(self.name + ":" + ",".join(f"{k}={format_number(v)}" for k, v in table[preset].items()))
+
+    def require_fixed(self) -> None:
+        """Refuse a ``NAME:tuned`` spec not yet resolved for a ruleset (``for_rules``)."""
+        if self.tuned:
+            raise StrategyError(f"`{self}` picks its parameters by ruleset: resolve it with for_rules(rules)")
+
+    def param_values(self) -> list[float]:
+        self.require_fixed()
+        return [float(v) for _, v in self.params]
+
+    def make(self):
+        """A fresh strategy object for the reference engine (this imports a plugin's code)."""
+        self.require_fixed()
+        if self.plugin is not None:
+            return plugins.GuardedPlugin.create(self.canonical, plugins.plugin_class(self.plugin))
+        d = BUILTINS[self.name]
+        if d.reference is None:
+            raise StrategyError(f"`{self.name}` has no reference implementation: it runs only in the compiled core")
+        return d.reference(**dict(self.params))
+
+
+def format_number(v: float) -> str:
+    """A parameter value as specs write it: ``4`` for 4.0, else the shortest repr."""
+    if isinstance(v, int):
+        return str(v)
+    r = repr(float(v))
+    return r[:-2] if r.endswith(".0") else r
+
+
+def _parse_value(name: str, key: str, raw: Any, p: Param) -> float:
+    try:
+        x = float(raw) if not isinstance(raw, bool) else math.nan
+    except (TypeError, ValueError):
+        raise StrategyError(f"{name}: `{key}` must be a number, got `{raw}`") from None
+    if not math.isfinite(x):
+        raise StrategyError(f"{name}: `{key}` must be a finite number, got `{raw}`")
+    if p.integer:
+        if x != int(x):
+            raise StrategyError(f"{name}: `{key}` must be a whole number, got `{raw}`")
+        x = int(x)
+    if not p.lo <= x <= p.hi:
+        raise StrategyError(f"{name}: `{key}` must be between {format_number(p.lo)} and {format_number(p.hi)}, got `{raw}`")
+    return x
+
+
+def _read_toml(name: str, path: str) -> dict[str, Any]:
+    import tomllib
+
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except OSError as e:
+        raise StrategyError(f"{name}: cannot read `{path}`: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise StrategyError(f"{name}: `{path}` is not a text file (TOML is UTF-8 text)") from None
+    except tomllib.TOMLDecodeError as e:
+        raise StrategyError(f"{name}: `{path}` is not valid TOML: {e}") from None
+    # either top-level keys or a table named after the strategy
+    if isinstance(data.get(name), dict):
+        data = data[name]
+    return data
+
+
+TUNED = "tuned"
+TUNED_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tuned.toml")
+
+
+@functools.lru_cache(maxsize=1)
+def tuned_params() -> dict[str, dict[str, dict[str, float]]]:
+    """The shipped tuned parameters: strategy -> preset -> {parameter: value} (escoba_sim/tuned.toml)."""
+    import tomllib
+
+    with open(TUNED_FILE, "rb") as f:
+        return tomllib.load(f)
+
+
+@functools.lru_cache(maxsize=256)
+def parse_strategy(text: str | StrategySpec) -> StrategySpec:
+    """Parse a strategy spec string (see the module docstring); raises StrategyError with a suggestion.
+
+    A plugin is only named here, never imported: ``load_strategy`` does that.
+    """
+    if isinstance(text, StrategySpec):
+        return text
+    s = str(text).strip()
+    head, sep, tail = s.rpartition(":") if s.split(":", 1)[0].endswith(".py") else s.partition(":")
+    if not sep:
+        head, tail = s, ""
+    if head.endswith(".py"):
+        if not sep or not tail:
+            raise StrategyError(f"`{s}`: name the strategy class too, e.g. {head}:MyStrategy")
+        return StrategySpec(tail, (), f"{head}:{tail}")
+    d = BUILTINS.get(head)
+    if d is None:
+        if not sep and plugins.entry_point(head) is not None:
+            return StrategySpec(head, (), f"entry-point:{head}")
+        raise StrategyError(f"unknown strategy `{head}`{suggestion(head, BUILTINS)}; strategies: "
+                            f"{', '.join(BUILTINS)} or path/to/file.py:ClassName")
+    given: dict[str, Any] = {}
+    if sep:
+        if not d.params:
+            raise StrategyError(f"`{head}` takes no parameters, got `{tail}`")
+        if tail == TUNED:
+            if head not in tuned_params():
+                raise StrategyError(f"no tuned parameters are shipped for `{head}`; for: {', '.join(tuned_params())}")
+            return StrategySpec(head, tuned=True)
+        if tail.endswith(".toml"):
+            given = _read_toml(head, tail)
+        else:
+            for item in filter(None, (x.strip() for x in tail.split(","))):
+                k, eq, v = item.partition("=")
+                k = k.strip()
+                if not eq:
+                    raise StrategyError(f"{head}: `{item}` is not key=value (or give a .toml file)")
+                if k in given:
+                    raise StrategyError(f"{head}: `{k}` is given twice")
+                given[k] = v.strip()
+    for k in given:
+        if k not in d.params:
+            raise StrategyError(f"{head}: unknown parameter `{k}`{suggestion(k, d.params)}; parameters: "
+                                f"{', '.join(d.params)}")
+    params = tuple((k, _parse_value(head, k, given[k], p) if k in given else p.default) for k, p in d.params.items())
+    return StrategySpec(head, params)
+
+
+def load_strategy(text: str | StrategySpec) -> StrategySpec:
+    """Parse a spec and, for a plugin, import it and make one player now: a broken plugin fails here,
+    with a clear message, rather than in a worker. This runs the plugin's code: call it only for a
+    spec the person named (the command line), never for one read from a file."""
+    spec = parse_strategy(text)
+    if spec.plugin is not None:
+        spec.make()
+    return spec
+
+
+def check_strategy(text: str | StrategySpec) -> str:
+    """The canonical string of a spec the person named (``load_strategy``: a plugin is imported)."""
+    return load_strategy(text).canonical
+
+
+def make_strategy(text: str | StrategySpec):
+    return parse_strategy(text).make()
+
+
+def plugins_in(strategies: Iterable[str | StrategySpec]) -> list[str]:
+    """The plugins among ``strategies`` (canonical specs): the ones whose code is not escoba-sim's."""
+    return [s.canonical for s in map(parse_strategy, strategies) if s.plugin is not None]

@@ -1,0 +1,63 @@
+"""Helpers shared by test modules (fixtures live in conftest.py): paths and the engine-differential checks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import strategies as st
+
+from escoba_sim import batch, native
+from escoba_sim.game import columns
+from escoba_sim.game.rules import CAPTURE, DEAL, LUCKY_DEAL, SEVENS, TIES, Ruleset
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "tests" / "data"
+EXAMPLE_PLUGIN = REPO / "examples" / "lowcard.py"
+
+
+def assert_same(ref: columns.Batch, got: columns.Batch, where: str) -> None:
+    """Field by field, so a failure names the column and the first differing hand."""
+    for part in ("hands", "games"):
+        a, b = getattr(ref, part), getattr(got, part)
+        if a is None or b is None:
+            assert a is None and b is None, f"{where}: {part} present in one engine only"
+            continue
+        assert list(a) == list(b), f"{where}: {part} keys differ: {list(a)} vs {list(b)}"
+        for k in a:
+            assert a[k].dtype == b[k].dtype, f"{where}: {part}.{k} dtype {a[k].dtype} vs {b[k].dtype}"
+            assert a[k].shape == b[k].shape, f"{where}: {part}.{k} shape {a[k].shape} vs {b[k].shape}"
+            if not np.array_equal(a[k], b[k]):
+                rows = np.nonzero((a[k] != b[k]).reshape(len(a[k]), -1).any(axis=1))[0]
+                i = rows[0]
+                pytest.fail(f"{where}: {part}.{k} differs at row {i} (of {len(rows)} rows): "
+                            f"reference {a[k][i]} vs core {b[k][i]}")
+    assert ref == got
+
+
+def compare_hands(rules: Ruleset, strategies, seed: int, first: int, count: int) -> None:
+    ref = batch.py_play_hands(rules, list(strategies), seed, first, count)
+    got = native._core.play_hands(rules, list(strategies), seed, first, count)
+    assert_same(ref, got, f"{rules} {strategies} seed={seed} hands {first}..{first + count - 1}")
+
+
+def compare_games(rules: Ruleset, strategies, seed: int, first: int, count: int) -> None:
+    ref = batch.py_play_games(rules, list(strategies), seed, first, count)
+    got = native._core.play_games(rules, list(strategies), seed, first, count)
+    assert_same(ref, got, f"{rules} {strategies} seed={seed} games {first}..{first + count - 1}")
+
+
+@st.composite
+def rulesets(draw):
+    players = draw(st.sampled_from((2, 3, 4, 6)))
+    teams = draw(st.booleans()) if players in (4, 6) else False
+    hand_size = draw(st.integers(1, 40 // players))
+    table_size = draw(st.integers(0, 40 - players * hand_size))
+    capture = draw(st.sampled_from(CAPTURE))
+    soplar = draw(st.booleans()) if capture == "optional" else False
+    return Ruleset(players=players, teams=teams, hand_size=hand_size, table_size=table_size,
+                   lucky_deal=draw(st.sampled_from(LUCKY_DEAL)), capture=capture, soplar=soplar,
+                   deal=draw(st.sampled_from(DEAL)), sevens=draw(st.sampled_from(SEVENS)),
+                   ties=draw(st.sampled_from(TIES)), bonus_all_oros=draw(st.integers(0, 3)),
+                   bonus_all_sevens=draw(st.integers(0, 3)), target=draw(st.integers(0, 31)))

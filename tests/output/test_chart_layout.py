@@ -1,0 +1,97 @@
+"""Every chart of a few reports, drawn: texts inside the figure, tick labels apart, marks inside their axes.
+
+The reports include long strategy specs, three players and the robo ruleset (whose bonus points
+stack high), where labels used to be cut, x labels overlapped and stacked bars ran off the axes.
+"""
+
+import itertools
+
+import pytest
+
+from escoba_sim.output import charts, report
+from escoba_sim.runs import runner
+from escoba_sim.runs import spec as runspec
+from escoba_sim.series import compare, tournament
+
+LONG = "heuristic:oros=2,keep=0.5,escoba=5,risk=12"
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory):
+    base = tmp_path_factory.mktemp("layout")
+    runner.run(runspec.make_spec("greedy", [LONG], "ludoteka", 300, seed=1), base / "run_long")
+    runner.run(runspec.make_spec("greedy", ["maxoros", LONG], "ludoteka", 300, seed=2), base / "run_three")
+    runner.run(runspec.make_spec("greedy", ["maxoros"], "robo", 300, seed=3), base / "run_robo")
+    tournament.tournament(["greedy", "maxoros", "random", LONG, "heuristic:oros=3,keep=0.25,risk=9"], 60,
+                          base / "tournament", seed=4)
+    compare.compare(compare.build_variants([], ["lucky_deal=escobas,off", "ties=shared,none", "target=15,31"]),
+                    "greedy", LONG, 80, base / "compare", seed=5)
+    return base
+
+
+def _boxes_overlap(a, b) -> bool:
+    return a.x0 < b.x1 - 0.5 and b.x0 < a.x1 - 0.5 and a.y0 < b.y1 - 0.5 and b.y0 < a.y1 - 0.5
+
+
+def _check_chart(c):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.collections import LineCollection, PolyCollection
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Rectangle
+    from matplotlib.text import Text
+
+    fig = charts.new_figure(c.width, c.height)
+    canvas = FigureCanvasAgg(fig)
+    c.draw(fig)
+    fig.suptitle(c.title, fontsize="medium")
+    canvas.draw()
+    r = canvas.get_renderer()
+    fb = fig.bbox
+    problems = []
+    # tick labels exist for ticks outside the view limits too; only those drawn count
+    ticks_drawn, all_tick_labels = {}, set()
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                all_tick_labels.update((id(tick.label1), id(tick.label2)))
+            drawn = [tk.label1 for tk in axis._update_ticks() if tk.label1.get_visible() and tk.label1.get_text()]
+            ticks_drawn[id(axis)] = drawn
+    drawn_ids = {id(x) for labels in ticks_drawn.values() for x in labels}
+    for t in fig.findobj(Text):
+        if not t.get_visible() or not t.get_text().strip():
+            continue
+        if id(t) in all_tick_labels and id(t) not in drawn_ids:
+            continue
+        b = t.get_window_extent(r)
+        if b.x0 < fb.x0 - 1 or b.x1 > fb.x1 + 1 or b.y0 < fb.y0 - 1 or b.y1 > fb.y1 + 1:
+            problems.append(f"text {t.get_text()!r} outside the figure")
+    for ax in fig.axes:
+        if ax.get_label() == "<colorbar>":
+            continue
+        for axis in (ax.xaxis, ax.yaxis):
+            boxes = [(t.get_text(), t.get_window_extent(r)) for t in ticks_drawn[id(axis)]]
+            for (ta, a), (tb, b) in itertools.combinations(boxes, 2):
+                if _boxes_overlap(a, b):
+                    problems.append(f"tick labels {ta!r} and {tb!r} overlap")
+        ab = ax.bbox
+        marks = [p for p in ax.patches if isinstance(p, Rectangle)]
+        marks += [ln for ln in ax.lines if isinstance(ln, Line2D) and ln.get_xydata().size]
+        marks += [col for col in ax.collections if isinstance(col, (LineCollection, PolyCollection))]
+        for m in marks:
+            b = m.get_window_extent(r)
+            if b.width == 0 and b.height == 0:
+                continue
+            if b.x0 < ab.x0 - 1.5 or b.x1 > ab.x1 + 1.5 or b.y0 < ab.y0 - 1.5 or b.y1 > ab.y1 + 1.5:
+                problems.append(f"{type(m).__name__} outside its axes in {ax.get_title() or c.name}")
+    return problems
+
+
+@pytest.mark.parametrize("folder", ["run_long", "run_three", "run_robo", "tournament", "compare"])
+def test_every_chart_fits(reports, folder):
+    kind, manifest, tables = report.read_folder(reports / folder)
+    problems = {}
+    for c in report.chart_list(kind, tables, manifest):
+        found = _check_chart(c)
+        if found:
+            problems[c.name] = found[:4]
+    assert not problems, problems

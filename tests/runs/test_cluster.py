@@ -1,0 +1,306 @@
+"""Runs on a real Dask cluster: scheduler and workers as separate processes on 127.0.0.1.
+
+The results must equal a local run with the same seed (summary, chunk
+aggregates, per-hand files) for run, resume, compare and tournament; a worker
+killed with SIGKILL while it plays a chunk loses only that chunk, which
+another worker plays again; ``--scheduler local`` starts an embedded cluster;
+without the dask extra the option fails with one line, and nothing imports
+dask unless ``--scheduler`` is given.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import engine_sized
+from helpers import REPO
+
+from escoba_sim.runs import folder as runfolder
+from escoba_sim.runs.runner import run
+from escoba_sim.runs.spec import make_spec
+from escoba_sim.series import tables
+
+distributed = pytest.importorskip("distributed")
+
+MISSING = 'Error: --scheduler needs the dask extra: pip install "escoba-sim[dask]"'
+
+
+def strip(summary: dict) -> dict:
+    return {k: v for k, v in summary.items() if k != "performance"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class DaskProcesses:
+    """``dask scheduler`` and ``dask worker`` subprocesses on loopback; ``close()`` kills whatever is left."""
+
+    def __init__(self, logs: Path, workers: int = 2, nanny: bool = False):
+        self.logs = logs
+        self.procs: list[subprocess.Popen] = []
+        self.workers: list[subprocess.Popen] = []
+        port = free_port()
+        self.address = f"tcp://127.0.0.1:{port}"
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+        self._env = env
+        self._start("scheduler", ["scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"])
+        for i in range(workers):
+            p = self._start(f"worker{i}", ["worker", self.address, "--host", "127.0.0.1", "--nthreads", "1",
+                                          "--no-dashboard", "--nanny" if nanny else "--no-nanny"])
+            self.workers.append(p)
+        with distributed.Client(self.address, timeout="30s") as c:
+            c.wait_for_workers(workers, timeout=60)
+
+    def _start(self, name: str, args: list[str]) -> subprocess.Popen:
+        log = open(self.logs / f"{name}.log", "wb")
+        p = subprocess.Popen([sys.executable, "-m", "dask", *args], stdout=log, stderr=subprocess.STDOUT,
+                             stdin=subprocess.DEVNULL, cwd=self.logs, env=self._env, start_new_session=True)
+        log.close()
+        self.procs.append(p)
+        return p
+
+    def close(self) -> None:
+        """Workers first (they would wait for a vanished scheduler), then the scheduler; SIGKILL after 5 s."""
+        for group in (self.workers, self.procs[:1]):
+            for p in group:
+                if p.poll() is None:
+                    p.terminate()
+            deadline = time.monotonic() + 5
+            for p in group:
+                try:
+                    p.wait(timeout=max(0.1, deadline - time.monotonic()))
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def dask_cluster(tmp_path_factory):
+    c = DaskProcesses(tmp_path_factory.mktemp("dask"))
+    try:
+        yield c
+    finally:
+        c.close()
+
+
+@pytest.fixture
+def fresh_cluster(tmp_path):
+    (tmp_path / "logs").mkdir()
+    c = DaskProcesses(tmp_path / "logs")
+    try:
+        yield c
+    finally:
+        c.close()
+
+
+def chunk_aggs(out: Path, spec) -> dict:
+    return {k: runfolder.read_chunk(p, spec, k) for k, p in sorted(runfolder.finished_chunks(out, spec).items())}
+
+
+def assert_same_aggs(a: dict, b: dict) -> None:
+    assert a.keys() == b.keys()
+    for k in a:
+        assert a[k].keys() == b[k].keys()
+        for stat in a[k]:
+            assert (a[k][stat] == b[k][stat]).all(), (k, stat)
+
+
+def test_run_on_cluster_equals_local(cli, dask_cluster, tmp_path):
+    n = engine_sized(30000, 3000)
+    args = ["run", "-s", "greedy", "--vs", "maxoros", "--hands", "-n", str(n), "--seed", "11", "--chunk", str(n // 30),
+            "--json", "-q"]
+    r = cli(*args, "--scheduler", dask_cluster.address, "--out", tmp_path / "dask")
+    assert r.exit_code == 0, r.output
+    got = json.loads(r.stdout)
+    spec = make_spec("greedy", ["maxoros"], None, n, hands=True, seed=11, chunk_size=n // 30)
+    assert spec.n_chunks == 15
+    want = run(spec, tmp_path / "local", jobs=1)
+    assert got["status"] == "complete"
+    assert strip(got) == strip(want.summary)
+    assert strip(json.loads((tmp_path / "dask" / "summary.json").read_text())) == strip(want.summary)
+    assert_same_aggs(chunk_aggs(tmp_path / "dask", spec), chunk_aggs(tmp_path / "local", spec))
+    assert json.loads((tmp_path / "dask" / "manifest.json").read_text())["status"] == "complete"
+
+
+def test_resume_on_cluster_equals_uninterrupted(cli, dask_cluster, tmp_path):
+    spec = make_spec("greedy", ["random"], "tradicional", 2000, seed=5, chunk_size=100)
+    assert spec.n_chunks == 10
+    run(spec, tmp_path / "part", only_chunks=[0, 3, 4])  # as if interrupted
+    assert runfolder.read_manifest(tmp_path / "part")["status"] == "interrupted"
+    r = cli("resume", tmp_path / "part", "--scheduler", dask_cluster.address, "--json", "-q")
+    assert r.exit_code == 0, r.output
+    assert strip(json.loads(r.stdout)) == strip(run(spec).summary)
+
+
+def test_compare_and_tournament_on_cluster(cli, dask_cluster, tmp_path):
+    r = cli("compare", "--vary", "ties=shared,none", "-n", "400", "--seed", "2", "--out", tmp_path / "c1", "--json",
+            "--scheduler", dask_cluster.address)
+    assert r.exit_code == 0, r.output
+    local = cli("compare", "--vary", "ties=shared,none", "-n", "400", "--seed", "2", "--out", tmp_path / "c2",
+                "--json")
+    assert json.loads(r.stdout) == json.loads(local.stdout)
+    assert tables.read_tables(tmp_path / "c1")["effects"].equals(tables.read_tables(tmp_path / "c2")["effects"])
+
+    r = cli("tournament", "greedy", "maxoros", "random", "-n", "300", "--seed", "4", "--out", tmp_path / "t1",
+            "--json", "--scheduler", dask_cluster.address, "-j", "3")
+    assert r.exit_code == 0, r.output
+    local = cli("tournament", "greedy", "maxoros", "random", "-n", "300", "--seed", "4", "--out", tmp_path / "t2",
+                "--json")
+    assert json.loads(r.stdout) == json.loads(local.stdout)
+
+
+def test_killed_worker_loses_only_its_chunk(fresh_cluster, tmp_path):
+    """SIGKILL a worker while it plays a chunk: the scheduler gives the chunk to the other worker; same files."""
+    from escoba_sim.runs.cluster import connect
+
+    # 16 chunks (of n / 32 deals, both seats) long enough to be caught mid-play: 64k games on the core, 480 on
+    # the reference engine
+    n = engine_sized(64_000, 480)
+    spec = make_spec("greedy", ["maxoros"], None, n, seed=21, chunk_size=n // 32, save_hands=True)
+    assert spec.n_chunks == 16
+    killed: dict = {}
+    with connect(fresh_cluster.address) as ex:
+        assert ex.jobs == 2
+        pids = ex.client.run(os.getpid)  # worker address -> pid (no nanny: the dask worker process itself)
+        assert sorted(pids.values()) == sorted(p.pid for p in fresh_cluster.workers)
+
+        def on_chunk(progress):
+            if killed:
+                return
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                busy = {w: ts for w, ts in ex.client.processing().items() if ts}
+                if busy:
+                    addr = sorted(busy)[0]
+                    killed.update(address=addr, tasks=list(busy[addr]), done=progress.chunks_done)
+                    os.kill(pids[addr], signal.SIGKILL)
+                    return
+                time.sleep(0.005)
+
+        got = run(spec, tmp_path / "dask", executor=ex, jobs=ex.jobs, on_chunk=on_chunk)
+        assert killed and killed["tasks"], "no worker was playing a chunk when one was to be killed"
+        assert killed["done"] < spec.n_chunks
+        assert list(ex.client.nthreads()) == [a for a in pids if a != killed["address"]]
+    dead = next(p for p in fresh_cluster.workers if p.pid == pids[killed["address"]])
+    assert dead.wait(timeout=10) == -signal.SIGKILL
+
+    want = run(spec, tmp_path / "local", jobs=1)
+    assert got.summary["status"] == "complete"
+    assert strip(got.summary) == strip(want.summary)
+    assert_same_aggs(chunk_aggs(tmp_path / "dask", spec), chunk_aggs(tmp_path / "local", spec))
+    import polars as pl
+
+    for name in sorted(os.listdir(tmp_path / "local" / "hands")):
+        assert pl.read_parquet(tmp_path / "dask" / "hands" / name).equals(
+            pl.read_parquet(tmp_path / "local" / "hands" / name)), name
+    visible = sorted(n for n in os.listdir(tmp_path / "dask" / "hands") if not n.startswith("."))
+    assert visible == sorted(os.listdir(tmp_path / "local" / "hands"))
+
+
+def test_scheduler_local(cli, tmp_path):
+    """--scheduler local: an embedded cluster of worker processes, the same result as a local run."""
+    r = cli("run", "-s", "greedy", "--vs", "random", "--vs", "maxoros", "--hands", "-n", "3000", "--seed", "8",
+            "--chunk", "100", "-j", "2", "--json", "--scheduler", "local")
+    assert r.exit_code == 0, r.output
+    assert "2 worker threads" in r.stderr
+    spec = make_spec("greedy", ["random", "maxoros"], None, 3000, hands=True, seed=8, chunk_size=100)
+    assert strip(json.loads(r.stdout)) == strip(run(spec).summary)
+
+
+@pytest.mark.parametrize("command", [
+    ["run", "-s", "greedy", "--vs", "maxoros", "-n", "10", "--seed", "1"],
+    ["resume", "nowhere"],
+    ["compare", "--vary", "ties=shared,none", "-n", "10", "--seed", "1", "--out", "{out}"],
+    ["tournament", "greedy", "maxoros", "-n", "10", "--seed", "1", "--out", "{out}"],
+])
+def test_missing_dask_is_one_line(cli, monkeypatch, tmp_path, command):
+    for name in [m for m in sys.modules if m == "distributed" or m.startswith("distributed.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` now raises ImportError
+    if command[0] == "resume":
+        spec = make_spec("greedy", ["maxoros"], None, 10, seed=1)
+        run(spec, tmp_path / "r", only_chunks=[])
+        command = ["resume", tmp_path / "r"]
+    r = cli(*[str(a).format(out=tmp_path / "o") for a in command], "--scheduler", "local")
+    assert r.exit_code != 0
+    assert r.stderr.strip().splitlines()[-1] == MISSING
+    assert r.stdout == ""
+
+
+def test_unreachable_scheduler_is_one_line(cli):
+    port = free_port()  # nothing listens there
+    from escoba_sim.runs import cluster
+
+    old = cluster.CONNECT_TIMEOUT
+    cluster.CONNECT_TIMEOUT = "1s"
+    try:
+        r = cli("run", "-s", "greedy", "--vs", "maxoros", "-n", "10", "--seed", "1",
+                "--scheduler", f"tcp://127.0.0.1:{port}")
+    finally:
+        cluster.CONNECT_TIMEOUT = old
+    assert r.exit_code == 1
+    assert r.stderr.strip().splitlines()[-1].startswith(f"Error: --scheduler: cannot reach a Dask scheduler at "
+                                                        f"tcp://127.0.0.1:{port}")
+
+
+def test_dask_is_not_imported_without_scheduler(tmp_path):
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from escoba_sim.runs import cluster, runner\n"
+        "from escoba_sim.series import compare, tournament\n"
+        "from escoba_sim.cli import main\n"
+        "r = CliRunner().invoke(main, ['run', '-s', 'greedy', '--vs', 'maxoros', '-n', '20', '--seed', '1',"
+        " '-j', '1', '--json'], catch_exceptions=False)\n"
+        "assert r.exit_code == 0, r.output\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed'))\n"
+        "print(bad)\n"
+        "sys.exit(1 if bad else 0)\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                       env=dict(os.environ, PYTHONPATH=str(REPO)))
+    assert p.returncode == 0, p.stdout + p.stderr
+
+
+def test_cluster_failures_are_explained_in_one_line():
+    from distributed.scheduler import KilledWorker
+
+    from escoba_sim.runs.cluster import explain
+
+    assert "resume" in explain(KilledWorker("play_chunk-1", "tcp://127.0.0.1:1", 3))
+    assert "install escoba-sim" in explain(ModuleNotFoundError("No module named 'escoba_sim'", name="escoba_sim"))
+    assert explain(ModuleNotFoundError("No module named 'foo'", name="foo")) is None
+    assert explain(ValueError("a bug")) is None
+
+
+@pytest.mark.skipif(shutil.which("escoba-sim") is None, reason="the console script is not installed")
+def test_ctrl_c_on_cluster_then_resume(dask_cluster, tmp_path, interrupt):
+    """Ctrl-C keeps the finished chunks as in a local run (exit 130); resume on the cluster gives the same result."""
+    out = tmp_path / "o"
+    n = engine_sized(20000, 4000)  # 200 (40) chunks of 100 hands
+    args = ["escoba-sim", "run", "-s", "greedy", "--vs", "random", "--hands", "-n", str(n), "--seed", "7",
+            "--chunk", "50", "-q", "--out", str(out), "--scheduler", dask_cluster.address]
+    code, _, err = interrupt(args, lambda: len(list((out / "chunks").glob("chunk-*.parquet"))) >= 2)
+    assert code == 130, err
+    assert f"escoba-sim resume {out}" in err
+    assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
+    saved = len(list((out / "chunks").glob("chunk-*.parquet")))
+    assert 2 <= saved < n // 100
+    r = subprocess.run(["escoba-sim", "resume", str(out), "--json", "--scheduler", dask_cluster.address],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    spec = make_spec("greedy", ["random"], None, n, hands=True, seed=7, chunk_size=50)
+    assert strip(json.loads(r.stdout)) == strip(run(spec).summary)
+    assert json.loads(r.stdout)["performance"]["hands_computed"] == n - saved * 100

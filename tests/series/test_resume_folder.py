@@ -1,0 +1,116 @@
+"""The library side of what the command line used to do itself: series.resume (any folder by its kind),
+hands.play.table_seats, game.rules.sets_player_count and runs.cluster.executor_for without a cluster."""
+
+import json
+import os
+import shutil
+
+import pytest
+from helpers import EXAMPLE_PLUGIN
+
+from escoba_sim.game.rules import parse_rules, sets_player_count
+from escoba_sim.hands.play import PlayError, table_seats
+from escoba_sim.runs.cluster import executor_for
+from escoba_sim.runs.runner import run
+from escoba_sim.runs.spec import RunError, make_spec
+from escoba_sim.series.compare import build_variants, compare
+from escoba_sim.series.resume import ResumeError, folder_kind, open_folder, plan_series, resume_folder, run_series_from
+from escoba_sim.series.tournament import tournament
+
+
+def strip(summary):
+    return {k: v for k, v in summary.items() if k not in ("performance", "argv")}
+
+
+def test_folder_kind():
+    assert folder_kind({"kind": "compare"}) == "compare"
+    assert folder_kind({"kind": "tournament"}) == "tournament"
+    assert folder_kind({"kind": "weird"}) == "run"
+    assert folder_kind({}) == "run"
+
+
+def test_resume_a_run_folder_equals_an_uninterrupted_run(tmp_path):
+    spec = make_spec("greedy", ["random"], None, 400, hands=True, seed=3, chunk_size=50)
+    run(spec, tmp_path / "r", only_chunks=[0, 2])
+    folder = open_folder(tmp_path / "r")
+    assert folder.kind == "run" and folder.series is None and folder.spec == spec
+    assert strip(folder.finish()) == strip(run(spec).summary)
+
+
+def test_resume_a_comparison_and_a_tournament(tmp_path):
+    variants = build_variants([], ["ties=shared,none"])
+    want = compare(variants, "greedy", "maxoros", 300, tmp_path / "c", seed=4)
+    shutil.rmtree(tmp_path / "c" / "runs" / "01")
+    assert open_folder(tmp_path / "c").series.runs == 2
+    labels = []
+    assert resume_folder(tmp_path / "c", on_run=lambda k, label: labels.append((k, label))) == want
+    assert labels == [(0, "ludoteka"), (1, "ties=none")]
+
+    want = tournament(["greedy", "maxoros", "random"], 300, tmp_path / "t", seed=4)
+    shutil.rmtree(tmp_path / "t" / "runs" / "02")
+    labels = []
+    assert resume_folder(tmp_path / "t", on_run=lambda k, label: labels.append(label)) == want
+    assert labels == ["greedy vs maxoros", "greedy vs random", "maxoros vs random"]
+
+
+def test_a_series_from_its_arguments_equals_the_library_call(tmp_path):
+    got = run_series_from("tournament", {"strategies": ["greedy", "maxoros"], "n": 300, "seed": 5,
+                                         "rules": parse_rules("ludoteka")}, tmp_path / "a")
+    assert strip(got) == strip(tournament(["greedy", "maxoros"], 300, tmp_path / "b", seed=5))
+
+
+def test_a_series_plugin_is_refused_unless_trusted(tmp_path):
+    compare(build_variants([], ["ties=shared,none"]), f"{EXAMPLE_PLUGIN}:LowCard", "greedy", 40, tmp_path / "c", seed=1)
+    with pytest.raises(ResumeError, match="code named by the folder, not by you; read it, then continue with: "
+                                          "escoba-sim resume --trust-plugins"):
+        open_folder(tmp_path / "c")
+    assert open_folder(tmp_path / "c", trust_plugins=True).kind == "compare"
+
+
+def test_a_manifest_that_does_not_describe_a_series(tmp_path):
+    (tmp_path / "manifest.json").write_text(json.dumps({"kind": "compare", "strategies": ["greedy", "maxoros"]}))
+    with pytest.raises(ResumeError, match=r"the manifest does not describe a compare \('rulesets'\)"):
+        open_folder(tmp_path)
+    (tmp_path / "manifest.json").write_text(json.dumps({"kind": "compare", "strategies": 5}))
+    with pytest.raises(ResumeError, match="the manifest's strategies are not valid"):
+        open_folder(tmp_path)
+    with pytest.raises(RunError, match="no run here"):
+        open_folder(tmp_path / "nowhere")
+    with pytest.raises(ResumeError, match="not a comparison or tournament"):
+        plan_series("run", {}, tmp_path)
+
+
+def test_sets_player_count(tmp_path):
+    assert not sets_player_count(None) and not sets_player_count("") and not sets_player_count("ludoteka")
+    assert sets_player_count("ludoteka(players=3)") and sets_player_count("players = 4")
+    f = tmp_path / "r.toml"
+    f.write_text("preset = 'robo'\n  players = 3\n")
+    assert sets_player_count(str(f))
+    f.write_text("# players = 3 is not set here\npreset = 'robo'\n")
+    assert not sets_player_count(str(f))
+    assert not sets_player_count("x" * 5000)  # too long to be a file name: a spec
+
+
+def test_table_seats():
+    seats = table_seats("ludoteka", ["greedy", "random"])
+    assert seats.rules.players == 3 and seats.specs == [None, "greedy", "random"]
+    seats = table_seats("ludoteka", ["greedy"], teams=True, partner="maxoros")
+    assert seats.rules.teams and seats.specs == [None, "greedy", "maxoros", "greedy"]
+    assert table_seats("ludoteka(players=3)", ["greedy"]).specs == [None, "greedy", "greedy"]
+    for kw, message in [
+        (dict(rules_text="ludoteka", vs=["oracle"]), "cheats"),
+        (dict(rules_text="nope", vs=["greedy"]), "--rules: unknown preset"),
+        (dict(rules_text="ludoteka", vs=["greedy"] * 3, teams=True), "--teams: give one --vs"),
+        (dict(rules_text="ludoteka", vs=["greedy"], partner="maxoros"), "--partner needs --teams"),
+        (dict(rules_text="ludoteka", vs=["greedy"] * 6), "6 --vs: "),
+        (dict(rules_text="ludoteka(players=4)", vs=["greedy"] * 2), "is played by 4 players: give one --vs"),
+    ]:
+        with pytest.raises(PlayError, match=message):
+            table_seats(**kw)
+
+
+def test_executor_for_without_a_scheduler_is_local():
+    with executor_for(None, 3) as (executor, jobs):
+        assert executor is None and jobs == 3
+    with executor_for(None) as (executor, jobs):
+        assert executor is None and jobs == (os.cpu_count() or 1)

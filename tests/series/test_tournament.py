@@ -1,0 +1,63 @@
+"""tournament: Bradley-Terry on known data, every pair played on the same deals, crosstable symmetry."""
+
+import json
+
+import numpy as np
+import polars as pl
+import pytest
+
+from escoba_sim.runs import stats
+from escoba_sim.series import tournament
+from escoba_sim.series.tables import read_tables
+
+
+def test_bradley_terry_recovers_a_known_strength_ratio():
+    # i beats j 3 times in 4: strength ratio 3 -> 400 log10(3) Elo apart (with the half-win prior: 3.5/1.5)
+    r = stats.bradley_terry(np.array([[0, 300], [100, 0]]))
+    assert r[0] - r[1] == pytest.approx(400 * np.log10(300.5 / 100.5), abs=1e-6)
+    assert r.sum() == pytest.approx(0)
+
+
+def test_bradley_terry_is_finite_for_a_perfect_record():
+    r = stats.bradley_terry(np.array([[0, 10, 10], [0, 0, 5], [0, 5, 0]]))
+    assert np.all(np.isfinite(r)) and r[0] > r[1] == pytest.approx(r[2])
+
+
+def test_tournament_rejects_a_single_or_repeated_strategy(tmp_path):
+    with pytest.raises(tournament.TournamentError):
+        tournament.tournament(["greedy"], 10, tmp_path / "a")
+    with pytest.raises(tournament.TournamentError):
+        tournament.tournament(["greedy", "greedy"], 10, tmp_path / "b")
+
+
+@pytest.fixture(scope="module")
+def tour(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tour")
+    tournament.tournament(["greedy", "maxoros", "random"], 120, out, seed=9)
+    return out
+
+
+def test_tournament_crosstable_is_complementary_and_ratings_order(tour):
+    t = read_tables(tour)
+    pairs = t["pairs"]
+    assert pairs.height == 6
+    for r in pairs.iter_rows(named=True):
+        back = pairs.filter((pl.col("row") == r["col"]) & (pl.col("col") == r["row"])).row(0, named=True)
+        assert r["score"] + back["score"] == pytest.approx(1)
+        assert r["points_diff"] == pytest.approx(-back["points_diff"])
+    ratings = {r["label"]: r for r in t["ratings"].iter_rows(named=True)}
+    assert ratings["random"]["estimate"] < min(ratings["greedy"]["estimate"], ratings["maxoros"]["estimate"])
+    for r in ratings.values():
+        assert r["lo"] <= r["estimate"] <= r["hi"]
+
+
+def test_every_pair_uses_the_same_deals(tour):
+    m = json.loads((tour / "manifest.json").read_text())
+    assert m["kind"] == "tournament"
+    seeds = {json.loads((tour / p["run"] / "manifest.json").read_text())["seed"] for p in m["pairs"]}
+    assert seeds == {m["seed"]}
+
+
+def test_tournament_cli(cli, tmp_path):
+    r = cli("tournament", "greedy", "random", "-n", "60", "--seed", "2", "--out", tmp_path / "t")
+    assert "Ratings" in r.output and "greedy" in r.output and "Crosstable" in r.output
