@@ -25,7 +25,7 @@ _PUBLIC = {
     "play_hands": "batch", "play_games": "batch", "make_player": "batch",
     "analyze_record": "hands.review", "replay_record": "hands.record",
     "run": "runs.runner", "resume": "runs.runner", "make_spec": "runs.spec", "RunSpec": "runs.spec",
-    "build_variants": "series.compare",
+    "build_variants": "series.compare", "resume_folder": "series.resume",
     "write_report": "output.report",
 }
 __all__ = ["__version__", *_PUBLIC]

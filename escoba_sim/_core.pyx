@@ -4,7 +4,7 @@
 ``play_hands`` and ``play_games`` validate nothing themselves (``batch`` does),
 translate the ruleset and strategy names into small C codes, run a ``nogil``
 loop of whole hands in C and write the results straight into the arrays that
-``batch.empty_hands`` / ``batch.empty_games`` allocate, so the returned
+``game.columns.empty_hands`` / ``empty_games`` allocate, so the returned
 ``Batch`` is identical to the reference engine's. ``decide_move`` and
 ``decide_blow`` expose one compiled decision (the reference engine plays the
 core-only ismcts through them in ``trace`` and ``play``); ``evaluate_sample``
@@ -115,7 +115,7 @@ cdef _c_players(rules, strategies, esc_player *out):
             out[i].p[k] = values[k] if k < len(values) else 0.0
 
 
-# The per-hand columns of a Batch as raw pointers: batch.empty_hands makes
+# The per-hand columns of a Batch as raw pointers: game.columns.empty_hands makes
 # C-contiguous arrays, side columns (n, n_sides) in SIDE_COLUMNS order, which
 # is the order of esc_hand_result.side. The arrays stay alive in `cols`.
 ctypedef struct _columns:

@@ -22,8 +22,6 @@ from .native import ENGINE, CoreUnavailable
 from .strategies import PluginError, StrategyError, StrategySpec, parse_strategy
 from .strategies.compiled import CoreStrategy
 
-# per hand: one value
-
 
 def _check(rules: Ruleset, strategies: list, seed: int, first: int, count: int) -> list[StrategySpec]:
     if len(strategies) != rules.players:
@@ -80,7 +78,7 @@ def play_hands(rules: Ruleset, strategies: list, seed: int, first: int = 0, coun
     """Hands ``first .. first+count-1`` of a run (game i, hand 0, dealer i % players)."""
     specs = _check(rules, strategies, seed, first, count)
     if _pick(engine_name, specs) == "cython":
-        return native._core.play_hands(rules, specs, seed, first, count)
+        return native.core.play_hands(rules, specs, seed, first, count)
     return py_play_hands(rules, specs, seed, first, count)
 
 
@@ -89,7 +87,7 @@ def play_games(rules: Ruleset, strategies: list, seed: int, first: int = 0, coun
     """Games ``first .. first+count-1`` of a run, each to the ruleset's target."""
     specs = _check(rules, strategies, seed, first, count)
     if _pick(engine_name, specs) == "cython":
-        return native._core.play_games(rules, specs, seed, first, count)
+        return native.core.play_games(rules, specs, seed, first, count)
     return py_play_games(rules, specs, seed, first, count)
 
 
@@ -110,7 +108,7 @@ def warn_if_slow(strategies: list) -> None:
 
 
 def _core_supports(spec: StrategySpec) -> bool:
-    return spec.core_code is not None and spec.core_code in getattr(native._core, "CODES", (0, 1, 2))
+    return spec.core_code is not None and spec.core_code in getattr(native.core, "CODES", (0, 1, 2))
 
 
 def engine_for(strategies: list, engine_name: str | None = None) -> str:
@@ -122,7 +120,7 @@ def _pick(engine_name: str | None, specs: list[StrategySpec] = (), warn: bool = 
     name = engine_name or ENGINE
     if name not in ("cython", "python"):
         raise ValueError(f"unknown engine `{name}` (cython or python)")
-    if name == "cython" and native._core is None:
+    if name == "cython" and native.core is None:
         raise CoreUnavailable("the compiled core is not built; reinstall with a C compiler (pip install -e .)")
     slow = [s for s in specs if not _core_supports(s)] if name == "cython" else []
     if slow:
@@ -146,6 +144,6 @@ def make_player(spec: str | StrategySpec):
     d = spec.builtin
     if d is None or d.reference is not None:
         return spec.make()
-    if native._core is None:
+    if native.core is None:
         raise StrategyError(f"`{spec.name}` runs only in the compiled core, which is not loaded")
-    return CoreStrategy(spec, native._core)
+    return CoreStrategy(spec, native.core)

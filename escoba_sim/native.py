@@ -10,8 +10,6 @@ from __future__ import annotations
 import importlib
 import os
 
-# per hand: one value
-
 PURE_ENV, REQUIRE_ENV = "ESCOBA_SIM_PURE_PYTHON", "ESCOBA_SIM_REQUIRE_CORE"
 
 
@@ -38,6 +36,6 @@ def _load_core():
     return load_compiled("_core", "compiled core")
 
 
-_core = _load_core()
-
-ENGINE = "cython" if _core is not None else "python"
+# the compiled core module, or None: the reference engine plays everything
+core = _load_core()
+ENGINE = "cython" if core is not None else "python"

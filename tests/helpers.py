@@ -38,13 +38,13 @@ def assert_same(ref: columns.Batch, got: columns.Batch, where: str) -> None:
 
 def compare_hands(rules: Ruleset, strategies, seed: int, first: int, count: int) -> None:
     ref = batch.py_play_hands(rules, list(strategies), seed, first, count)
-    got = native._core.play_hands(rules, list(strategies), seed, first, count)
+    got = native.core.play_hands(rules, list(strategies), seed, first, count)
     assert_same(ref, got, f"{rules} {strategies} seed={seed} hands {first}..{first + count - 1}")
 
 
 def compare_games(rules: Ruleset, strategies, seed: int, first: int, count: int) -> None:
     ref = batch.py_play_games(rules, list(strategies), seed, first, count)
-    got = native._core.play_games(rules, list(strategies), seed, first, count)
+    got = native.core.play_games(rules, list(strategies), seed, first, count)
     assert_same(ref, got, f"{rules} {strategies} seed={seed} games {first}..{first + count - 1}")
 
 

@@ -11,7 +11,7 @@ import click
 
 
 class CountType(click.ParamType):
-    """A positive whole count written as ``1000``, ``1_000_000``, ``1e6`` or ``2.5e5``, at most ``batch.MAX_COUNT``.
+    """A positive whole count written as ``1000``, ``1_000_000``, ``1e6`` or ``2.5e5``, at most ``game.columns.MAX_COUNT``.
 
     The text is read exactly (decimal, never a float), so ``1e400`` or a count
     past 2^53 is judged as written and a huge one is refused before anything is built.

@@ -1,5 +1,6 @@
 """What the commands that play runs share (run, resume, compare, tournament, tune): the executor with
-its Dask line, Ctrl-C and SIGTERM turned into one line and exit 130, and a run's progress bar and report."""
+its Dask line, Ctrl-C and SIGTERM turned into one line and exit 130, and the progress bar and report of a
+run or a series."""
 
 from __future__ import annotations
 
@@ -76,3 +77,33 @@ def run_and_report(start, *, as_json: bool, quiet: bool, spec, out) -> None:
         emit_json(summary)
     else:
         print_report(summary)
+
+
+def play_and_print_series(plan, *, jobs, as_json, quiet, scheduler, continue_with: str) -> None:
+    """Play (or finish) a planned comparison or tournament (``series.resume.SeriesPlan``) with one progress
+    bar, then print its summary; Ctrl-C says ``continue_with``."""
+    from ..output.console import ProgressBar, compare_lines, print_tournament
+    from ..series.compare import CompareError
+    from ..series.resume import play_series
+    from ..series.tournament import TournamentError
+
+    try:
+        with executor(scheduler, jobs, quiet) as (pool, jobs), stops_cleanly(continue_with), \
+                ProgressBar(plan.first, enabled=not quiet and sys.stderr.isatty(), runs=plan.runs) as bar:
+            def on_run(k, label):
+                bar.start_run(k, label)
+                if not bar.enabled and not quiet:
+                    click.echo(f"[{k + 1}/{plan.runs}] {label}", err=True)
+            summary = play_series(plan, jobs=jobs, executor=pool, argv=sys.argv[1:], on_run=on_run, on_chunk=bar)
+    except (CompareError, TournamentError) as e:
+        fail(str(e))
+    if as_json:
+        emit_json(summary)
+        return
+    if plan.kind == "compare":
+        for line in compare_lines(summary):
+            click.echo(line)
+    else:
+        print_tournament(summary)
+    click.echo(f"\nresults kept in {plan.out} (summary.json, tables/); charts: escoba-sim report "
+               f"{shlex.quote(str(plan.out))}")

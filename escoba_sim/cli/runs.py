@@ -21,8 +21,7 @@ from .options import (
     scheduler_option,
     seed_option,
 )
-from .running import executor, run_and_report
-from .series import play_series
+from .running import executor, play_and_print_series, run_and_report
 
 
 @click.command()
@@ -122,7 +121,7 @@ def resume(directory, jobs, as_json, quiet, trust_plugins, scheduler):
     except RunError as e:
         fail(str(e))
     if folder.series is not None:
-        play_series(folder.series, jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler,
+        play_and_print_series(folder.series, jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler,
                     continue_with=f"escoba-sim resume {shlex.quote(str(directory))}")
         return
     with executor(scheduler, jobs, quiet) as (pool, jobs):

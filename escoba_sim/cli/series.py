@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import shlex
-import sys
 
 import click
 
@@ -12,7 +11,6 @@ from .options import (
     COUNT,
     RULES,
     STRATEGY,
-    emit_json,
     fail,
     jobs_option,
     json_option,
@@ -22,37 +20,7 @@ from .options import (
     scheduler_option,
     seed_option,
 )
-from .running import executor, stops_cleanly
-
-
-def play_series(plan, *, jobs, as_json, quiet, scheduler, continue_with: str) -> None:
-    """Play (or finish) a planned comparison or tournament (``series.resume.SeriesPlan``) with one progress
-    bar, then print its summary; Ctrl-C says ``continue_with``."""
-    from ..output.console import ProgressBar, compare_lines, print_tournament
-    from ..series.compare import CompareError
-    from ..series.resume import play_series as play
-    from ..series.tournament import TournamentError
-
-    try:
-        with executor(scheduler, jobs, quiet) as (pool, jobs), stops_cleanly(continue_with), \
-                ProgressBar(plan.first, enabled=not quiet and sys.stderr.isatty(), runs=plan.runs) as bar:
-            def on_run(k, label):
-                bar.start_run(k, label)
-                if not bar.enabled and not quiet:
-                    click.echo(f"[{k + 1}/{plan.runs}] {label}", err=True)
-            summary = play(plan, jobs=jobs, executor=pool, argv=sys.argv[1:], on_run=on_run, on_chunk=bar)
-    except (CompareError, TournamentError) as e:
-        fail(str(e))
-    if as_json:
-        emit_json(summary)
-        return
-    if plan.kind == "compare":
-        for line in compare_lines(summary):
-            click.echo(line)
-    else:
-        print_tournament(summary)
-    click.echo(f"\nresults kept in {plan.out} (summary.json, tables/); charts: escoba-sim report "
-               f"{shlex.quote(str(plan.out))}")
+from .running import play_and_print_series
 
 
 def _start(kind: str, args: dict, out: str, *, jobs, as_json, quiet, scheduler) -> None:
@@ -64,7 +32,7 @@ def _start(kind: str, args: dict, out: str, *, jobs, as_json, quiet, scheduler) 
         plan = plan_series(kind, args, out)
     except RunError as e:
         fail(str(e))
-    play_series(plan, jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler,
+    play_and_print_series(plan, jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler,
                 continue_with=f"escoba-sim resume {shlex.quote(str(out))}")
 
 

@@ -43,7 +43,7 @@ from ..game import engine
 from ..game.cards import card_str, cards_of, cards_str, mask_of
 from ..game.engine import HandState, Move
 from ..game.rules import Ruleset
-from ..native import _core
+from ..native import core
 
 N_CARDS = 40
 TAKE = 40
@@ -53,7 +53,7 @@ N_ACTIONS = 82
 
 BLOW, CARD, TAKE_PHASE, OVER = 0, 1, 2, 3
 # the compiled core's capture_options gives the reference engine's lists ~4x faster (search calls it a lot)
-_options_of = _core.capture_options if _core is not None else engine.capture_options
+_options_of = core.capture_options if core is not None else engine.capture_options
 _PHASE_TEXT = ("answer a blow", "play a card", "choose the table cards to take", "")
 
 

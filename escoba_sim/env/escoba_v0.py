@@ -10,7 +10,7 @@
 
 One episode is one hand. Agents ``player_0 .. player_{n-1}`` are the seats.
 Observations are dicts: ``observation`` (int8 vector, the planes of
-``escoba_sim.actions``, seen from the agent's seat) and ``action_mask`` (82
+``escoba_sim.env.actions``, seen from the agent's seat) and ``action_mask`` (82
 int8, the legal actions of the fixed encoding). Rewards come at the end of the
 hand: each seat's side points minus the mean of the other sides' (two sides:
 own minus opponent's), as in ``escoba_sim.openspiel``. ``infos[agent]`` holds

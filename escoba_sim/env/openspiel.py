@@ -16,7 +16,7 @@ the preset"; yes/no fields take ``yes``/``no``).
   among the cards not yet dealt (outcome = card id); then the reference
   engine deals hands and table from that order (docs/engine.md, One hand),
   settles the lucky deal, and refills or draws from the rest.
-- Players' actions: the fixed encoding of ``escoba_sim.actions`` (82 actions:
+- Players' actions: the fixed encoding of ``escoba_sim.env.actions`` (82 actions:
   a card, then the table cards it takes one at a time, ``LAY``, ``NO_BLOW``).
 - Returns at the end: for each player, its side's hand points minus the mean
   of the other sides' hand points (two sides: own minus opponent's), so the

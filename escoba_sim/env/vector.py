@@ -10,7 +10,7 @@
         obs, reward, terminated, truncated, info = envs.step(actions)
 
 - Observations: ``{"observation": int8 (N, size), "action_mask": int8 (N, 82)}``,
-  the planes and action encoding of ``escoba_sim.actions`` seen from the
+  the planes and action encoding of ``escoba_sim.env.actions`` seen from the
   learner's seat (the same as ``escoba_v0`` shows that seat).
 - One step is one learner decision (a card, a table card of a capture, a lay,
   a blow choice); the other seats (``opponent``: any built-in strategy spec,
@@ -30,7 +30,7 @@
 
 Backends: ``"core"`` steps in C (``escoba_sim._vec``; the other seats'
 decisions are the compiled core's); ``"python"`` steps the reference engine
-one hand at a time (``escoba_sim.actions.ActionHand``), the same hands and
+one hand at a time (``escoba_sim.env.actions.ActionHand``), the same hands and
 numbers about 400 times slower, and cannot play ``ismcts``. ``"auto"``
 (the default) takes the core when it is loaded, so under
 ``ESCOBA_SIM_PURE_PYTHON=1`` the environment still works, slowly.
@@ -47,12 +47,12 @@ from gymnasium.vector.utils import batch_space
 
 from ..game.rng import PLAY, SplitMix64, shuffled_deck
 from ..game.rules import parse_rules
-from ..native import PURE_ENV, CoreUnavailable, _core, load_compiled
+from ..native import PURE_ENV, CoreUnavailable, core, load_compiled
 from ..strategies import parse_strategy
 from . import actions
 from .actions import N_ACTIONS, ActionHand, SeatStrategy, hand_returns
 
-_vec = load_compiled("_vec", "compiled vector loop") if _core is not None else None
+_vec = load_compiled("_vec", "compiled vector loop") if core is not None else None
 
 
 class EscobaVectorEnv(VectorEnv):

@@ -12,17 +12,12 @@ from dataclasses import dataclass
 import numpy as np
 
 # per hand: one value
-
-# per hand: one value
 HAND_COLUMNS = {"game": np.int64, "hand": np.int32, "dealer": np.int8, "lucky_deal": np.int8,
                 "leftovers": np.int8, "leftover_taker": np.int8}
-
 # per hand and side: points by category, then what the side's pile holds
 POINT_COLUMNS = ("escobas", "siete_oros", "sevens", "oros", "cards", "bonus")
-
 SIDE_COLUMNS = ("escobas", "lucky_escobas", "siete_oros", "sevens", "oros", "cards", "bonus", "total",
                 "cards_taken", "oros_taken", "sevens_taken")
-
 # what a person reads for each side column (machine names stay in JSON and Parquet)
 COLUMN_TEXT = {"escobas": "escobas", "lucky_escobas": "lucky-deal escobas", "siete_oros": "siete de oros",
                "sevens": "sevens", "oros": "oros", "cards": "cards", "bonus": "bonuses", "total": "total",
@@ -30,12 +25,9 @@ COLUMN_TEXT = {"escobas": "escobas", "lucky_escobas": "lucky-deal escobas", "sie
 # how a point category reads in a comparison's legend or terminal table (the rule it scores by)
 CATEGORY_TEXT = {"escobas": "escobas", "siete_oros": "siete de oros", "sevens": "sevens (majority)",
                  "oros": "oros (majority)", "cards": "cards (majority)", "bonus": "bonuses", "total": "total"}
-
 SIDE_DTYPE = np.int16
-
 # per game
 GAME_COLUMNS = {"game": np.int64, "first_dealer": np.int8, "hands": np.int32, "winner": np.int8}
-
 GAME_SIDE_COLUMNS = ("score",)
 
 # The most games or hands one request may ask for: 10^15 hands take ~30 years of one core at a

@@ -141,12 +141,12 @@ class Evaluation:
 
 
 def _core():
-    from ..native import _core
+    from .. import native
 
-    if _core is None:
+    if native.core is None:
         raise EvaluationError("the evaluator runs in the compiled core, which is not loaded "
                               "(build it with pip install -e ., and unset ESCOBA_SIM_PURE_PYTHON)")
-    return _core
+    return native.core
 
 
 def decision_seed(seed: int, index: int) -> int:

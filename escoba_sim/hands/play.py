@@ -3,7 +3,7 @@
 The reference engine runs every hand, so each move the person types is checked
 by the engine's own ``legal_moves`` and a wrong one is explained by
 ``explain_illegal``. The person holds seat 0; the other seats play strategy
-specs (``StrategySpec.player``: ismcts decides through the compiled core).
+specs (``batch.make_player``: ismcts decides through the compiled core).
 Decks, dealers and the computer's random draws come from the seeded streams
 exactly as in a run (game g, hand h), so a session is reproducible from its seed.
 Hints come from the evaluator (``evaluate``), which sees only the person's

@@ -3,7 +3,7 @@
 A record holds everything needed to re-play a hand without any strategy or
 seed: the canonical ruleset string, the dealer, the 40 cards in dealing order
 and the moves in order (plays and blows, cards in ``7o`` notation), plus the
-score per side by category (the ``batch.SIDE_COLUMNS`` names). ``seed``,
+score per side by category (the ``game.columns.SIDE_COLUMNS`` names). ``seed``,
 ``game``, ``hand`` and ``strategies`` are informational provenance only: a
 strategy named there is printed, never loaded, so replaying a record from
 elsewhere never runs a plugin it names.

@@ -13,7 +13,7 @@ The frames the prep functions take:
 - estimate frame: ``label, metric, estimate, lo, hi`` (one row per quantity,
   ``lo``/``hi`` the 95 % interval);
 - category frame: ``label, category, points`` (points per hand, categories
-  named as the columns of ``escoba_sim.batch.POINT_COLUMNS``);
+  named as the columns of ``escoba_sim.game.columns.POINT_COLUMNS``);
 - count frame: ``label, value, count`` (a histogram, e.g. points per hand or
   hands per game);
 - pair frame: ``row, col, value`` (a crosstable cell: row's result against col);

@@ -7,7 +7,7 @@
                                 (running / interrupted / complete / stopped-by-sprt), times
     DIR/chunks/chunk-000123.parquet   aggregates of chunk 123 (its presence marks it done)
     DIR/hands/chunk-000123.parquet    per-hand rows with --save-hands
-    DIR/deals/chunk-000123.parquet    per-deal vectors (``chunk.DealLayout``) of a run in a
+    DIR/deals/chunk-000123.parquet    per-deal vectors (``runs.aggregates.DealLayout``) of a run in a
                                 comparison or tournament, which pairs them across runs
                                 (``series.tables.series_deal_sums``)
     DIR/summary.json            the same as ``run --json``
@@ -33,7 +33,7 @@ maximum indices: ``chunk`` int64, ``first_deal`` int64, ``deals`` int64 (the
 chunk's own range), ``stat`` utf8, ``i0``/``i1``/``i2`` int32 (indices; 0
 where the stat has fewer dimensions), ``value`` int64.
 
-Per-hand rows (``hands/``): the ``batch.HAND_COLUMNS`` plus each side column
+Per-hand rows (``hands/``): the ``game.columns.HAND_COLUMNS`` plus each side column
 split by side as ``total_0``, ``total_1``, ... (named exactly as batch
 columns), plus ``rotation`` (int8); side ``j`` of rotation ``r`` is played
 by entrant ``(j + r) % E``. ``game`` is the deal index.

@@ -3,7 +3,7 @@
 Every function here takes counts or sums that ``runner`` merges exactly across
 chunks, so a summary depends only on the seed and the run's arguments, never
 on how the work was split (each formula is checked against a naive or
-hand-worked value, or scipy, in tests/test_stats.py).
+hand-worked value, or scipy, in tests/runs/test_stats.py).
 
 One model for every interval: the unit is the *deal* (every game or hand that
 shares a deal index across seat rotations, and across the runs of a comparison
@@ -11,7 +11,7 @@ or a tournament, which play the same deals). Deals are independent; the games
 of one deal are not (duplicate pairing makes them strongly dependent).
 
 - Each deal ``c`` contributes a vector of integer totals ``v_c`` (hands,
-  games, wins, points...: ``chunk.DealLayout``). Runs keep ``n``,
+  games, wins, points...: ``runs.aggregates.DealLayout``). Runs keep ``n``,
   ``S = sum_c v_c`` and ``G = sum_c v_c v_c^T``, which merge by addition, so an
   interval never depends on how the deals were cut into chunks or jobs.
 - An estimate is a ratio of linear combinations, ``R = a.S / b.S`` (points per

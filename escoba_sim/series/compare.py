@@ -3,7 +3,7 @@
 Every ruleset is played by ``runner.run`` with the same seed, strategies and
 chunk size, so chunk ``k`` of every ruleset holds the same deal indices and
 therefore the same shuffles (common random numbers, docs/engine.md). Each run
-keeps its per-deal vectors (``chunk.DealLayout``); put side by side, deal by
+keeps its per-deal vectors (``runs.aggregates.DealLayout``); put side by side, deal by
 deal, they give the sums and cross products of every quantity in every
 ruleset (``tables.series_deal_sums``, one chunk at a time). Each quantity
 is a ratio of per-deal sums with the deal model's interval, and its
@@ -20,7 +20,7 @@ Output folder::
 
 Quantities (``metric`` names; the player is named by its strategy label):
 
-- ``<category>:<player>`` for each of ``batch.POINT_COLUMNS`` and ``total``: points per hand;
+- ``<category>:<player>`` for each of ``game.columns.POINT_COLUMNS`` and ``total``: points per hand;
 - ``escobas``, ``lucky_escobas``: escobas per hand, both players together;
 - ``win_rate``: the first player's game win rate; ``hands_per_game``;
 - ``seat_advantage``: points per hand of the mano (plays first) minus the dealer's;

@@ -100,11 +100,6 @@ def play_series(plan: SeriesPlan, *, jobs: int = 1, executor=None, argv: list[st
     return tournament(list(args["strategies"]), args["n"], plan.out, rules=args["rules"], **common)
 
 
-def run_series_from(kind: str, args: dict, out: str | Path, **kw) -> dict:
-    """``play_series(plan_series(kind, args, out), **kw)``: a comparison or tournament from its arguments."""
-    return play_series(plan_series(kind, args, out), **kw)
-
-
 @dataclass(frozen=True)
 class Resumable:
     """An output folder whose manifest was read and checked: a run (``spec``) or a series (``series``)."""

@@ -41,8 +41,6 @@ from .reference import (
     SevensStrategy,
 )
 
-# ---------------------------------------------------------------- specs and the registry
-
 
 @dataclass(frozen=True)
 class Param:

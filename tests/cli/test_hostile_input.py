@@ -7,15 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import REPO
+from helpers import EXAMPLE_PLUGIN
 
 from escoba_sim.hands.record import record_for_hand
 from escoba_sim.runs.runner import run
 from escoba_sim.runs.spec import make_spec
 from escoba_sim.strategies import PluginError, StrategyError, check_strategy, parse_strategy, plugins
 from escoba_sim.strategies.plugins import GuardedPlugin
-
-EXAMPLE = REPO / "examples" / "lowcard.py"
 
 
 def one_error(result, code=None) -> str:
@@ -173,7 +171,7 @@ def _plugin_run_folder(tmp_path: Path, finished: list[int] | None) -> tuple[Path
     (a folder downloaded from elsewhere)."""
     plugin = tmp_path / "dl" / "evil.py"
     plugin.parent.mkdir(exist_ok=True)
-    plugin.write_text(EXAMPLE.read_text())
+    plugin.write_text(EXAMPLE_PLUGIN.read_text())
     out = tmp_path / "dl" / "run"
     spec = make_spec(f"{plugin}:LowCard", ["greedy"], None, 12, hands=True, seed=5, chunk_size=3)
     run(spec, out, only_chunks=finished)

@@ -5,7 +5,7 @@ engine with the compiled ismcts deciding (StrategySpec.player, as trace does) an
 decision (seat, card, table mask taken, the PLAY stream state after it) to ismcts_baseline.json,
 with every result column of a few batches of the core's own hand loop and the evaluator's sampled
 margins at a few dozen decisions (the evaluator shares the search's iteration).
-tests/test_ismcts_options.py replays the same hands with `ismcts:<old settings>` and requires the
+tests/strategies/test_ismcts_options.py replays the same hands with `ismcts:<old settings>` and requires the
 very same decisions and stream states: the old behaviour stays reachable, draw for draw. CASES spell
 the specs as main did then: a bare `ismcts` was 1000 iterations over uniform deals (today's
 `ismcts:iters=1000,infer=0`; the default is now iters=950,infer=1), so only that build can record them.
@@ -104,7 +104,7 @@ def evaluations() -> list[dict]:
 
 def record_hand(rules: str, specs: list, seed: int, hand: int) -> tuple[list, list]:
     """One hand in the reference engine with the compiled ismcts deciding (specs per seat, None = greedy):
-    its decisions as Recorder logs them, and its totals. tests/test_ismcts_options.py replays through it."""
+    its decisions as Recorder logs them, and its totals. tests/strategies/test_ismcts_options.py replays through it."""
     log = []
     players = [Recorder(make_player(s or "greedy"), i, log) for i, s in enumerate(specs)]
     st = play_hand(parse_rules(rules), players, seed, 0, hand)

@@ -30,7 +30,7 @@ from escoba_sim.env.vector import EscobaVectorEnv, _vec
 from escoba_sim.game import engine
 from escoba_sim.game.rng import PLAY, SplitMix64
 from escoba_sim.game.rules import parse_rules
-from escoba_sim.native import _core
+from escoba_sim.native import core as _core
 from escoba_sim.strategies import make_strategy
 
 RULESETS = ["ludoteka", "tradicional", "cardgames", "robo", "tradicional(players=3)",

@@ -124,7 +124,7 @@ def test_same_hand_as_the_trace_command(cli):
 
 def test_ismcts_plays_through_the_game_as_in_the_core():
     """Our core-only ismcts as an OpenSpiel bot: the hand equals the compiled core's hand."""
-    from escoba_sim.native import _core as core
+    from escoba_sim.native import core
 
     if core is None:
         pytest.skip("ismcts runs only in the compiled core")

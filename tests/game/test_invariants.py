@@ -109,7 +109,7 @@ def check_hand(rules: Ruleset, strategy_names, seed: int) -> None:
         assert r.lucky_escobas == [0] * rules.n_sides
 
 
-# the reference engine plays every core strategy but ismcts (randomised search, no reference; tests/test_ismcts.py)
+# the reference engine plays every core strategy but ismcts (randomised search, no reference; tests/strategies/test_ismcts.py)
 REFERENCE_PLAYABLE = sorted(n for n, d in STRATEGIES.items() if d.reference is not None)
 seat_strategies = hs.lists(hs.sampled_from(REFERENCE_PLAYABLE), min_size=6, max_size=6)
 seeds = hs.integers(0, 2**64 - 1)

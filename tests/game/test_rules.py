@@ -4,7 +4,15 @@ import itertools
 
 import pytest
 
-from escoba_sim.game.rules import FIELD_NAMES, PRESET_SOURCES, PRESETS, RulesError, Ruleset, parse_rules
+from escoba_sim.game.rules import (
+    FIELD_NAMES,
+    PRESET_SOURCES,
+    PRESETS,
+    RulesError,
+    Ruleset,
+    parse_rules,
+    sets_player_count,
+)
 
 # The preset table of RULES.md, column by column.
 RULES_MD_TABLE = """
@@ -131,3 +139,14 @@ def test_impossible_combinations_are_refused(spec, fragment):
         parse_rules(spec)
     assert fragment in str(e.value)
     assert str(e.value).startswith(spec)  # the error names the spec it came from
+
+
+def test_sets_player_count(tmp_path):
+    assert not sets_player_count(None) and not sets_player_count("") and not sets_player_count("ludoteka")
+    assert sets_player_count("ludoteka(players=3)") and sets_player_count("players = 4")
+    f = tmp_path / "r.toml"
+    f.write_text("preset = 'robo'\n  players = 3\n")
+    assert sets_player_count(str(f))
+    f.write_text("# players = 3 is not set here\npreset = 'robo'\n")
+    assert not sets_player_count(str(f))
+    assert not sets_player_count("x" * 5000)  # too long to be a file name: a spec

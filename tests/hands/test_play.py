@@ -10,7 +10,7 @@ import pytest
 
 from escoba_sim import native
 from escoba_sim.game.rules import parse_rules
-from escoba_sim.hands.play import Session, seat_specs
+from escoba_sim.hands.play import PlayError, Session, seat_specs, table_seats
 from escoba_sim.hands.record import replay_record
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -184,9 +184,27 @@ def test_play_in_a_real_terminal(tmp_path):
 
 
 def test_without_the_core_play_still_works_and_hints_say_why(cli, tmp_path, monkeypatch):
-    monkeypatch.setattr(native, "_core", None)
+    monkeypatch.setattr(native, "core", None)
     out = cli("play", "--vs", "greedy", "--seed", 5, "--hands", "--out", tmp_path, input="?\n1\nq\n")
     assert out.exit_code == 0
     assert "no hint: the evaluator runs in the compiled core" in out.output and "you lay" in out.output
     out = cli("play", "--vs", "ismcts", "--out", tmp_path, input="q\n")
     assert out.exit_code == 1 and "runs only in the compiled core" in out.output
+
+
+def test_table_seats():
+    seats = table_seats("ludoteka", ["greedy", "random"])
+    assert seats.rules.players == 3 and seats.specs == [None, "greedy", "random"]
+    seats = table_seats("ludoteka", ["greedy"], teams=True, partner="maxoros")
+    assert seats.rules.teams and seats.specs == [None, "greedy", "maxoros", "greedy"]
+    assert table_seats("ludoteka(players=3)", ["greedy"]).specs == [None, "greedy", "greedy"]
+    for kw, message in [
+        (dict(rules_text="ludoteka", vs=["oracle"]), "cheats"),
+        (dict(rules_text="nope", vs=["greedy"]), "--rules: unknown preset"),
+        (dict(rules_text="ludoteka", vs=["greedy"] * 3, teams=True), "--teams: give one --vs"),
+        (dict(rules_text="ludoteka", vs=["greedy"], partner="maxoros"), "--partner needs --teams"),
+        (dict(rules_text="ludoteka", vs=["greedy"] * 6), "6 --vs: "),
+        (dict(rules_text="ludoteka(players=4)", vs=["greedy"] * 2), "is played by 4 players: give one --vs"),
+    ]:
+        with pytest.raises(PlayError, match=message):
+            table_seats(**kw)

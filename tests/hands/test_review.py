@@ -108,7 +108,7 @@ def test_errors_are_one_line(cli, tmp_path, monkeypatch):
     good.write_text(json.dumps(missed_escoba_record()))
     out = cli("analyze", good, "--seat", 5)
     assert out.exit_code == 2 and out.output.startswith("Error: ") and "seat 5" in out.output
-    monkeypatch.setattr(native, "_core", None)
+    monkeypatch.setattr(native, "core", None)
     out = cli("analyze", good)
     assert out.exit_code == 1 and "compiled core" in out.output and out.output.count("\n") == 1
 

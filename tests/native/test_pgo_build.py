@@ -18,7 +18,7 @@ import setuptools
 from helpers import REPO
 
 from escoba_sim import _pgo_training
-from escoba_sim.native import _core
+from escoba_sim.native import core as _core
 from escoba_sim.strategies import BUILTINS, parse_strategy
 
 ROOT = REPO

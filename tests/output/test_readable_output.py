@@ -5,12 +5,10 @@ import os
 import subprocess
 import sys
 
-from helpers import REPO
+from helpers import EXAMPLE_PLUGIN
 
 from escoba_sim.output.console import _fmt, table_labels
 from escoba_sim.runs import runner
-
-PLUGIN = REPO / "examples" / "lowcard.py"
 
 
 def test_small_probabilities_are_not_printed_as_zero():
@@ -45,7 +43,7 @@ def test_trace_uses_human_category_names(cli):
 
 def test_the_plugin_speed_warning_prints_once(tmp_path):
     env = {**os.environ, "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
-    r = subprocess.run([sys.executable, "-c", "from escoba_sim.cli import main; main()", "run", "-s", "greedy", "--vs", f"{PLUGIN}:LowCard",
+    r = subprocess.run([sys.executable, "-c", "from escoba_sim.cli import main; main()", "run", "-s", "greedy", "--vs", f"{EXAMPLE_PLUGIN}:LowCard",
                         "-n", "1200", "--chunk", "100", "--seed", "1", "-j", "2", "-q", "--json"],
                        capture_output=True, text=True, env=env, timeout=600)
     assert r.returncode == 0, r.stderr

@@ -25,6 +25,7 @@ from conftest import engine_sized
 from helpers import REPO
 
 from escoba_sim.runs import folder as runfolder
+from escoba_sim.runs.cluster import executor_for
 from escoba_sim.runs.runner import run
 from escoba_sim.runs.spec import make_spec
 from escoba_sim.series import tables
@@ -304,3 +305,10 @@ def test_ctrl_c_on_cluster_then_resume(dask_cluster, tmp_path, interrupt):
     spec = make_spec("greedy", ["random"], None, n, hands=True, seed=7, chunk_size=50)
     assert strip(json.loads(r.stdout)) == strip(run(spec).summary)
     assert json.loads(r.stdout)["performance"]["hands_computed"] == n - saved * 100
+
+
+def test_executor_for_without_a_scheduler_is_local():
+    with executor_for(None, 3) as (executor, jobs):
+        assert executor is None and jobs == 3
+    with executor_for(None) as (executor, jobs):
+        assert executor is None and jobs == (os.cpu_count() or 1)

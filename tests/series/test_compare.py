@@ -10,7 +10,7 @@ import subprocess
 import polars as pl
 import pytest
 from click.testing import CliRunner
-from helpers import REPO
+from helpers import EXAMPLE_PLUGIN
 
 from escoba_sim.cli import main
 from escoba_sim.game.rules import PRESETS
@@ -133,7 +133,7 @@ def test_compare_cli_prints_grouped_summary(cli, tmp_path):
 
 def test_compare_provenance_names_the_engine_a_plugin_forces(tmp_path):
 
-    plugin = REPO / "examples" / "lowcard.py"
+    plugin = EXAMPLE_PLUGIN
     variants = compare.build_variants([], ["ties=shared,none"])
     summary = compare.compare(variants, "greedy", f"{plugin}:LowCard", 4, tmp_path / "c", seed=3)
     manifest = json.loads((tmp_path / "c" / "manifest.json").read_text())

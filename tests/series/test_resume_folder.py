@@ -1,20 +1,16 @@
-"""The library side of what the command line used to do itself: series.resume (any folder by its kind),
-hands.play.table_seats, game.rules.sets_player_count and runs.cluster.executor_for without a cluster."""
+"""series.resume: any output folder finished by its kind, and a comparison or tournament rebuilt from its arguments."""
 
 import json
-import os
 import shutil
 
 import pytest
 from helpers import EXAMPLE_PLUGIN
 
-from escoba_sim.game.rules import parse_rules, sets_player_count
-from escoba_sim.hands.play import PlayError, table_seats
-from escoba_sim.runs.cluster import executor_for
+from escoba_sim.game.rules import parse_rules
 from escoba_sim.runs.runner import run
 from escoba_sim.runs.spec import RunError, make_spec
 from escoba_sim.series.compare import build_variants, compare
-from escoba_sim.series.resume import ResumeError, folder_kind, open_folder, plan_series, resume_folder, run_series_from
+from escoba_sim.series.resume import ResumeError, folder_kind, open_folder, plan_series, play_series, resume_folder
 from escoba_sim.series.tournament import tournament
 
 
@@ -54,8 +50,8 @@ def test_resume_a_comparison_and_a_tournament(tmp_path):
 
 
 def test_a_series_from_its_arguments_equals_the_library_call(tmp_path):
-    got = run_series_from("tournament", {"strategies": ["greedy", "maxoros"], "n": 300, "seed": 5,
-                                         "rules": parse_rules("ludoteka")}, tmp_path / "a")
+    got = play_series(plan_series("tournament", {"strategies": ["greedy", "maxoros"], "n": 300, "seed": 5,
+                                                "rules": parse_rules("ludoteka")}, tmp_path / "a"))
     assert strip(got) == strip(tournament(["greedy", "maxoros"], 300, tmp_path / "b", seed=5))
 
 
@@ -78,39 +74,3 @@ def test_a_manifest_that_does_not_describe_a_series(tmp_path):
         open_folder(tmp_path / "nowhere")
     with pytest.raises(ResumeError, match="not a comparison or tournament"):
         plan_series("run", {}, tmp_path)
-
-
-def test_sets_player_count(tmp_path):
-    assert not sets_player_count(None) and not sets_player_count("") and not sets_player_count("ludoteka")
-    assert sets_player_count("ludoteka(players=3)") and sets_player_count("players = 4")
-    f = tmp_path / "r.toml"
-    f.write_text("preset = 'robo'\n  players = 3\n")
-    assert sets_player_count(str(f))
-    f.write_text("# players = 3 is not set here\npreset = 'robo'\n")
-    assert not sets_player_count(str(f))
-    assert not sets_player_count("x" * 5000)  # too long to be a file name: a spec
-
-
-def test_table_seats():
-    seats = table_seats("ludoteka", ["greedy", "random"])
-    assert seats.rules.players == 3 and seats.specs == [None, "greedy", "random"]
-    seats = table_seats("ludoteka", ["greedy"], teams=True, partner="maxoros")
-    assert seats.rules.teams and seats.specs == [None, "greedy", "maxoros", "greedy"]
-    assert table_seats("ludoteka(players=3)", ["greedy"]).specs == [None, "greedy", "greedy"]
-    for kw, message in [
-        (dict(rules_text="ludoteka", vs=["oracle"]), "cheats"),
-        (dict(rules_text="nope", vs=["greedy"]), "--rules: unknown preset"),
-        (dict(rules_text="ludoteka", vs=["greedy"] * 3, teams=True), "--teams: give one --vs"),
-        (dict(rules_text="ludoteka", vs=["greedy"], partner="maxoros"), "--partner needs --teams"),
-        (dict(rules_text="ludoteka", vs=["greedy"] * 6), "6 --vs: "),
-        (dict(rules_text="ludoteka(players=4)", vs=["greedy"] * 2), "is played by 4 players: give one --vs"),
-    ]:
-        with pytest.raises(PlayError, match=message):
-            table_seats(**kw)
-
-
-def test_executor_for_without_a_scheduler_is_local():
-    with executor_for(None, 3) as (executor, jobs):
-        assert executor is None and jobs == 3
-    with executor_for(None) as (executor, jobs):
-        assert executor is None and jobs == (os.cpu_count() or 1)

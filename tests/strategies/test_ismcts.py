@@ -2,7 +2,7 @@
 
 ismcts has no pure-Python version (it is a randomised search). Its moves are
 checked instead by replaying hands in the reference engine with a strategy
-that asks the compiled search for each decision (``StrategySpec.player``, which
+that asks the compiled search for each decision (``batch.make_player``, which
 ``trace`` and ``play`` use: ``_core.decide_move``): the reference engine rejects
 any illegal move, and the replayed hands
 must equal the compiled core's own, field by field. Batches are also checked
@@ -34,7 +34,7 @@ def _assert_same(a, b):
 
 
 class CoreIsmcts:
-    """The reference-engine player of ismcts (StrategySpec.player: every decision is the compiled
+    """The reference-engine player of ismcts (batch.make_player: every decision is the compiled
     search's own), counting the decisions that searched (they draw from the PLAY stream)."""
 
     def __init__(self, iters):

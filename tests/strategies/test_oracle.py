@@ -1,7 +1,7 @@
 """oracle (csrc/escoba_oracle.h): it sees every card, is labelled a cheat, plays legal moves, and beats ismcts.
 
 Like ismcts it runs only in the compiled core; its hands are replayed in the
-reference engine with the compiled decisions (``StrategySpec.player``), which
+reference engine with the compiled decisions (``batch.make_player``), which
 hands it the stock's order: the replay must equal the core's own hand, which
 checks both that every move is legal and that the oracle's view of the stock is
 the true one.

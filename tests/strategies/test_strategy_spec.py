@@ -7,14 +7,13 @@ import re
 
 import pytest
 from click.testing import CliRunner
-from helpers import REPO
+from helpers import EXAMPLE_PLUGIN
 
 from escoba_sim import batch, native
 from escoba_sim.cli import main
 from escoba_sim.game.rules import PRESETS
 from escoba_sim.strategies import BUILTINS, StrategyError, StrategySpec, check_strategy, parse_strategy, plugins
 
-EXAMPLE = REPO / "examples" / "lowcard.py"
 HEURISTIC_DEFAULT = "heuristic:cards=1,oros=1,sevens=1.5,siete=3,escoba=4,risk=20,keep=0.5"
 
 
@@ -87,11 +86,11 @@ def test_batch_accepts_spec_strings_and_specs():
 
 
 def test_plugin_class_loads_and_plays(tmp_path):
-    spec = parse_strategy(f"{EXAMPLE}:LowCard")
-    assert spec.plugin is not None and spec.canonical == f"{EXAMPLE}:LowCard"
+    spec = parse_strategy(f"{EXAMPLE_PLUGIN}:LowCard")
+    assert spec.plugin is not None and spec.canonical == f"{EXAMPLE_PLUGIN}:LowCard"
     assert batch.engine_for([spec, "greedy"]) == "python"
     with pytest.raises(StrategyError, match="has no `Lowcard` \\(did you mean LowCard\\?\\)"):
-        check_strategy(f"{EXAMPLE}:Lowcard")
+        check_strategy(f"{EXAMPLE_PLUGIN}:Lowcard")
     # a plugin without choose_blow never blows
     p = tmp_path / "noblow.py"
     p.write_text("class First:\n    def choose_move(self, state, moves, rng):\n        return moves[0]\n")
@@ -103,7 +102,7 @@ def test_plugin_class_loads_and_plays(tmp_path):
 def test_plugin_through_escoba_sim_run(tmp_path, monkeypatch):
     monkeypatch.setattr(batch, "_warned", set())
     out = tmp_path / "run"
-    r = invoke("run", "-s", f"{EXAMPLE}:LowCard", "--vs", "greedy", "-n", "40", "--seed", "3", "-j", "1",
+    r = invoke("run", "-s", f"{EXAMPLE_PLUGIN}:LowCard", "--vs", "greedy", "-n", "40", "--seed", "3", "-j", "1",
                "--json", "--out", out)
     assert r.exit_code == 0, r.output
     s = json.loads(r.stdout)
@@ -112,7 +111,7 @@ def test_plugin_through_escoba_sim_run(tmp_path, monkeypatch):
         assert "reference engine" in r.stderr and "slower" in r.stderr
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["engine"] == "python"
-    assert manifest["spec"]["strategies"][0] == f"{EXAMPLE}:LowCard"
+    assert manifest["spec"]["strategies"][0] == f"{EXAMPLE_PLUGIN}:LowCard"
 
 
 def test_strategies_command_lists_every_builtin():
@@ -132,7 +131,7 @@ def test_entry_point_plugin(monkeypatch):
         name = "lowbot"
 
         def load(self):
-            return plugins.plugin_class(f"{EXAMPLE}:LowCard")
+            return plugins.plugin_class(f"{EXAMPLE_PLUGIN}:LowCard")
 
     monkeypatch.setattr(plugins, "entry_point", lambda name: EP() if name == "lowbot" else None)
     spec = parse_strategy("lowbot")
