@@ -44,8 +44,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -54,6 +53,7 @@ import numpy as np
 
 from .. import __version__
 from ..batch import engine_for
+from ..files import atomic_write, write_json
 from ..game.rng import DEAL_STREAM_VERSION
 from .spec import RunError, RunSpec
 
@@ -101,17 +101,6 @@ def read_deals(path: Path) -> np.ndarray:
 
 def chunk_name(k: int) -> str:
     return f"chunk-{k:06d}.parquet"
-
-
-def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
-    # pid and thread in the name: a chunk redone elsewhere (a Dask retry, a worker thread) never shares a temp file
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 def agg_to_frame(k: int, spec: RunSpec, agg: dict[str, np.ndarray]):
@@ -206,11 +195,6 @@ def _first_line(e: BaseException) -> str:
 
 def manifest_path(out: Path) -> Path:
     return out / "manifest.json"
-
-
-def write_json(path: Path, data: dict) -> None:
-    text = json.dumps(data, indent=2) + "\n"
-    atomic_write(path, lambda tmp: tmp.write_text(text))
 
 
 def read_manifest(out: Path) -> dict:

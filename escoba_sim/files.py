@@ -1,0 +1,214 @@
+"""Every file the tool reads or writes, in one place (docs/security.md).
+
+Reading: whatever a folder, a record or a request holds is untrusted. A read
+opens only a regular file (never a FIFO, a device such as ``/dev/zero`` or
+``/dev/stdin``, or a folder), without following a final symlink and without
+blocking, reads at most ``limit`` bytes, and parses JSON and TOML with their
+depth bounded and integers too long to be values refused (``NaN`` and
+``Infinity``, which the tool's own summaries may hold, only where asked). Every failure is an :class:`UntrustedFile` (a ``ValueError``) with a
+one-line message that names the file.
+
+Writing: a file is written to a fresh temporary name beside it (created with
+``O_EXCL | O_NOFOLLOW``) and ``os.replace``d, so a reader never sees half a
+file and a symlink planted at the name is replaced, not followed. With
+``root`` (the output folder) no folder between the root and the file may be a
+symlink either, so a write never lands outside the folder.
+
+Checksums: :func:`sha256_file` is the digest a folder's index keeps for each
+file its result depends on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import threading
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+
+MiB = 1 << 20
+JSON_LIMIT = 64 * MiB  # a summary or manifest is kilobytes; a hand record well under one MiB
+TOML_LIMIT = 1 * MiB
+MAX_DEPTH = 64  # no file the tool writes nests more than a few levels
+
+
+class UntrustedFile(ValueError):
+    """A file that cannot be read as what it should be (one line, naming the file)."""
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip().splitlines()
+    return text[0] if text else type(e).__name__
+
+
+# ---------- reading ----------
+
+def read_bytes(path: str | os.PathLike, limit: int = JSON_LIMIT) -> bytes:
+    """The bytes of the regular file ``path`` (at most ``limit``); anything else is refused without blocking."""
+    p = Path(path)
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(p, flags)
+    except FileNotFoundError:
+        raise UntrustedFile(f"{p}: no such file") from None
+    except OSError as e:  # ELOOP: a symlink; EACCES; ENXIO: a FIFO with no writer ...
+        raise UntrustedFile(f"{p}: cannot open ({_first_line(e)})") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+            raise UntrustedFile(f"{p}: {kind}")
+        if st.st_size > limit:
+            raise UntrustedFile(f"{p}: {st.st_size:,} bytes, more than the {limit:,} bytes such a file may have")
+        chunks, left = [], limit + 1
+        while left > 0:
+            b = os.read(fd, min(left, MiB))
+            if not b:
+                break
+            chunks.append(b)
+            left -= len(b)
+        data = b"".join(chunks)
+        if len(data) > limit:  # grew while read
+            raise UntrustedFile(f"{p}: more than the {limit:,} bytes such a file may have")
+        return data
+    except OSError as e:
+        raise UntrustedFile(f"{p}: cannot read ({_first_line(e)})") from None
+    finally:
+        os.close(fd)
+
+
+def read_text(path: str | os.PathLike, limit: int = JSON_LIMIT) -> str:
+    try:
+        return read_bytes(path, limit).decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise UntrustedFile(f"{path}: not UTF-8 text ({_first_line(e)})") from None
+
+
+def check_depth(value, max_depth: int = MAX_DEPTH, what: str = "value") -> None:
+    """Refuse a parsed value whose lists and objects nest more than ``max_depth`` levels (iteratively)."""
+    stack = [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, dict):
+            children = v.values()
+        elif isinstance(v, list | tuple):
+            children = v
+        else:
+            continue
+        if d > max_depth:
+            raise UntrustedFile(f"{what}: nested more than {max_depth} levels deep")
+        stack.extend((c, d + 1) for c in children)
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a number a file of this tool holds")
+
+
+def parse_json(text: str, what: str = "JSON", max_depth: int = MAX_DEPTH, finite: bool = False):
+    """``json.loads`` for untrusted text: no integer of more than 4300 digits, bounded depth; with ``finite``
+    no NaN or Infinity either."""
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant) if finite else json.loads(text)
+    except RecursionError:
+        raise UntrustedFile(f"{what}: nested too deeply") from None
+    except ValueError as e:  # JSONDecodeError, int too long, NaN
+        raise UntrustedFile(f"{what}: not valid JSON ({_first_line(e)})") from None
+    check_depth(value, max_depth, what)
+    return value
+
+
+def read_json(path: str | os.PathLike, limit: int = JSON_LIMIT, max_depth: int = MAX_DEPTH, finite: bool = False):
+    return parse_json(read_text(path, limit), str(path), max_depth, finite)
+
+
+def read_json_object(path: str | os.PathLike, limit: int = JSON_LIMIT, what: str = "a JSON object",
+                     finite: bool = False) -> dict:
+    data = read_json(path, limit, finite=finite)
+    if not isinstance(data, dict):
+        raise UntrustedFile(f"{path}: not {what}, got {type(data).__name__}")
+    return data
+
+
+def parse_toml(text: str, what: str = "TOML", max_depth: int = MAX_DEPTH) -> dict:
+    """``tomllib.loads`` for untrusted text, its depth bounded."""
+    try:
+        value = tomllib.loads(text)
+    except RecursionError:
+        raise UntrustedFile(f"{what}: nested too deeply") from None
+    except (tomllib.TOMLDecodeError, ValueError) as e:
+        raise UntrustedFile(f"{what}: not valid TOML ({_first_line(e)})") from None
+    check_depth(value, max_depth, what)
+    return value
+
+
+def read_toml(path: str | os.PathLike, limit: int = TOML_LIMIT, max_depth: int = MAX_DEPTH) -> dict:
+    return parse_toml(read_text(path, limit), str(path), max_depth)
+
+
+def sha256_file(path: str | os.PathLike, limit: int = 1 << 40) -> str:
+    """The SHA-256 hex digest of a regular file (read like any untrusted file)."""
+    return hashlib.sha256(read_bytes(path, limit)).hexdigest()
+
+
+# ---------- writing ----------
+
+def check_inside(path: str | os.PathLike, root: str | os.PathLike) -> None:
+    """Refuse a path under ``root`` that passes through a symlinked folder (the write would leave the root)."""
+    p, r = Path(os.path.abspath(path)), Path(os.path.abspath(root))
+    try:
+        rel = p.parent.relative_to(r)
+    except ValueError:
+        raise UntrustedFile(f"{path}: outside the folder {root}") from None
+    cur = r
+    for part in rel.parts:
+        cur = cur / part
+        if cur.is_symlink():
+            raise UntrustedFile(f"{cur}: is a symlink; the tool does not write through links")
+
+
+def atomic_write(path: str | os.PathLike, write: Callable[[Path], None], root: str | os.PathLike | None = None) -> None:
+    """Write ``path`` through ``write(tmp)`` on a fresh temporary beside it, then rename it into place.
+
+    The temporary is created with ``O_EXCL | O_NOFOLLOW`` (never an existing file or link); the rename
+    replaces a symlink at ``path`` rather than following it. With ``root``, ``path`` must lie under it
+    with no symlinked folder in between.
+    """
+    path = Path(path)
+    if root is not None:
+        check_inside(path, root)
+    # pid and thread in the name: a chunk redone elsewhere (a Dask retry, a worker thread) never shares a temp file
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        try:
+            os.unlink(tmp)  # a leftover of this very pid and thread (or a planted link): never written through
+        except FileNotFoundError:
+            pass
+        os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644))
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        if tmp.is_symlink() or tmp.exists():
+            tmp.unlink()
+
+
+def write_bytes(path: str | os.PathLike, data: bytes, root: str | os.PathLike | None = None) -> None:
+    def put(tmp: Path) -> None:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+
+    atomic_write(path, put, root)
+
+
+def write_text(path: str | os.PathLike, text: str, root: str | os.PathLike | None = None) -> None:
+    write_bytes(path, text.encode("utf-8"), root)
+
+
+def write_json(path: str | os.PathLike, data, root: str | os.PathLike | None = None, finite: bool = False) -> None:
+    """JSON as the tool writes it: indented, a final newline; with ``finite`` NaN or Infinity is a ValueError
+    (a run's summary may hold them where a quantity is undefined, e.g. the Elo of a 100% score)."""
+    write_text(path, json.dumps(data, indent=2, allow_nan=not finite) + "\n", root)
