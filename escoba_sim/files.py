@@ -169,6 +169,25 @@ def check_inside(path: str | os.PathLike, root: str | os.PathLike) -> None:
             raise UntrustedFile(f"{cur}: is a symlink; the tool does not write through links")
 
 
+def make_dirs(path: str | os.PathLike, root: str | os.PathLike) -> Path:
+    """Create the folder ``path`` under ``root`` (``root`` itself with its parents: the command line named
+    it), refusing a symlink or a file at any step below the root, so a write never leaves the root."""
+    p, r = Path(path), Path(root)
+    check_inside(p / "x", r)  # p lies under r (or is r)
+    r.mkdir(parents=True, exist_ok=True)
+    cur = r
+    for part in Path(os.path.abspath(p)).relative_to(Path(os.path.abspath(r))).parts:
+        cur = cur / part
+        if cur.is_symlink():
+            raise UntrustedFile(f"{cur}: is a symlink; the tool does not write through links")
+        try:
+            cur.mkdir()
+        except FileExistsError:
+            if not cur.is_dir():
+                raise UntrustedFile(f"{cur}: exists and is not a folder") from None
+    return p
+
+
 def atomic_write(path: str | os.PathLike, write: Callable[[Path], None], root: str | os.PathLike | None = None) -> None:
     """Write ``path`` through ``write(tmp)`` on a fresh temporary beside it, then rename it into place.
 

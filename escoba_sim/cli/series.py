@@ -123,9 +123,11 @@ def report(directory, out):
     from ..output.report import ReportError, write_report
     from ..runs.spec import RunError
 
+    from ..files import UntrustedFile
+
     try:
         page = write_report(directory, out)
-    except (ReportError, RunError) as e:
+    except (ReportError, RunError, UntrustedFile) as e:
         fail(str(e))
     except OSError as e:
         where = e.filename or out or f"{directory}/report"

@@ -271,15 +271,32 @@ def new_figure(width: float = 6.4, height: float = 4.0):
     return Figure(figsize=(width, height), layout="constrained")
 
 
-def save_figure(fig, stem: str | Path) -> list[Path]:
-    """Write ``stem.png`` and ``stem.svg`` reproducibly; returns the two paths."""
+def figure_bytes(fig) -> dict[str, bytes]:
+    """``{"png": ..., "svg": ...}``: the figure rendered reproducibly (fixed ``svg.hashsalt``, no dates or
+    software versions in the metadata), so the same data gives the same bytes."""
+    import io
+
     import matplotlib
 
-    stem = Path(stem)
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    png, svg = stem.with_suffix(".png"), stem.with_suffix(".svg")
+    svg, png = io.BytesIO(), io.BytesIO()
     # fixed hashsalt: SVG element ids are otherwise random; no Date/Software: bytes depend on data only
     with matplotlib.rc_context({"svg.hashsalt": SVG_HASHSALT, "svg.fonttype": "path"}):
         fig.savefig(svg, format="svg", metadata={"Date": None, "Creator": None})
     fig.savefig(png, format="png", dpi=110, metadata={"Software": None})
-    return [png, svg]
+    return {"png": png.getvalue(), "svg": svg.getvalue()}
+
+
+def save_figure(fig, stem: str | Path, root: str | Path | None = None) -> list[Path]:
+    """Write ``stem.png`` and ``stem.svg`` reproducibly (through ``files.write_bytes``: never through a
+    symlink; with ``root``, never outside it); returns the two paths."""
+    from ..files import make_dirs, write_bytes
+
+    stem = Path(stem)
+    make_dirs(stem.parent, root if root is not None else stem.parent)
+    images = figure_bytes(fig)
+    paths = []
+    for fmt in ("png", "svg"):
+        path = stem.with_suffix(f".{fmt}")
+        write_bytes(path, images[fmt], root)
+        paths.append(path)
+    return paths

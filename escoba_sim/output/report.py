@@ -8,6 +8,14 @@ recognised by its ``spec``. Each kind is turned into the same tidy tables
 inline ``data:`` SVG images, no external URL, so the page opens offline. A
 tiny inline script marks the page ``data-charts-loaded`` once every chart
 image has decoded, which the headless-browser test reads.
+
+A folder is untrusted input (docs/security.md). The page is a Jinja2 template
+(``templates/report.html.j2``) rendered with autoescape, so every value that
+reaches it is escaped; the fields of ``manifest.json`` and ``summary.json``
+the page uses are checked for their types (``check_fields``) and the table
+files for their columns (``read_table_files``), one ReportError line
+otherwise. Every file is written through ``files`` (never through a symlink,
+never outside the folder).
 """
 
 from __future__ import annotations
@@ -16,11 +24,13 @@ import base64
 import html
 import json
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from .. import __version__
+from ..files import UntrustedFile, make_dirs, read_bytes, read_json_object, write_bytes
 from . import charts
 
 KINDS = ("run", "compare", "tournament")
@@ -56,17 +66,18 @@ def folder_kind(manifest: dict) -> str:
 
 
 def read_folder(d: Path) -> tuple[str, dict, dict]:
-    """``(kind, manifest, tables)`` for a results folder."""
+    """``(kind, manifest, tables)`` for a results folder.
+
+    Everything read is untrusted (docs/security.md): files are read through ``files`` (regular
+    files only, bounded), and the fields the page and the charts use are checked for their types
+    (``check_fields``); a folder that fails gets one ReportError line naming the file and the field.
+    """
     try:
-        manifest = json.loads((d / "manifest.json").read_text())
-    except FileNotFoundError:
-        raise ReportError(f"{d}: no manifest.json; give a run, compare or tournament folder") from None
-    except (OSError, ValueError) as e:  # unreadable, not UTF-8, not JSON, nested too deeply
-        raise ReportError(f"{d}/manifest.json: cannot read it ({e})") from None
-    except RecursionError:
-        raise ReportError(f"{d}/manifest.json: not a results manifest (JSON nested too deeply)") from None
-    if not isinstance(manifest, dict):
-        raise ReportError(f"{d}/manifest.json: not a results manifest (a JSON object)")
+        manifest = read_json_object(d / "manifest.json", what="a results manifest (a JSON object)")
+    except UntrustedFile as e:
+        if not (d / "manifest.json").exists() and not (d / "manifest.json").is_symlink():
+            raise ReportError(f"{d}: no manifest.json; give a run, compare or tournament folder") from None
+        raise ReportError(str(e)) from None
     kind = folder_kind(manifest)
     if kind == "run":
         from ..runs.spec import RunError
@@ -75,15 +86,126 @@ def read_folder(d: Path) -> tuple[str, dict, dict]:
             return kind, manifest, run_tables(d, manifest)
         except RunError as e:
             raise ReportError(str(e)) from None
-    from ..series.tables import read_tables, series_completeness
+    from ..series.tables import series_completeness
 
-    tables = read_tables(d)
-    try:
-        tables["_summary"] = json.loads((d / "summary.json").read_text()) if tables else None
-    except (OSError, json.JSONDecodeError):
-        tables["_summary"] = None
-    tables["_completeness"] = series_completeness(d, manifest, bool(tables.get("_summary")))
+    check_fields(manifest, MANIFEST_FIELDS[kind], f"{d / 'manifest.json'}")
+    tables = read_table_files(d)
+    summary = None
+    if tables and ((d / "summary.json").exists() or (d / "summary.json").is_symlink()):
+        try:
+            summary = read_json_object(d / "summary.json", what="a summary (a JSON object)")
+        except UntrustedFile as e:
+            raise ReportError(str(e)) from None
+        check_fields(summary, SUMMARY_FIELDS[kind], f"{d / 'summary.json'}")
+    tables["_summary"] = summary
+    tables["_completeness"] = series_completeness(d, manifest, bool(summary))
     return kind, manifest, tables
+
+
+# The fields of a folder's files that the page and the charts use, with their types: "int", "num"
+# (int or float, not bool), "num?" (or null), "str", "llr" (a number, "inf" or "-inf"), "run" (a run's
+# place in a series: runs/NN), a list [item], an object {key: type} ("key?" may be absent); other
+# fields are not read (the provenance shows the manifest's as JSON text).
+_RUN = "run"
+MANIFEST_FIELDS = {
+    "compare": {"strategies": ["str"],
+                "rulesets": [{"label": "str", "rules": "str", "rules_digest": "str", "run": _RUN}]},
+    "tournament": {"strategies": ["str"], "pairs": [{"run": _RUN}]},
+}
+_ROWS = [{"label": "str", "metric": "str", "estimate": "num?", "lo": "num?", "hi": "num?"}]
+SUMMARY_FIELDS = {
+    "compare": {"seed": "int", "strategies": ["str"], "labels?": ["str"], "games_per_ruleset": "int",
+                "rulesets": [{"label": "str"}], "effects": _ROWS},
+    "tournament": {"seed": "int", "rules": "str", "strategies": ["str"], "labels?": ["str"],
+                   "games_per_pair": "int", "ratings": [{"label": "str", "estimate": "num", "lo": "num?",
+                                                          "hi": "num?"}]},
+}
+SPRT_FIELDS = {"elo0": "num", "elo1": "num", "alpha": "num", "beta": "num", "llr": "llr", "lower": "num",
+               "upper": "num", "decision": "str?", "deals?": "int", "games?": "int", "hands?": "int"}
+
+
+def _type_ok(value, want: str) -> bool:
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return {"int": isinstance(value, int) and not isinstance(value, bool), "num": number,
+            "num?": value is None or number, "str": isinstance(value, str),
+            "str?": value is None or isinstance(value, str),
+            "llr": number or value in ("inf", "-inf"),
+            _RUN: isinstance(value, str) and re.fullmatch(r"runs/[0-9]{2,6}", value) is not None}[want]
+
+
+_WANT = {"int": "an integer", "num": "a number", "num?": "a number or null", "str": "a string",
+         "str?": "a string or null", "llr": 'a number, "inf" or "-inf"', _RUN: "runs/NN (a run of this folder)"}
+
+
+def check_fields(value, fields, where: str, path: str = "") -> None:
+    """Refuse (one ReportError line) a value whose fields are not of the types ``fields`` gives."""
+    if isinstance(fields, dict):
+        if not isinstance(value, dict):
+            raise ReportError(f"{where}: {path or 'the file'} is {type(value).__name__}, not an object")
+        for key, want in fields.items():
+            name = key.rstrip("?")
+            if name not in value:
+                if key.endswith("?"):
+                    continue
+                raise ReportError(f"{where}: no `{path + name}` field")
+            check_fields(value[name], want, where, f"{path}{name}.")
+    elif isinstance(fields, list):
+        if not isinstance(value, list):
+            raise ReportError(f"{where}: `{path.rstrip('.')}` is {type(value).__name__}, not a list")
+        for i, item in enumerate(value):
+            check_fields(item, fields[0], where, f"{path.rstrip('.')}[{i}].")
+    elif not _type_ok(value, fields):
+        shown = type(value).__name__ if not isinstance(value, str) else "the string " + repr(value[:40])
+        raise ReportError(f"{where}: `{path.rstrip('.')}` is {shown}, not {_WANT[fields]}")
+
+
+# the table files the page reads, with their columns (``series.tables``' shapes); others are ignored
+_EST = {"label": "String", "metric": "String", "estimate": "Float64", "lo": "Float64", "hi": "Float64"}
+_COUNT = {"label": "String", "value": "Int64", "count": "Int64"}
+TABLE_SCHEMAS = {
+    "estimates": _EST, "effects": _EST, "ratings": _EST,
+    "categories": {"label": "String", "category": "String", "points": "Float64"},
+    "points_hist": _COUNT, "hands_hist": _COUNT,
+    "convergence": {"label": "String", "chunks": "Int64", "n": "Float64", "estimate": "Float64", "lo": "Float64",
+                    "hi": "Float64"},
+    "crosstable": {"row": "String", "col": "String", "value": "Float64"},
+    "pairs": {"row": "String", "col": "String", "games": "Int64", "won": "Int64", "drawn": "Int64", "lost": "Int64",
+              "score": "Float64", "score_lo": "Float64", "score_hi": "Float64", "points_diff": "Float64",
+              "points_diff_lo": "Float64", "points_diff_hi": "Float64"},
+}
+TABLE_LIMIT = 256 << 20
+
+
+def read_table_files(d: Path) -> dict:
+    """The ``d/tables/*.parquet`` the page uses, each a regular file read whole and checked against its
+    columns and types (a truncated, garbage or foreign table is one ReportError line)."""
+    import io
+
+    import polars as pl
+
+    tables = {}
+    for name, schema in TABLE_SCHEMAS.items():
+        p = d / "tables" / f"{name}.parquet"
+        if not (p.exists() or p.is_symlink()):
+            continue
+        try:
+            df = pl.read_parquet(io.BytesIO(read_bytes(p, TABLE_LIMIT)))
+        except UntrustedFile as e:
+            raise ReportError(str(e)) from None
+        except Exception as e:  # polars' errors for a truncated or garbage file
+            raise ReportError(f"{p}: not a table file ({_first_line(e)}); make the folder again, or resume it "
+                              f"with: escoba-sim resume {d}") from None
+        got = {c: str(t) for c, t in df.schema.items()}
+        if got != schema:
+            raise ReportError(f"{p}: not a table of this escoba-sim version (columns {', '.join(got) or 'none'}"
+                              f"; expected {', '.join(f'{c} {t}' for c, t in schema.items())})")
+        tables[name] = df
+    return tables
+
+
+def _first_line(e: BaseException) -> str:
+    text = " ".join(str(e).split()) or type(e).__name__
+    return text if len(text) <= 100 else text[:97] + "..."
 
 
 def run_tables(d: Path, manifest: dict) -> dict:
@@ -128,10 +250,13 @@ def run_tables(d: Path, manifest: dict) -> dict:
         "complete" if used == spec.n_chunks else "incomplete"
     summary = summarize(spec, merged, used, run_status)
     if spec.sprt is not None and (d / "summary.json").exists():
-        try:
-            summary["sprt"] = json.loads((d / "summary.json").read_text()).get("sprt")
-        except (OSError, json.JSONDecodeError):
-            pass
+        try:  # the SPRT's path is the run's own record; it is read, and checked like any file
+            sprt = read_json_object(d / "summary.json", what="a summary (a JSON object)").get("sprt")
+        except UntrustedFile as e:
+            raise ReportError(str(e)) from None
+        if sprt is not None:
+            check_fields(sprt, SPRT_FIELDS, str(d / "summary.json"), "sprt.")
+            summary["sprt"] = sprt
     est = []
     for e, ent in zip(range(spec.entrants), summary["entrants"]):
         who = labels[e]
@@ -269,25 +394,21 @@ def chart_list(kind: str, tables: dict, manifest: dict | None = None) -> list[Ch
 
 
 def _fmt(v) -> str:
+    """A table cell for people (the page escapes it)."""
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "–"
     if isinstance(v, float):
         return f"{v:.4g}" if abs(v) >= 1e-3 or v == 0 else f"{v:.2e}"
     if isinstance(v, int):
         return f"{v:,}"
-    return html.escape(str(v))
+    return str(v)
 
 
-def html_table(df, caption: str, download: str | None = None) -> str:
+def table_context(df, caption: str, download: str | None = None) -> dict:
     """A table for people; with ``download`` the frame's raw values as a CSV link (``data:`` URL)."""
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in df.columns)
-    body = "".join("<tr>" + "".join(f"<td>{_fmt(v)}</td>" for v in row) + "</tr>" for row in df.iter_rows())
-    link = ""
-    if download is not None:
-        data = base64.b64encode(df.write_csv().encode()).decode()
-        link = f' <a download="{download}.csv" href="data:text/csv;base64,{data}">raw data (CSV)</a>'
-    return (f"<table><caption>{html.escape(caption)}{link}</caption><thead><tr>{head}</tr></thead>"
-            f"<tbody>{body}</tbody></table>")
+    csv = base64.b64encode(df.write_csv().encode()).decode() if download is not None else None
+    return {"caption": caption, "download": download, "csv": csv, "columns": list(df.columns),
+            "rows": [[_fmt(v) for v in row] for row in df.iter_rows()]}
 
 
 def _pct(x) -> str:
@@ -295,9 +416,9 @@ def _pct(x) -> str:
     if x is None:
         return "–"
     if 0 <= x < 0.001:
-        return "&lt;0.1%"
+        return "<0.1%"
     if 0.999 < x <= 1:
-        return "&gt;99.9%"
+        return ">99.9%"
     return f"{100 * x:.1f}%"
 
 
@@ -306,65 +427,65 @@ def _ci_text(lo, hi, f="{:.4f}") -> str:
     return f"[{'−∞' if lo is None else f.format(lo)}, {'+∞' if hi is None else f.format(hi)}]"
 
 
+def _num(x, f: str) -> str:
+    return "–" if x is None else f.format(x)
+
+
 def _elo(x) -> str:
     return "±∞" if x is None else f"{x:+.1f}"
 
 
-def headline(kind: str, manifest: dict, tables: dict, folder: str = "DIR") -> str:
-    """What was played and who came out ahead, by how much, with the interval (the page's first section)."""
-    e = html.escape
+def headline(kind: str, manifest: dict, tables: dict, folder: str = "DIR") -> dict:
+    """What was played and who came out ahead, by how much, with the interval (the page's first section),
+    as values for the page's template (which escapes each of them)."""
     done = tables.get("_completeness") or {}
-    parts = []
+    out: dict = {"partial": None, "run": None, "tournament": None, "compare": None}
     if done.get("partial"):
         what = (f"{done.get('chunks_used', 0)} of {done.get('chunks_planned', 0)} chunks, in deal order"
                 if kind == "run" else f"{done.get('runs_done', 0)} of {done.get('runs_planned', 0)} runs finished")
         missing = ", ".join(str(m) for m in (done.get("missing") or [])[:8]) or "–"
-        parts.append(f'<p class="partial"><strong>Partial result</strong> ({e(str(done.get("status")))}): '
-                     f'{e(what)}; missing: {e(missing)}. Finish it with <code>escoba-sim resume {e(folder)}</code>.</p>')
+        out["partial"] = {"status": str(done.get("status")), "what": what, "missing": missing}
     s = tables.get("_summary")
     if kind == "run" and s:
         ents = s["entrants"]
         unit = "games" if s["mode"] == "games" else "hands"
-        parts.append(f"<p>{e(' vs '.join(x['strategy'] for x in ents))} under <code>{e(s['rules'])}</code>: "
-                     f"{s[unit]:,} {unit} ({s['deals']:,} deals, {s['pairing']} pairing), seed {s['seed']}.</p>")
+        run = {"players": " vs ".join(x["strategy"] for x in ents), "rules": s["rules"], "count": f"{s[unit]:,}",
+               "unit": unit, "deals": f"{s['deals']:,}", "pairing": s["pairing"], "seed": s["seed"],
+               "elo": None, "differences": [], "sprt": None}
         el = s.get("elo")
         if el and el.get("score") is not None:
             a, b = ents[0]["label"], ents[1]["label"]
-            ahead = a if el["score"] > 0.5 else b if el["score"] < 0.5 else None
             w, dr, lo = el.get("wdl") or [0, 0, 0]
-            lead = f"<strong>{e(ahead)} came out ahead</strong>" if ahead else "<strong>dead even</strong>"
-            parts.append(
-                f'<p class="headline">{lead}: score of {e(a)} {el["score"]:.4f} '
-                f'{_ci_text(*el["score_ci95"])}, Elo {_elo(el["elo"])} {_ci_text(*el["elo_ci95"], f="{:+.1f}")}, '
-                f'likelihood of superiority {_pct(el["los"])}; W/D/L {w:,}/{dr:,}/{lo:,} ({e(el["unit"])}).</p>')
+            run["elo"] = {"ahead": a if el["score"] > 0.5 else b if el["score"] < 0.5 else None, "first": a,
+                          "score": f"{el['score']:.4f}", "score_ci": _ci_text(*el["score_ci95"]),
+                          "elo": _elo(el["elo"]), "elo_ci": _ci_text(*el["elo_ci95"], f="{:+.1f}"),
+                          "los": _pct(el["los"]), "wdl": f"{w:,}/{dr:,}/{lo:,}", "unit": el["unit"]}
         for d in s["differences"]:
             p = d["points_per_hand"]
-            parts.append(f"<p>Points per hand, {e(d['label'])}: {p['mean']:+.4f} {_ci_text(*p['ci95'], f='{:+.4f}')}"
-                         "</p>")
+            run["differences"].append({"label": d["label"], "mean": f"{p['mean']:+.4f}",
+                                       "ci": _ci_text(*p["ci95"], f="{:+.4f}")})
         sp = s.get("sprt")
         if sp:
-            llr = sp["llr"] if isinstance(sp["llr"], str) else f"{sp['llr']:.3f}"
-            parts.append(f"<p>SPRT elo0={sp['elo0']:g}, elo1={sp['elo1']:g} (alpha {sp['alpha']:g}, beta "
-                         f"{sp['beta']:g}): <strong>{e(sp['decision'] or 'undecided')}</strong>, LLR {llr} in "
-                         f"[{sp['lower']:.3f}, {sp['upper']:.3f}] after {sp.get(s['mode'], s[unit]):,} {unit}.</p>")
+            run["sprt"] = {"elo0": f"{sp['elo0']:g}", "elo1": f"{sp['elo1']:g}", "alpha": f"{sp['alpha']:g}",
+                           "beta": f"{sp['beta']:g}", "decision": sp["decision"] or "undecided",
+                           "llr": sp["llr"] if isinstance(sp["llr"], str) else f"{sp['llr']:.3f}",
+                           "lower": f"{sp['lower']:.3f}", "upper": f"{sp['upper']:.3f}",
+                           "played": f"{sp.get(s['mode'], s[unit]):,}"}
+        out["run"] = run
     elif kind == "tournament" and s:
-        best = max(s["ratings"], key=lambda r: r["estimate"])
-        parts.append(f"<p>Round robin of {len(s['strategies'])} strategies under <code>{e(s['rules'])}</code>: "
-                     f"{s['games_per_pair']:,} games per pair on the same duplicate deals, seed {s['seed']}.</p>")
-        parts.append(f'<p class="headline"><strong>{e(best["label"])} is rated highest</strong>: '
-                     f'{best["estimate"]:+.1f} Elo {_ci_text(best["lo"], best["hi"], "{:+.1f}")} (Bradley-Terry, '
-                     f"mean 0).</p>")
+        best = max(s["ratings"], key=lambda r: r["estimate"]) if s["ratings"] else None
+        out["tournament"] = {"strategies": len(s["strategies"]), "rules": s["rules"],
+                             "games": f"{s['games_per_pair']:,}", "seed": s["seed"],
+                             "best": best and {"label": best["label"], "rating": f"{best['estimate']:+.1f}",
+                                               "ci": _ci_text(best["lo"], best["hi"], "{:+.1f}")}}
     elif kind == "compare" and s:
-        parts.append(f"<p>{e(' vs '.join(s['strategies']))} on the same deals under {len(s['rulesets'])} rulesets "
-                     f"(reference {e(s['rulesets'][0]['label'])}): {s['games_per_ruleset']:,} games each, "
-                     f"seed {s['seed']}.</p>")
-        wins = [x for x in s["effects"] if x["metric"] == "win_rate"]
-        if wins:
-            items = "".join(f"<li>{e(x['label'])}: {x['estimate']:+.4f} {_ci_text(x['lo'], x['hi'], '{:+.4f}')}"
-                            "</li>" for x in wins)
-            parts.append(f'<p class="headline">Effect on the game win rate of {e(s["labels"][0])} '
-                         f"(paired by deal, 95% interval):</p><ul>{items}</ul>")
-    return "".join(parts) or "<p>No finished result yet.</p>"
+        wins = [{"label": x["label"], "estimate": _num(x["estimate"], "{:+.4f}"),
+                 "ci": _ci_text(x["lo"], x["hi"], "{:+.4f}")} for x in s["effects"] if x["metric"] == "win_rate"]
+        out["compare"] = {"strategies": " vs ".join(s["strategies"]), "rulesets": len(s["rulesets"]),
+                          "reference": s["rulesets"][0]["label"] if s["rulesets"] else "–",
+                          "games": f"{s['games_per_ruleset']:,}", "seed": s["seed"], "wins": wins,
+                          "first": (s.get("labels") or s["strategies"] or ["–"])[0]}
+    return out
 
 
 def people_tables(kind: str, tables: dict) -> list[tuple[str, object, str]]:
@@ -412,48 +533,73 @@ def provenance(kind: str, manifest: dict) -> dict:
     return prov
 
 
-CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
-table{border-collapse:collapse;margin:1em 0;font-size:.85em}caption{text-align:left;font-weight:bold;padding:.3em 0}
-td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}td:first-child,th:first-child{text-align:left}
-figure{margin:1.5em 0}figure img{max-width:100%;border:1px solid #eee}pre{background:#f6f6f6;padding:1em;overflow:auto}
-.headline{font-size:1.15em}.partial{background:#fff3cd;border:1px solid #e0c060;padding:.5em}"""
+def _environment():
+    import jinja2
+    import markupsafe
 
-# records any script or resource error on <html data-errors>, so a headless browser can report it
-ERROR_TRAP = """window.__errors=[];window.addEventListener('error',function(e){window.__errors.push(String(e.message||e.type));
-document.documentElement.setAttribute('data-errors',window.__errors.join(' | '));},true);"""
+    # autoescape on every template: a value reaches the page only escaped (html.escape's entities, so
+    # the page is the one string building gave); only the static CSS and scripts are markup
+    def finalize(v):
+        return v if isinstance(v, markupsafe.Markup) else markupsafe.Markup(html.escape(str(v)))
 
-SCRIPT = """(function(){var imgs=document.querySelectorAll('figure.chart img');var n=0;
-function done(){n++;if(n===imgs.length){var ok=0;imgs.forEach(function(i){if(i.complete&&i.naturalWidth>0)ok++;});
-document.body.setAttribute('data-charts-loaded',String(ok));}}
-imgs.forEach(function(i){if(i.complete){done();}else{i.addEventListener('load',done);i.addEventListener('error',done);}});
-if(imgs.length===0)document.body.setAttribute('data-charts-loaded','0');})();"""
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+                              autoescape=True, finalize=finalize, keep_trailing_newline=True,
+                              undefined=jinja2.StrictUndefined)
+
+
+def render_page(**context) -> str:
+    return _environment().get_template("report.html.j2").render(**context)
 
 
 def write_report(d: str | Path, out: str | Path | None = None) -> Path:
-    """Render every chart of folder ``d`` to ``out`` (default ``d/report``) and write ``index.html``."""
+    """Render every chart of folder ``d`` to ``out`` (default ``d/report``) and write ``index.html``.
+
+    Every file is written through ``files`` (a temporary, then a rename; never through a symlink):
+    within ``d`` for the default ``d/report`` (a symlinked ``d/report`` is refused), within ``out``
+    when one is given (the command line is trusted).
+    """
     d = Path(d)
     kind, manifest, tables = read_folder(d)
+    root = Path(out) if out is not None else d
     out = Path(out) if out is not None else d / "report"
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        make_dirs(out, root)
+    except UntrustedFile as e:
+        raise ReportError(str(e)) from None
     figures = []
     for c in chart_list(kind, tables, manifest):
-        fig = charts.new_figure(c.width, c.height)
-        c.draw(fig)
-        fig.suptitle(c.title, fontsize="medium")
-        png, svg = charts.save_figure(fig, out / c.name)
-        data = base64.b64encode(svg.read_bytes()).decode()
-        figures.append(f'<figure class="chart" id="chart-{c.name}"><img alt="{html.escape(c.title)}" '
-                       f'src="data:image/svg+xml;base64,{data}"><figcaption>{html.escape(c.title)} '
-                       f'({c.name}.png, {c.name}.svg)</figcaption></figure>')
-    table_html = [html_table(df, caption, name) for caption, df, name in people_tables(kind, tables)]
-    prov = provenance(kind, manifest)
+        images = _draw(c)
+        for fmt, data in images.items():
+            _write(out / f"{c.name}.{fmt}", data, root)
+        figures.append({"name": c.name, "title": c.title, "svg": base64.b64encode(images["svg"]).decode()})
     title = {"run": "Strategy run", "compare": "Ruleset comparison", "tournament": "Tournament"}[kind]
-    page = (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
-            f"<script>{ERROR_TRAP}</script><style>{CSS}</style></head><body data-charts=\"{len(figures)}\">"
-            f"<h1>{html.escape(title)}</h1><section id=\"headline\">{headline(kind, manifest, tables, str(d))}</section>"
-            f"<h2>Charts</h2>{''.join(figures)}<h2>Tables</h2>{''.join(table_html)}"
-            f"<h2>Provenance</h2><p>Folder: <code>{html.escape(d.name)}</code></p>"
-            f"<pre id=\"provenance\">{html.escape(json.dumps(prov, indent=2))}</pre>"
-            f"<script>{SCRIPT}</script></body></html>\n")
-    (out / "index.html").write_text(page)
+    page = render_page(title=title, folder=str(d), folder_name=d.name, figures=figures,
+                       tables=[table_context(df, caption, name) for caption, df, name in people_tables(kind, tables)],
+                       provenance=json.dumps(provenance(kind, manifest), indent=2),
+                       **headline(kind, manifest, tables, str(d)))
+    _write(out / "index.html", page.encode("utf-8"), root)
     return out / "index.html"
+
+
+def _draw(c: Chart) -> dict[str, bytes]:
+    """The chart's PNG and SVG; a name with ``$`` that is no valid TeX is drawn as plain text."""
+    import matplotlib
+
+    for parse_math in (True, False):
+        with matplotlib.rc_context({"text.parse_math": parse_math}):
+            fig = charts.new_figure(c.width, c.height)
+            c.draw(fig)
+            fig.suptitle(c.title, fontsize="medium")
+            try:
+                return charts.figure_bytes(fig)
+            except ValueError:  # matplotlib's mathtext could not parse a label
+                if not parse_math:
+                    raise
+    raise AssertionError("unreachable")
+
+
+def _write(path: Path, data: bytes, root: Path) -> None:
+    try:
+        write_bytes(path, data, root)
+    except UntrustedFile as e:
+        raise ReportError(str(e)) from None

@@ -1,0 +1,2 @@
+window.__errors=[];window.addEventListener('error',function(e){window.__errors.push(String(e.message||e.type));
+document.documentElement.setAttribute('data-errors',window.__errors.join(' | '));},true);
