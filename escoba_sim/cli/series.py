@@ -120,10 +120,9 @@ def report(directory, out):
     Example:
       escoba-sim report cmp && chromium cmp/report/index.html
     """
+    from ..files import UntrustedFile
     from ..output.report import ReportError, write_report
     from ..runs.spec import RunError
-
-    from ..files import UntrustedFile
 
     try:
         page = write_report(directory, out)
