@@ -567,14 +567,19 @@ def write_report(d: str | Path, out: str | Path | None = None) -> Path:
     except UntrustedFile as e:
         raise ReportError(str(e)) from None
     figures = []
-    for c in chart_list(kind, tables, manifest):
-        images = _draw(c)
-        for fmt, data in images.items():
-            _write(out / f"{c.name}.{fmt}", data, root)
-        figures.append({"name": c.name, "title": c.title, "svg": base64.b64encode(images["svg"]).decode()})
+    try:  # the tables' values (a category, a metric) come from the folder: one that cannot be drawn is refused
+        for c in chart_list(kind, tables, manifest):
+            images = _draw(c)
+            for fmt, data in images.items():
+                _write(out / f"{c.name}.{fmt}", data, root)
+            figures.append({"name": c.name, "title": c.title, "svg": base64.b64encode(images["svg"]).decode()})
+        people = [table_context(df, caption, name) for caption, df, name in people_tables(kind, tables)]
+    except ReportError:
+        raise
+    except ValueError as e:
+        raise ReportError(f"{d / 'tables'}: cannot be drawn ({_first_line(e)}); make the folder again") from None
     title = {"run": "Strategy run", "compare": "Ruleset comparison", "tournament": "Tournament"}[kind]
-    page = render_page(title=title, folder=str(d), folder_name=d.name, figures=figures,
-                       tables=[table_context(df, caption, name) for caption, df, name in people_tables(kind, tables)],
+    page = render_page(title=title, folder=str(d), folder_name=d.name, figures=figures, tables=people,
                        provenance=json.dumps(provenance(kind, manifest), indent=2),
                        **headline(kind, manifest, tables, str(d)))
     _write(out / "index.html", page.encode("utf-8"), root)

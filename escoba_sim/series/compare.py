@@ -162,7 +162,9 @@ def describe_metric(metric: str, labels: list[str] | None = None) -> tuple[str, 
     cat, _, who = metric.partition(":")
     if who:
         return f"{CATEGORY_TEXT.get(cat, cat)} points per hand of {who}", "points per hand"
-    what, unit = METRIC_TEXT.get(metric, (metric, ""))
+    if metric not in METRIC_TEXT:  # a name read from a file is text, never a format string
+        return metric, ""
+    what, unit = METRIC_TEXT[metric]
     return what.format(first=labels[0] if labels else "the first player"), unit
 
 
