@@ -48,10 +48,10 @@ import numpy as np
 
 from . import __version__
 from .batch import play_hands
+from .files import make_dirs, write_json, write_text
 from .game.rng import mix64
 from .game.rules import Ruleset, parse_rules
 from .native import ENGINE
-from .runs.folder import write_json
 from .strategies import BUILTINS, StrategySpec, parse_strategy
 from .strategies.registry import format_number as _fmt
 
@@ -237,8 +237,8 @@ def _prepare(out: Path, spec: TuneSpec) -> None:
             raise TuneError(f"{out} already holds a different tune (or other results); choose another --out")
     elif out.exists() and any(out.iterdir()):
         raise TuneError(f"--out {out}: the folder is not empty and holds no tune")
-    (out / "evals").mkdir(parents=True, exist_ok=True)
-    write_json(mpath, manifest)
+    make_dirs(out / "evals", out)
+    write_json(mpath, manifest, out)
 
 
 def _saved(out: Path, g: int, c: int, x: list[float]) -> dict | None:
@@ -330,13 +330,13 @@ def tune(spec: TuneSpec, out: str | Path, *, jobs: int = 1, executor=None,
     check = final_check(spec, tuned, out)
     summary = {"kind": KIND, "version": __version__, "engine": ENGINE, "spec": spec.to_json(),
                "start": spec.strategy, "tuned": tuned, "best_evaluated": best, "history": history, "check": check}
-    write_json(out / "summary.json", summary)
+    write_json(out / "summary.json", summary, out)
     write_best_toml(out / "best.toml", spec, tuned, check)
     return summary
 
 
 def _finish(out: Path, e: dict) -> dict:
-    write_json(_eval_path(out, e["generation"], e["candidate"]), e)
+    write_json(_eval_path(out, e["generation"], e["candidate"]), e, out)
     return e
 
 
@@ -360,7 +360,7 @@ def final_check(spec: TuneSpec, tuned: str, out: Path | None = None) -> dict:
              "points_per_hand": est, "lo": lo, "hi": hi,
              "what": "tuned minus start, points margin per hand, duplicate deals, 95% interval"}
     if path is not None:
-        write_json(path, check)
+        write_json(path, check, out)
     return check
 
 
@@ -373,4 +373,4 @@ def write_best_toml(path: Path, spec: TuneSpec, tuned: str, check: dict) -> None
              f"# use: --strategy {t.name}:{path.name}", f"[{t.name}]"]
     lines += [f"{k} = {float(v)!r}" if not BUILTINS[t.name].params[k].integer else f"{k} = {int(v)}"
               for k, v in t.params]
-    path.write_text("\n".join(lines) + "\n")
+    write_text(path, "\n".join(lines) + "\n", path.parent)

@@ -53,6 +53,7 @@ def tune(strategy, ruleset, pool, params, evals, games, check, popsize, sigma, s
     """
     from pathlib import Path
 
+    from ..files import UntrustedFile
     from ..tune import TuneError, make_tune_spec
     from ..tune import tune as run_tune
 
@@ -69,7 +70,7 @@ def tune(strategy, ruleset, pool, params, evals, games, check, popsize, sigma, s
         with executor(scheduler, jobs, quiet=as_json) as (workers, jobs), stops_cleanly(same_command()):
             summary = run_tune(spec, out, jobs=jobs if scheduler is None else 1, executor=workers,
                                on_generation=progress)
-    except TuneError as e:
+    except (TuneError, UntrustedFile) as e:  # UntrustedFile: a symlinked folder inside --out
         fail(str(e))
     if as_json:
         emit_json(summary)

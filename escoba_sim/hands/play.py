@@ -25,6 +25,7 @@ from pathlib import Path
 import click
 
 from ..batch import make_player
+from ..files import write_text
 from ..game import engine
 from ..game.cards import OROS_MASK, SEVENS_MASK, SIETE_OROS, CardError, card_str, parse_cards, suit
 from ..game.engine import HandState, Move
@@ -383,7 +384,7 @@ class Session:
         while path.exists():
             path = path.with_name(f"{self.seed}-g{game}-h{hand}{'-unfinished' if unfinished else ''}-{k}.json")
             k += 1
-        path.write_text(json.dumps(rec, indent=2) + "\n")
+        write_text(path, json.dumps(rec, indent=2) + "\n", self.out)
         self.saved.append(path)
         self.say(f"saved {'the unfinished hand' if unfinished else 'the hand'}: {path}")
 

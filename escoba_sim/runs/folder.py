@@ -53,7 +53,7 @@ import numpy as np
 
 from .. import __version__
 from ..batch import engine_for
-from ..files import atomic_write, write_json
+from ..files import UntrustedFile, atomic_write, make_dirs, write_json
 from ..game.rng import DEAL_STREAM_VERSION
 from .spec import RunError, RunSpec
 
@@ -76,20 +76,20 @@ STAT_DIMS = {
 OPTIONAL_STATS = ("score_hist", "deal_score")  # two entrants only; --sprt only
 
 
-def write_hands(rows: list[dict[str, np.ndarray]], path: Path) -> None:
+def write_hands(rows: list[dict[str, np.ndarray]], path: Path, root: Path | None = None) -> None:
     import polars as pl
 
     df = pl.concat([pl.DataFrame(r) for r in rows]) if rows else pl.DataFrame()
-    atomic_write(path, lambda tmp: df.write_parquet(tmp))
+    atomic_write(path, lambda tmp: df.write_parquet(tmp), root)
 
 
-def write_deals(deal: np.ndarray, names: list[str], first: int, path: Path) -> None:
+def write_deals(deal: np.ndarray, names: list[str], first: int, path: Path, root: Path | None = None) -> None:
     """A chunk's per-deal vectors, one row per deal (``deal`` is its index), int32 columns."""
     import polars as pl
 
     df = pl.DataFrame({"deal": np.arange(first, first + len(deal), dtype=np.int64),
                        **{n: deal[:, i].astype(np.int32) for i, n in enumerate(names)}})
-    atomic_write(path, lambda tmp: df.write_parquet(tmp))
+    atomic_write(path, lambda tmp: df.write_parquet(tmp), root)
 
 
 def read_deals(path: Path) -> np.ndarray:
@@ -153,7 +153,7 @@ def frame_checksum(df) -> str:
 def write_chunk(out: Path, spec: RunSpec, k: int, agg: dict[str, np.ndarray]) -> None:
     df = agg_to_frame(k, spec, agg)
     meta = {FINGERPRINT_KEY: spec.fingerprint(k), CHECKSUM_KEY: frame_checksum(df)}
-    atomic_write(out / "chunks" / chunk_name(k), lambda tmp: df.write_parquet(tmp, metadata=meta))
+    atomic_write(out / "chunks" / chunk_name(k), lambda tmp: df.write_parquet(tmp, metadata=meta), out)
 
 
 def read_chunk(path: Path, spec: RunSpec, k: int) -> dict[str, np.ndarray]:
@@ -269,7 +269,9 @@ def folder_lock(out: Path, create: bool = True) -> Iterator[None]:
         raise RunError(f"{out}: no run here (no such folder)")
     try:
         out.mkdir(parents=True, exist_ok=True)
-        fd = os.open(out / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        if (out / LOCK).is_symlink():  # never ours: the lock file is replaced, not followed
+            (out / LOCK).unlink()
+        fd = os.open(out / LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
     except OSError as e:
         raise RunError(f"--out {out}: cannot write there ({e.strerror or e})") from None
     try:
@@ -294,6 +296,15 @@ def remove_temporaries(out: Path) -> None:
                     pass
 
 
+def make_subfolders(out: Path, names) -> None:
+    """``out/NAME`` for each name, refusing one that is a symlink or a file (a write would leave ``out``)."""
+    for name in names:
+        try:
+            make_dirs(out / name, out)
+        except UntrustedFile as e:
+            raise RunError(f"{e}; refusing to write the folder {out}") from None
+
+
 def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -314,12 +325,9 @@ def prepare_out(out: Path, spec: RunSpec, argv: list[str] | None = None) -> dict
     if out.is_dir() and any(p.name != LOCK for p in out.iterdir()):
         raise RunError(f"--out {out}: the folder is not empty and holds no escoba-sim run")
     try:
-        (out / "chunks").mkdir(parents=True, exist_ok=True)
-        for d, wanted in (("hands", spec.save_hands), ("deals", spec.keep_deals)):
-            if wanted:
-                (out / d).mkdir(exist_ok=True)
+        make_subfolders(out, subfolders(spec))
         probe = out / ".write-test"
-        probe.write_text("")
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644))
         probe.unlink()
     except OSError as e:
         raise RunError(f"--out {out}: cannot write there ({e.strerror or e})") from None
@@ -328,8 +336,13 @@ def prepare_out(out: Path, spec: RunSpec, argv: list[str] | None = None) -> dict
                 "rules_fields": spec.rules.as_dict(), "seed": spec.seed, "spec": spec.to_json(),
                 "chunk_size": spec.chunk_size, "n_chunks": spec.n_chunks, "argv": argv or [],
                 "status": "running", "started": utc_now(), "ended": None}
-    write_json(manifest_path(out), manifest)
+    write_json(manifest_path(out), manifest, out)
     return manifest
+
+
+def subfolders(spec: RunSpec) -> list[str]:
+    """The sub folders a run writes: chunks, and hands and deals when it keeps them."""
+    return ["chunks"] + [d for d, wanted in (("hands", spec.save_hands), ("deals", spec.keep_deals)) if wanted]
 
 
 def resume_command(out: Path, spec: RunSpec) -> str:

@@ -46,12 +46,14 @@ from .folder import (
     check_deal_stream,
     finished_chunks,
     folder_lock,
+    make_subfolders,
     manifest_path,
     prepare_out,
     read_chunk,
     read_run_spec,
     remove_temporaries,
     resume_command,
+    subfolders,
     utc_now,
     write_chunk,
     write_json,
@@ -221,10 +223,7 @@ def _open_folder(out: Path, spec: RunSpec, resume: bool, argv, loaded: dict) -> 
     else:
         manifest = prepare_out(out, spec, argv)
     remove_temporaries(out)  # the lock is ours: any temporary file is a killed writer's
-    (out / "chunks").mkdir(exist_ok=True)
-    for d, wanted in (("hands", spec.save_hands), ("deals", spec.keep_deals)):
-        if wanted:
-            (out / d).mkdir(exist_ok=True)
+    make_subfolders(out, subfolders(spec))  # a symlinked chunks/, hands/ or deals/ is refused
     bad = 0
     for k, p in sorted(finished_chunks(out, spec).items()):
         try:
@@ -241,7 +240,7 @@ def _open_folder(out: Path, spec: RunSpec, resume: bool, argv, loaded: dict) -> 
     if bad > 3:
         print(f"warning: {bad} chunks in all are damaged or not this run's; playing them again", file=sys.stderr)
     manifest["status"] = "running"
-    write_json(manifest_path(out), manifest)
+    write_json(manifest_path(out), manifest, out)
     return manifest
 
 
@@ -266,9 +265,9 @@ def _finish(spec: RunSpec, out: Path | None, manifest: dict, state: _Fold, secon
                               "hands_per_second": computed_hands / seconds if seconds > 0 and computed_hands else None,
                               "jobs": jobs}
     if out is not None:
-        write_json(out / "summary.json", summary)
+        write_json(out / "summary.json", summary, out)
         manifest.update(status=status if status != "incomplete" else "interrupted", ended=utc_now())
-        write_json(manifest_path(out), manifest)
+        write_json(manifest_path(out), manifest, out)
     return RunResult(spec, summary, out, agg)
 
 
@@ -284,7 +283,7 @@ def _mark_interrupted(out: Path | None, manifest: dict) -> None:
         return
     manifest.update(status="interrupted", ended=utc_now())
     try:
-        write_json(manifest_path(out), manifest)
+        write_json(manifest_path(out), manifest, out)
     except OSError:  # the folder cannot be written (a full disk): the error being raised says so
         pass
 

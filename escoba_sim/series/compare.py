@@ -293,5 +293,5 @@ def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | 
                "rulesets": manifest["rulesets"],
                "interval": "95% normal interval, the deal as unit (per-deal sums, delta method); effects paired by deal",
                "estimates": json_rows(tables["estimates"]), "effects": json_rows(tables["effects"])}
-    write_json(out / "summary.json", summary)
+    write_json(out / "summary.json", summary, out)
     return summary

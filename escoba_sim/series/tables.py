@@ -38,6 +38,7 @@ from ..runs.folder import (
     atomic_write,
     chunk_name,
     folder_lock,
+    make_subfolders,
     read_deals,
     read_manifest,
     read_run_chunks,
@@ -66,10 +67,11 @@ def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[Run
                 raise RunError(f"{out} already holds a different {what}; choose another --out")
         elif any(p.name != LOCK for p in out.iterdir()):
             raise RunError(f"--out {out}: the folder is not empty and holds no {what}")
-        write_json(mpath, manifest)
+        write_json(mpath, manifest, out)
         aggregates = []
         for k, spec in enumerate(specs):
             run_dir = out / "runs" / f"{k:02d}"
+            make_subfolders(out, ["runs", f"runs/{k:02d}"])  # never a symlinked runs/ or runs/NN
             resume = (run_dir / "manifest.json").exists()
             if on_run:
                 on_run(k)
@@ -168,9 +170,9 @@ def convergence_frame(rows: list[tuple]):
 
 def write_tables(out: Path, tables: dict) -> None:
     """Each table as ``out/tables/NAME.parquet`` (written atomically)."""
-    (out / "tables").mkdir(parents=True, exist_ok=True)
+    make_subfolders(out, ["tables"])
     for name, df in tables.items():
-        atomic_write(out / "tables" / f"{name}.parquet", lambda tmp, df=df: df.write_parquet(tmp))
+        atomic_write(out / "tables" / f"{name}.parquet", lambda tmp, df=df: df.write_parquet(tmp), out)
 
 
 def read_tables(out: Path) -> dict:

@@ -178,5 +178,5 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
                "estimates": json_rows(tables["estimates"].filter(tables["estimates"]["metric"] == "win_rate")),
                "interval": "95% normal intervals, the deal as unit (every pair plays the same deals): crosstable "
                            "by the delta method, ratings by a sandwich estimator of the Bradley-Terry fit"}
-    write_json(out / "summary.json", summary)
+    write_json(out / "summary.json", summary, out)
     return summary

@@ -229,11 +229,11 @@ def test_interrupt_during_the_final_write_says_interrupted(tmp_path, monkeypatch
     out = tmp_path / "o"
     real = runfolder.write_json
 
-    def write_json(path, data):
+    def write_json(path, data, root=None):
         if path.name == "summary.json":
             os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the summary is being written
             time.sleep(0.05)
-        real(path, data)
+        real(path, data, root)
 
     monkeypatch.setattr("escoba_sim.runs.runner.write_json", write_json)
     with executor.stop_on_signals(), pytest.raises(RunInterrupted):
@@ -246,11 +246,11 @@ def test_disk_full_with_save_hands_keeps_finished_chunks(tmp_path, cli, monkeypa
     real = chunk.write_hands
     calls = []
 
-    def full(rows, path):
+    def full(rows, path, root=None):
         calls.append(path)
         if len(calls) == 3:
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
-        real(rows, path)
+        real(rows, path, root)
 
     monkeypatch.setattr(chunk, "write_hands", full)
     out = tmp_path / "o"
