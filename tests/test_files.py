@@ -88,6 +88,22 @@ def test_a_symlinked_folder_inside_the_root_is_refused(tmp_path):
         files.write_text(tmp_path / "x.txt", "page", root=out)
 
 
+def test_finding_2_make_dirs_refuses_a_symlink_or_a_file_below_the_root(tmp_path):
+    out = tmp_path / "out"
+    assert files.make_dirs(out / "runs" / "00", out) == out / "runs" / "00" and (out / "runs" / "00").is_dir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (out / "runs" / "01").symlink_to(elsewhere, target_is_directory=True)
+    with pytest.raises(UntrustedFile, match="runs/01: is a symlink"):
+        files.make_dirs(out / "runs" / "01" / "chunks", out)
+    assert list(elsewhere.iterdir()) == []
+    (out / "tables").write_text("")
+    with pytest.raises(UntrustedFile, match="not a folder"):
+        files.make_dirs(out / "tables", out)
+    with pytest.raises(UntrustedFile, match="outside"):
+        files.make_dirs(tmp_path / "x", out)
+
+
 def test_checksums_and_nonfinite_json(tmp_path):
     p = tmp_path / "a.json"
     files.write_json(p, {"elo": float("inf")})

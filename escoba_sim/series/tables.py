@@ -24,13 +24,13 @@ Series folder::
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
 
+from ..files import UntrustedFile, read_json_object
 from ..runs import runner, stats
 from ..runs.aggregates import gram, merge
 from ..runs.folder import (
@@ -193,9 +193,9 @@ def series_completeness(d: Path, manifest: dict, summarized: bool) -> dict:
     runs = [r["run"] for r in manifest.get("rulesets") or manifest.get("pairs") or []]
     status = {}
     for r in runs:
-        try:
-            status[r] = json.loads((d / r / "manifest.json").read_text()).get("status", "unknown")
-        except (OSError, json.JSONDecodeError):
+        try:  # a regular file only: a run's manifest linked to a FIFO or /dev/zero never blocks the report
+            status[r] = str(read_json_object(d / r / "manifest.json").get("status", "unknown"))
+        except UntrustedFile:
             status[r] = "not started"
     done = [r for r, s in status.items() if s == "complete"]
     return {"status": "complete" if summarized and len(done) == len(runs) else "interrupted",

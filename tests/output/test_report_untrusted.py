@@ -210,3 +210,19 @@ def test_finding_1_markup_in_every_text_column_of_the_tables(folders, tmp_path, 
                 seen[check(report_cli(d), d / "report" / "index.html", f"{p.name} {c}")] += 1
             original.write_parquet(p)
     assert seen["escaped"] > 0 and seen["refused"] > 0
+
+
+def test_finding_1_a_run_manifest_that_is_a_fifo_never_blocks_the_report(folders, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    d = tmp_path / "compare"
+    shutil.copytree(folders / "compare", d)
+    (d / "runs" / "01" / "manifest.json").unlink()
+    os.mkfifo(d / "runs" / "01" / "manifest.json")
+    r = subprocess.run([sys.executable, "-c", "from escoba_sim.cli import main; main()", "report", str(d)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    head = (d / "report" / "index.html").read_text()
+    assert "Partial result" in head and "runs/01 (not started)" in head
