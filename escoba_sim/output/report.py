@@ -542,13 +542,17 @@ def _environment():
     def finalize(v):
         return v if isinstance(v, markupsafe.Markup) else markupsafe.Markup(html.escape(str(v)))
 
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
-                              autoescape=True, finalize=finalize, keep_trailing_newline=True,
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, finalize=finalize,
                               undefined=jinja2.StrictUndefined)
 
 
+TEMPLATES = Path(__file__).parent / "templates"
+
+
 def render_page(**context) -> str:
-    return _environment().get_template("report.html.j2").render(**context)
+    """The page: ``templates/report.html.j2``, its lines joined (the template's own newlines are layout)."""
+    source = (TEMPLATES / "report.html.j2").read_text(encoding="utf-8")
+    return _environment().from_string("".join(source.splitlines())).render(**context)
 
 
 def write_report(d: str | Path, out: str | Path | None = None) -> Path:
