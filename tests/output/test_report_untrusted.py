@@ -106,6 +106,7 @@ def test_finding_1_markup_in_every_field_is_escaped_or_refused(folders, tmp_path
     assert seen["escaped"] > 0  # some fields are shown (escaped), not every one refused
 
 
+@pytest.mark.filterwarnings("ignore:constrained_layout not applied")  # the long injected names
 @pytest.mark.parametrize("kind", ["run", "compare", "tournament"])
 def test_finding_1_every_string_at_once_with_the_charts_drawn(folders, tmp_path, report_cli, kind):
     """Every string of summary.json and of the manifest at once, and of the table files, with text that is
