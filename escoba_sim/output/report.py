@@ -57,16 +57,14 @@ def folder_kind(manifest: dict) -> str:
 
 def read_folder(d: Path) -> tuple[str, dict, dict]:
     """``(kind, manifest, tables)`` for a results folder."""
-    try:
-        manifest = json.loads((d / "manifest.json").read_text())
-    except FileNotFoundError:
-        raise ReportError(f"{d}: no manifest.json; give a run, compare or tournament folder") from None
-    except (OSError, ValueError) as e:  # unreadable, not UTF-8, not JSON, nested too deeply
-        raise ReportError(f"{d}/manifest.json: cannot read it ({e})") from None
-    except RecursionError:
-        raise ReportError(f"{d}/manifest.json: not a results manifest (JSON nested too deeply)") from None
-    if not isinstance(manifest, dict):
-        raise ReportError(f"{d}/manifest.json: not a results manifest (a JSON object)")
+    from ..files import UntrustedFile, read_json_object
+
+    if not (d / "manifest.json").exists():
+        raise ReportError(f"{d}: no manifest.json; give a run, compare or tournament folder")
+    try:  # untrusted: a regular file, bounded, a JSON object
+        manifest = read_json_object(d / "manifest.json", what="a results manifest (a JSON object)")
+    except UntrustedFile as e:
+        raise ReportError(str(e)) from None
     kind = folder_kind(manifest)
     if kind == "run":
         from ..runs.spec import RunError
@@ -75,13 +73,14 @@ def read_folder(d: Path) -> tuple[str, dict, dict]:
             return kind, manifest, run_tables(d, manifest)
         except RunError as e:
             raise ReportError(str(e)) from None
-    from ..series.tables import read_tables, series_completeness
+    from ..runs.spec import RunError
+    from ..series.tables import read_results, series_completeness
 
-    tables = read_tables(d)
-    try:
-        tables["_summary"] = json.loads((d / "summary.json").read_text()) if tables else None
-    except (OSError, json.JSONDecodeError):
-        tables["_summary"] = None
+    try:  # the tables and summary.json, each checked against the checksum the manifest keeps
+        tables = read_results(d, manifest)
+    except RunError as e:
+        raise ReportError(str(e)) from None
+    tables.setdefault("_summary", None)
     tables["_completeness"] = series_completeness(d, manifest, bool(tables.get("_summary")))
     return kind, manifest, tables
 
@@ -128,9 +127,11 @@ def run_tables(d: Path, manifest: dict) -> dict:
         "complete" if used == spec.n_chunks else "incomplete"
     summary = summarize(spec, merged, used, run_status)
     if spec.sprt is not None and (d / "summary.json").exists():
+        from ..files import UntrustedFile, read_json_object
+
         try:
-            summary["sprt"] = json.loads((d / "summary.json").read_text()).get("sprt")
-        except (OSError, json.JSONDecodeError):
+            summary["sprt"] = read_json_object(d / "summary.json").get("sprt")
+        except UntrustedFile:
             pass
     est = []
     for e, ent in zip(range(spec.entrants), summary["entrants"]):

@@ -9,7 +9,7 @@
     DIR/hands/chunk-000123.parquet    per-hand rows with --save-hands
     DIR/deals/chunk-000123.parquet    per-deal vectors (``runs.aggregates.DealLayout``) of a run in a
                                 comparison or tournament, which pairs them across runs
-                                (``series.tables.series_deal_sums``)
+                                (``series.tables.series_deal_sums``); checked like a chunk file
     DIR/summary.json            the same as ``run --json``
     DIR/.lock                   the folder's lock (fcntl.flock while a run or resume writes)
 
@@ -22,7 +22,9 @@ Parquet key-value metadata, the run's fingerprint for that chunk
 (``RunSpec.fingerprint``: seed, ruleset digest, strategies, mode, pairing,
 chunk index and deal range) and a SHA-256 checksum of its rows; ``read_chunk``
 refuses a file that does not match (unreadable, another schema, another run or
-chunk, edited rows, impossible values). ``resume`` plays such chunks again;
+chunk, edited rows, impossible values); a deal file carries the same and
+``read_deals`` checks it the same way. ``resume`` plays such chunks again (a
+chunk whose deal file is bad included);
 ``report`` refuses the folder and says to resume it. Only one process writes a
 folder at a time: ``run``, ``resume``, ``compare`` and ``tournament`` hold an
 OS-level lock on ``DIR/.lock`` and a second one gets a one-line error.
@@ -83,20 +85,65 @@ def write_hands(rows: list[dict[str, np.ndarray]], path: Path) -> None:
     atomic_write(path, lambda tmp: df.write_parquet(tmp))
 
 
-def write_deals(deal: np.ndarray, names: list[str], first: int, path: Path) -> None:
-    """A chunk's per-deal vectors, one row per deal (``deal`` is its index), int32 columns."""
+def write_deals(deal: np.ndarray, names: list[str], first: int, path: Path, fingerprint: str) -> None:
+    """A chunk's per-deal vectors, one row per deal (``deal`` is its index), int32 columns; the Parquet
+    metadata carries the chunk's fingerprint and a checksum of the rows, as a chunk file does."""
     import polars as pl
 
     df = pl.DataFrame({"deal": np.arange(first, first + len(deal), dtype=np.int64),
                        **{n: deal[:, i].astype(np.int32) for i, n in enumerate(names)}})
-    atomic_write(path, lambda tmp: df.write_parquet(tmp))
+    meta = {FINGERPRINT_KEY: fingerprint, CHECKSUM_KEY: deals_checksum(df)}
+    atomic_write(path, lambda tmp: df.write_parquet(tmp, metadata=meta))
 
 
-def read_deals(path: Path) -> np.ndarray:
-    """The per-deal vectors of ``write_deals`` as an int64 matrix (deals x columns)."""
+def deals_checksum(df) -> str:
+    """SHA-256 of a deal frame's rows, column by column in order (names and int64 values)."""
+    h = hashlib.sha256()
+    for c in df.columns:
+        h.update(c.encode() + b"\0")
+        h.update(df[c].to_numpy().astype(np.int64).tobytes())
+    return h.hexdigest()
+
+
+def read_deals(path: Path, spec: RunSpec, k: int) -> np.ndarray:
+    """Chunk ``k``'s per-deal vectors (``write_deals``) as an int64 matrix (deals x columns), verified like a
+    chunk file: its fingerprint, its checksum, its columns and deal indices (ChunkInvalid says what is wrong)."""
     import polars as pl
 
-    return pl.read_parquet(path).drop("deal").to_numpy().astype(np.int64)
+    from .aggregates import DealLayout
+
+    try:
+        meta = pl.read_parquet_metadata(path)
+        df = pl.read_parquet(path)
+    except Exception as e:  # OSError, a directory, polars' errors for garbage or a truncated file
+        raise ChunkInvalid(f"unreadable ({_first_line(e)})") from None
+    if FINGERPRINT_KEY not in meta or CHECKSUM_KEY not in meta \
+            or list(df.columns) != ["deal", *DealLayout(spec.entrants).names()]:
+        raise ChunkInvalid("not a deal file of this escoba-sim version")
+    if meta[FINGERPRINT_KEY] != spec.fingerprint(k):
+        raise ChunkInvalid("from another run or chunk (its fingerprint differs)")
+    try:
+        ok = meta[CHECKSUM_KEY] == deals_checksum(df)
+    except Exception:  # columns of the wrong type
+        ok = False
+    if not ok:
+        raise ChunkInvalid("changed after it was written (its checksum differs)")
+    first, count = spec.chunk_range(k)
+    m = df.to_numpy().astype(np.int64)
+    rows = len(m)
+    if not (rows == count or (spec.sprt is not None and 0 < rows < count)) \
+            or not np.array_equal(m[:, 0], np.arange(first, first + rows)) or (m[:, 1:] < 0).any():
+        raise ChunkInvalid("holds impossible values")
+    return m[:, 1:]
+
+
+def read_run_deals(run_dir: Path, spec: RunSpec, k: int) -> np.ndarray:
+    """``read_deals`` of chunk ``k`` of the run in ``run_dir``, a bad file a one-line RunError."""
+    p = run_dir / "deals" / chunk_name(k)
+    try:
+        return read_deals(p, spec, k)
+    except ChunkInvalid as e:
+        raise RunError(f"{p} is {e}; repair it with: escoba-sim resume {run_dir}") from None
 
 
 def chunk_name(k: int) -> str:
@@ -242,6 +289,8 @@ def read_run_chunks(run_dir: Path, spec: RunSpec) -> list[dict]:
             aggs.append(read_chunk(done[k], spec, k))
         except ChunkInvalid as e:
             raise RunError(f"{run_dir}: chunk {k} is {e}; repair it with: escoba-sim resume {run_dir}") from None
+        if spec.keep_deals:  # a series' result depends on the deal files as much as on the chunks
+            read_run_deals(run_dir, spec, k)
     return aggs
 
 
