@@ -44,7 +44,6 @@ by entrant ``(j + r) % E``. ``game`` is the deal index.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -55,7 +54,7 @@ import numpy as np
 
 from .. import __version__
 from ..batch import engine_for
-from ..files import atomic_write, write_json
+from ..files import UntrustedFile, atomic_write, read_json, write_json
 from ..game.rng import DEAL_STREAM_VERSION
 from .spec import RunError, RunSpec
 
@@ -246,16 +245,14 @@ def manifest_path(out: Path) -> Path:
 
 def read_manifest(out: Path) -> dict:
     p = manifest_path(out)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise RunError(f"{out}: no run here (manifest.json is missing)") from None
-    except IsADirectoryError:
-        raise RunError(f"{p}: is a folder, not a manifest") from None
-    except (OSError, ValueError) as e:  # unreadable, not UTF-8, not JSON
-        raise RunError(f"{p}: cannot read the manifest ({_first_line(e)})") from None
-    except RecursionError:
-        raise RunError(f"{p}: not a manifest (JSON nested too deeply)") from None
+    if not (p.exists() or p.is_symlink()):
+        raise RunError(f"{out}: no run here (manifest.json is missing)")
+    if p.is_dir() and not p.is_symlink():
+        raise RunError(f"{p}: is a folder, not a manifest")
+    try:  # untrusted: a regular file (a FIFO or a device is refused, not waited on), bounded size and depth
+        data = read_json(p)
+    except UntrustedFile as e:
+        raise RunError(f"{p}: cannot read the manifest ({_first_line(str(e).removeprefix(f'{p}: '))})") from None
     if not isinstance(data, dict):
         raise RunError(f"{p}: not a manifest (a JSON object), got {type(data).__name__}")
     return data

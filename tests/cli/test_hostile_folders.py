@@ -149,3 +149,16 @@ def test_finding_10_deeply_nested_toml_is_one_line(tmp_path, fifo):
     # files the person names are still read as files only: a FIFO or a device is refused, not waited on
     assert "not a regular file" in one_line(escoba("rules", "show", fifo))
     assert "not a regular file" in one_line(escoba("run", "-s", f"heuristic:{fifo}", "--vs", "random", "-n", "2"))
+
+
+def test_finding_3_a_fifo_or_device_in_place_of_a_folder_file_is_refused_not_waited_on(tmp_path):
+    out = tmp_path / "run"
+    assert escoba("run", "-s", "greedy", "--vs", "random", "-n", "20", "--seed", "1", "--out", out, "-q").returncode == 0
+    (out / "manifest.json").unlink()
+    os.mkfifo(out / "manifest.json")
+    for cmd in ("resume", "report"):
+        assert "not a regular file" in one_line(escoba(cmd, out, timeout=30), 1)
+    (out / "manifest.json").unlink()
+    (out / "manifest.json").symlink_to("/dev/zero")
+    for cmd in ("resume", "report"):
+        assert "manifest.json" in one_line(escoba(cmd, out, timeout=30), 1)
