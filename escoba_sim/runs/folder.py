@@ -54,7 +54,7 @@ import numpy as np
 
 from .. import __version__
 from ..batch import engine_for
-from ..files import UntrustedFile, atomic_write, read_json, write_json
+from ..files import UntrustedFile, atomic_write, read_bytes, read_json, write_json
 from ..game.rng import DEAL_STREAM_VERSION
 from .spec import RunError, RunSpec
 
@@ -107,15 +107,10 @@ def deals_checksum(df) -> str:
 def read_deals(path: Path, spec: RunSpec, k: int) -> np.ndarray:
     """Chunk ``k``'s per-deal vectors (``write_deals``) as an int64 matrix (deals x columns), verified like a
     chunk file: its fingerprint, its checksum, its columns and deal indices (ChunkInvalid says what is wrong)."""
-    import polars as pl
 
     from .aggregates import DealLayout
 
-    try:
-        meta = pl.read_parquet_metadata(path)
-        df = pl.read_parquet(path)
-    except Exception as e:  # OSError, a directory, polars' errors for garbage or a truncated file
-        raise ChunkInvalid(f"unreadable ({_first_line(e)})") from None
+    meta, df = _read_parquet(path)
     if FINGERPRINT_KEY not in meta or CHECKSUM_KEY not in meta \
             or list(df.columns) != ["deal", *DealLayout(spec.entrants).names()]:
         raise ChunkInvalid("not a deal file of this escoba-sim version")
@@ -202,15 +197,29 @@ def write_chunk(out: Path, spec: RunSpec, k: int, agg: dict[str, np.ndarray]) ->
     atomic_write(out / "chunks" / chunk_name(k), lambda tmp: df.write_parquet(tmp, metadata=meta))
 
 
-def read_chunk(path: Path, spec: RunSpec, k: int) -> dict[str, np.ndarray]:
-    """Chunk ``k`` of ``spec`` from ``path``, verified (ChunkInvalid says what is wrong)."""
+PARQUET_LIMIT = 1 << 30  # a chunk or deal file is kilobytes to a few MiB
+
+
+def _read_parquet(path: Path):
+    """A Parquet file's key-value metadata and frame, read as an untrusted file (``files.read_bytes``: a
+    regular file only, never a FIFO or a device waited on, its size bounded), then parsed from memory."""
+    import io
+
     import polars as pl
 
     try:
-        meta = pl.read_parquet_metadata(path)
-        df = pl.read_parquet(path)
-    except Exception as e:  # OSError, a directory, polars' errors for garbage or a truncated file
+        data = read_bytes(path, PARQUET_LIMIT)
+        return pl.read_parquet_metadata(io.BytesIO(data)), pl.read_parquet(io.BytesIO(data))
+    except UntrustedFile as e:
+        raise ChunkInvalid(f"unreadable ({_first_line(str(e).removeprefix(f'{path}: '))})") from None
+    except Exception as e:  # polars' errors for garbage or a truncated file
         raise ChunkInvalid(f"unreadable ({_first_line(e)})") from None
+
+
+def read_chunk(path: Path, spec: RunSpec, k: int) -> dict[str, np.ndarray]:
+    """Chunk ``k`` of ``spec`` from ``path``, verified (ChunkInvalid says what is wrong)."""
+
+    meta, df = _read_parquet(path)
     if FINGERPRINT_KEY not in meta or CHECKSUM_KEY not in meta or list(df.columns) != list(FRAME_COLUMNS):
         raise ChunkInvalid("not a chunk file of this escoba-sim version")
     if meta[FINGERPRINT_KEY] != spec.fingerprint(k):

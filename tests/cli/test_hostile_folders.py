@@ -162,3 +162,15 @@ def test_finding_3_a_fifo_or_device_in_place_of_a_folder_file_is_refused_not_wai
     (out / "manifest.json").symlink_to("/dev/zero")
     for cmd in ("resume", "report"):
         assert "manifest.json" in one_line(escoba(cmd, out, timeout=30), 1)
+
+
+def test_finding_3_a_fifo_in_place_of_a_chunk_is_refused_by_report_and_played_again_by_resume(tmp_path):
+    out = tmp_path / "run"
+    assert escoba("run", "-s", "greedy", "--vs", "random", "-n", "2000", "--seed", "1", "--out", out, "-q",
+                  "--json").returncode == 0
+    p = out / "chunks" / "chunk-000001.parquet"
+    p.unlink()
+    os.mkfifo(p)
+    assert "chunk 1 is unreadable (not a regular file)" in one_line(escoba("report", out, timeout=30), 1)
+    r = escoba("resume", out, "-q", timeout=60)
+    assert r.returncode == 0 and "playing chunk 1 again" in r.stderr, r.stderr
