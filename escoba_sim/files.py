@@ -114,7 +114,9 @@ def parse_json(text: str, what: str = "JSON", max_depth: int = MAX_DEPTH, finite
         value = json.loads(text, parse_constant=_refuse_constant) if finite else json.loads(text)
     except RecursionError:
         raise UntrustedFile(f"{what}: nested too deeply") from None
-    except ValueError as e:  # JSONDecodeError, int too long, NaN
+    except json.JSONDecodeError as e:
+        raise UntrustedFile(f"{what}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    except ValueError as e:  # int too long, NaN
         raise UntrustedFile(f"{what}: not valid JSON ({_first_line(e)})") from None
     check_depth(value, max_depth, what)
     return value
@@ -145,7 +147,11 @@ def parse_toml(text: str, what: str = "TOML", max_depth: int = MAX_DEPTH) -> dic
 
 
 def read_toml(path: str | os.PathLike, limit: int = TOML_LIMIT, max_depth: int = MAX_DEPTH) -> dict:
-    return parse_toml(read_text(path, limit), str(path), max_depth)
+    try:
+        text = read_bytes(path, limit).decode("utf-8")
+    except UnicodeDecodeError as e:  # TOML is UTF-8 text
+        raise UntrustedFile(f"{path}: not valid TOML (not UTF-8 text: {_first_line(e)})") from None
+    return parse_toml(text, str(path), max_depth)
 
 
 def sha256_file(path: str | os.PathLike, limit: int = 1 << 40) -> str:

@@ -29,6 +29,16 @@ Resume: run the same command again. CMA-ES is replayed from its seed;
 generations whose evaluations are on disk are read back (their candidates must
 match bit for bit), so an interrupted tune ends with the identical result.
 
+The folder is checked, not trusted (docs/run.md, the untrusted-input rule).
+Each evaluation and the check carry a ``checksum``: SHA-256 over the tune's
+fingerprint (a digest of its spec and folder format), the file's place
+(generation and candidate) and its content. An evaluation or check that is
+not a JSON object of the right shape, holds a text or non-finite score, or
+fails its checksum is evaluated again (one warning line; the file is kept as
+``NAME.damaged``), so an edited score never reaches CMA-ES or ``best.toml``.
+A manifest that is not this tune's is refused in one line; one left by a start
+that failed before any evaluation (nothing computed) is replaced.
+
 The tuned parameters are the CMA-ES distribution mean after the last
 generation (``es.result.xfavorite``), not the best single candidate, whose
 score is inflated by selection on noise; the final check measures them on
@@ -37,8 +47,11 @@ deals no evaluation used (a seed derived from the tune's seed).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+import os
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -48,7 +61,7 @@ import numpy as np
 
 from . import __version__
 from .batch import play_hands
-from .files import make_dirs, write_json, write_text
+from .files import UntrustedFile, make_dirs, read_json_object, write_json, write_text
 from .game.rng import mix64
 from .game.rules import Ruleset, parse_rules
 from .native import ENGINE
@@ -56,6 +69,8 @@ from .strategies import BUILTINS, StrategySpec, parse_strategy
 from .strategies.registry import format_number as _fmt
 
 KIND = "tune"
+MAX_SIGMA = 100.0  # the initial step, in units of each parameter's starting value: far past any box
+FORMAT = 2  # the tune folder's layout (2: evaluations and the check carry a checksum)
 Z95 = 1.959963984540054
 # the check's deals come from this seed offset of the tune's seed (mixed): deals no evaluation played
 CHECK_STREAM = 0x7475_6E65  # "tune"
@@ -123,6 +138,8 @@ def make_tune_spec(strategy: str, *, rules=None, pool=("greedy",), evals: int = 
     try:
         start = parse_strategy(strategy).for_rules(r)
         opponents = tuple(parse_strategy(s).canonical for s in pool)
+        for o in opponents:  # NAME:tuned plays only under a ruleset it was tuned for: say so now, not mid-tune
+            parse_strategy(o).for_rules(r)
     except StrategyError as e:
         raise TuneError(str(e)) from None
     d = start.builtin
@@ -148,8 +165,12 @@ def make_tune_spec(strategy: str, *, rules=None, pool=("greedy",), evals: int = 
         if engine_for([name]) != "cython":
             raise TuneError(f"`{name}` cannot be played by the compiled core (not built, or a plugin): "
                             "a tune plays millions of hands")
-    if evals < 1 or games < 1 or not 0 <= seed < 2**64 or not sigma > 0:
-        raise TuneError("--evals and --games must be at least 1, --sigma positive, --seed in [0, 2**64)")
+    if evals < 1 or games < 2 or (check is not None and check < 2) or not 0 <= seed < 2**64:
+        raise TuneError("--evals must be at least 1, --games and --check at least 2 (an interval needs two deals), "
+                        "--seed in [0, 2**64)")
+    if not (isinstance(sigma, int | float) and math.isfinite(sigma) and 0 < sigma <= MAX_SIGMA):
+        raise TuneError(f"--sigma must be a number above 0 and at most {MAX_SIGMA:g} (a share of each starting "
+                        f"value), got {sigma}")
     n = len(chosen)
     pop = popsize or default_popsize(max(n, 1))
     if pop < 2:
@@ -228,28 +249,95 @@ def _eval_path(out: Path, g: int, c: int) -> Path:
     return out / "evals" / f"g{g:04d}-c{c:02d}.json"
 
 
+def fingerprint(spec: TuneSpec) -> str:
+    """A digest of everything that defines the tune and of the folder's format: what each file's checksum binds."""
+    text = json.dumps({"format": FORMAT, "spec": spec.to_json()}, sort_keys=True, allow_nan=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def record_checksum(spec: TuneSpec, where: str, record: dict) -> str:
+    """SHA-256 of an evaluation's or the check's content (``checksum`` left out) with the tune's fingerprint
+    and the file's place (``g0003-c01``, ``check``): a record moved, edited or from another tune differs."""
+    body = {k: v for k, v in record.items() if k != "checksum"}
+    text = json.dumps([fingerprint(spec), where, body], sort_keys=True, allow_nan=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _sealed(spec: TuneSpec, where: str, record: dict) -> dict:
+    return {**record, "checksum": record_checksum(spec, where, record)}
+
+
+def _finite(v) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _eval_problem(spec: TuneSpec, g: int, c: int, e: dict) -> str | None:
+    """What is wrong with a saved evaluation (None: it is this tune's evaluation g, c, intact)."""
+    if e.get("checksum") != record_checksum(spec, f"g{g:04d}-c{c:02d}", e):
+        return "changed after it was written, or not this tune's (its checksum differs)"
+    ok = (e.get("generation") == g and e.get("candidate") == c and isinstance(e.get("x"), list)
+          and all(_finite(v) for v in e["x"]) and isinstance(e.get("spec"), str)
+          and all(_finite(e.get(k)) for k in ("score", "lo", "hi")) and e.get("deals") == spec.games
+          and isinstance(e.get("vs"), dict) and all(_finite(v) for v in e["vs"].values()))
+    return None if ok else "not an evaluation of this tune (a field is missing or of the wrong type)"
+
+
+def _set_aside(p: Path, why: str, what: str) -> None:
+    """A damaged file is computed again, not trusted; it is kept beside as NAME.damaged, not lost."""
+    print(f"warning: {p} is {why}; {what} again (the file is kept as {p.name}.damaged)", file=sys.stderr)
+    try:
+        os.replace(p, p.with_name(p.name + ".damaged"))
+    except OSError:  # a folder in its place, say: left where it is and overwritten by the new file
+        pass
+
+
+def _nothing_computed(out: Path) -> bool:
+    """No evaluation, check or result in ``out``: a start that failed before its first evaluation."""
+    evals = out / "evals"
+    return (not any(p.name.endswith(".json") for p in evals.iterdir()) if evals.is_dir() else not evals.exists()) \
+        and not any((out / n).exists() for n in ("check.json", "summary.json", "best.toml"))
+
+
 def _prepare(out: Path, spec: TuneSpec) -> None:
     mpath = out / "manifest.json"
-    manifest = {"kind": KIND, "version": __version__, "engine": ENGINE, "spec": spec.to_json()}
-    if mpath.exists():
-        old = json.loads(mpath.read_text())
-        if old.get("kind") != KIND or old.get("spec") != manifest["spec"]:
-            raise TuneError(f"{out} already holds a different tune (or other results); choose another --out")
+    manifest = {"kind": KIND, "format": FORMAT, "version": __version__, "engine": ENGINE, "spec": spec.to_json()}
+    if out.exists() and not out.is_dir():
+        raise TuneError(f"--out {out}: exists and is not a folder")
+    if mpath.exists() or mpath.is_symlink():
+        try:
+            old = read_json_object(mpath, what="a tune manifest (a JSON object)")
+        except UntrustedFile as e:
+            raise TuneError(f"{e}; choose another --out") from None
+        if old.get("kind") != KIND:
+            raise TuneError(f"{out} holds other results, not a tune; choose another --out")
+        if old.get("spec") != manifest["spec"]:
+            if not _nothing_computed(out):
+                raise TuneError(f"{out} already holds a different tune; choose another --out")
+            # a start that failed before its first evaluation (nothing computed): this command replaces it
+        elif old.get("format") != FORMAT:
+            raise TuneError(f"{out} holds a tune of an earlier escoba-sim (folder format {old.get('format', 1)!r}, "
+                            f"evaluations without checksums); run the tune again with another --out")
     elif out.exists() and any(out.iterdir()):
         raise TuneError(f"--out {out}: the folder is not empty and holds no tune")
     make_dirs(out / "evals", out)
     write_json(mpath, manifest, out)
 
 
-def _saved(out: Path, g: int, c: int, x: list[float]) -> dict | None:
+def _saved(out: Path, spec: TuneSpec, g: int, c: int, x: list[float]) -> dict | None:
+    """Evaluation g, c as saved, verified; None when it is missing or damaged (then it is evaluated again)."""
     p = _eval_path(out, g, c)
-    if not p.exists():
+    if not (p.exists() or p.is_symlink()):
         return None
     try:
-        e = json.loads(p.read_text())
-    except (OSError, ValueError):
-        return None  # a damaged file is evaluated again rather than trusted
-    if e.get("x") != x:
+        e = read_json_object(p, finite=True)
+    except UntrustedFile as err:
+        _set_aside(p, f"not a readable evaluation ({str(err).removeprefix(str(p) + ': ')})", "evaluating it")
+        return None
+    problem = _eval_problem(spec, g, c, e)
+    if problem is not None:
+        _set_aside(p, problem, "evaluating it")
+        return None
+    if e["x"] != x:
         raise TuneError(f"{p} holds another candidate than this tune proposes: the folder was changed")
     return e
 
@@ -264,9 +352,29 @@ def tune(spec: TuneSpec, out: str | Path, *, jobs: int = 1, executor=None,
     Ctrl-C (KeyboardInterrupt) loses at most the evaluations in flight.
     """
     cma = _require_cma()
-    from .runs.executor import check_stop, make_executor
+    from .strategies import StrategyError
 
     out = Path(out)
+    try:
+        return _tune(cma, spec, out, jobs, executor, on_generation)
+    except OSError as e:  # a read-only folder, a full disk: what was written is kept
+        raise TuneError(f"cannot write {e.filename or out} ({e.strerror or e}); {_kept(out)}") from None
+    except StrategyError as e:  # a strategy the core refuses mid-tune (make_tune_spec checks what it can)
+        raise TuneError(f"an evaluation failed: {e}; {_kept(out)}") from None
+
+
+def _kept(out: Path) -> str:
+    try:
+        n = sum(1 for p in (out / "evals").glob("g*-c*.json"))
+    except OSError:
+        n = 0
+    return (f"{n} finished evaluations are kept in {out}; run the same command again to continue" if n
+            else "no evaluation was finished")
+
+
+def _tune(cma, spec: TuneSpec, out: Path, jobs: int, executor, on_generation) -> dict:
+    from .runs.executor import check_stop, make_executor
+
     _prepare(out, spec)
     lo, hi = spec.bounds()
     scale = spec.scale()
@@ -289,13 +397,13 @@ def tune(spec: TuneSpec, out: str | Path, *, jobs: int = 1, executor=None,
             cands = [[float(v) for v in x[:n]] for x in xs]
             results: dict[int, dict] = {}
             for c, x in enumerate(cands):
-                e = _saved(out, g, c, x)
+                e = _saved(out, spec, g, c, x)
                 if e is not None:
                     results[c] = e
             todo = [c for c in range(len(cands)) if c not in results]
             if pool is None:
                 for c in todo:
-                    results[c] = _finish(out, evaluate(spec, g, c, cands[c]))
+                    results[c] = _finish(out, spec, evaluate(spec, g, c, cands[c]))
                     timed += 1
                     check_stop()
             else:
@@ -305,7 +413,7 @@ def tune(spec: TuneSpec, out: str | Path, *, jobs: int = 1, executor=None,
                 try:
                     for f in cf.as_completed(futures):
                         e = f.result()
-                        results[e["candidate"]] = _finish(out, e)
+                        results[e["candidate"]] = _finish(out, spec, e)
                         timed += 1
                         check_stop()
                 finally:
@@ -330,13 +438,14 @@ def tune(spec: TuneSpec, out: str | Path, *, jobs: int = 1, executor=None,
     check = final_check(spec, tuned, out)
     summary = {"kind": KIND, "version": __version__, "engine": ENGINE, "spec": spec.to_json(),
                "start": spec.strategy, "tuned": tuned, "best_evaluated": best, "history": history, "check": check}
-    write_json(out / "summary.json", summary, out)
+    write_json(out / "summary.json", summary, out, finite=True)
     write_best_toml(out / "best.toml", spec, tuned, check)
     return summary
 
 
-def _finish(out: Path, e: dict) -> dict:
-    write_json(_eval_path(out, e["generation"], e["candidate"]), e, out)
+def _finish(out: Path, spec: TuneSpec, e: dict) -> dict:
+    e = _sealed(spec, f"g{e['generation']:04d}-c{e['candidate']:02d}", e)
+    write_json(_eval_path(out, e["generation"], e["candidate"]), e, out, finite=True)
     return e
 
 
@@ -348,10 +457,18 @@ def check_seed(seed: int) -> int:
 def final_check(spec: TuneSpec, tuned: str, out: Path | None = None) -> dict:
     """Tuned against the starting parameters, head to head on ``spec.check`` fresh duplicate deals."""
     path = out / "check.json" if out is not None else None
-    if path is not None and path.exists():
-        saved = json.loads(path.read_text())
-        if saved.get("tuned") == tuned and saved.get("deals") == spec.check:
-            return saved
+    if path is not None and (path.exists() or path.is_symlink()):
+        try:
+            saved = read_json_object(path, finite=True)
+        except UntrustedFile as err:
+            _set_aside(path, f"not a readable check ({str(err).removeprefix(str(path) + ': ')})", "playing the check")
+        else:
+            if saved.get("checksum") != record_checksum(spec, "check", saved) or not all(
+                    _finite(saved.get(k)) for k in ("points_per_hand", "lo", "hi", "seed")):
+                _set_aside(path, "changed after it was written, or not this tune's (its checksum differs)",
+                           "playing the check")
+            elif saved.get("tuned") == tuned and saved.get("deals") == spec.check:
+                return saved
     rules = parse_rules(spec.rules)
     seed = check_seed(spec.seed)
     m = margins(rules, tuned, spec.strategy, seed, 0, spec.check)
@@ -360,7 +477,8 @@ def final_check(spec: TuneSpec, tuned: str, out: Path | None = None) -> dict:
              "points_per_hand": est, "lo": lo, "hi": hi,
              "what": "tuned minus start, points margin per hand, duplicate deals, 95% interval"}
     if path is not None:
-        write_json(path, check, out)
+        check = _sealed(spec, "check", check)
+        write_json(path, check, out, finite=True)
     return check
 
 

@@ -4,7 +4,6 @@ at the table, ``hands.play``) and analyze (the evaluator's review, ``hands.revie
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
 
 import click
@@ -13,23 +12,26 @@ from .options import COUNT, RULES, STRATEGY, emit_json, fail, json_option, out_o
 
 
 def load_record_file(path: str):
-    """Read a hand record from a file or ``-`` (stdin); one-line errors, exit 2 (nothing was checked)."""
+    """Read a hand record from a file or ``-`` (stdin); one-line errors, exit 2 (nothing was checked).
+
+    The file is read as untrusted input (``files``: a regular file, its size, depth and numbers bounded)."""
+    from ..files import UntrustedFile, parse_json, read_text
+
     try:
         if path == "-":
             text = sys.stdin.read()
         else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-    except OSError as e:
-        fail(f"{path}: cannot read the record ({e.strerror or e})", 2)
+            text = read_text(path)
+    except UntrustedFile as e:
+        fail(f"cannot read the record {e}", 2)
+    except ValueError as e:  # a NUL byte in the name
+        fail(f"{path}: cannot read the record ({e})", 2)
     except UnicodeDecodeError:
         fail(f"{path}: not a text file; a hand record is JSON", 2)
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        fail(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})", 2)
-    except RecursionError:
-        fail(f"{path}: not a hand record (JSON nested too deeply)", 2)
+        return parse_json(text, str(path))
+    except UntrustedFile as e:
+        fail(str(e), 2)
 
 
 @click.command()

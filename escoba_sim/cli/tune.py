@@ -32,8 +32,8 @@ from .running import executor, same_command, stops_cleanly
               help="Deals per evaluation and opponent, each played once per side.")
 @click.option("--check", type=COUNT, help="Fresh deals of the final check (default: 2 x --games).")
 @click.option("--popsize", type=click.IntRange(min=2), help="Candidates per generation (default: CMA-ES's own).")
-@click.option("--sigma", type=click.FloatRange(min=0, min_open=True), default=0.3, show_default=True,
-              help="Initial step, as a share of each starting value (at least 1).")
+@click.option("--sigma", type=click.FloatRange(min=0, min_open=True, max=100), default=0.3, show_default=True,
+              help="Initial step, as a share of each starting value (at least 1); above 0, at most 100.")
 @seed_option("Seed (deals and CMA-ES).", default=0, show_default=True)
 @jobs_option("Worker processes.", default=1, show_default=True)
 @out_option("Output folder: every evaluation, summary.json, best.toml (run again to resume).", required=True)

@@ -6,8 +6,9 @@ Needs the ``rl`` extra (``pip install "escoba-sim[rl]"``); see docs/ecosystem.md
     import escoba_sim.openspiel
     game = pyspiel.load_game("python_escoba(rules=tradicional)")
 
-One game is one hand (a "mano"). Parameters: ``rules`` (a preset name or a
-ruleset TOML file, so any ruleset the tool takes), ``dealer`` (the seat that
+One game is one hand (a "mano"). Parameters: ``rules`` (a preset name or
+``preset(field=value,...)``; a game string is a request, so a file it names is
+refused, never opened), ``dealer`` (the seat that
 deals, default 0, so seat 1 leads with two players) and one override per
 ruleset field (``players=4,teams=yes,ties=none``; ``-1`` or empty means "as
 the preset"; yes/no fields take ``yes``/``no``).
@@ -77,8 +78,9 @@ _GAME_TYPE = pyspiel.GameType(
 
 
 def rules_from_params(params: dict) -> Ruleset:
-    """The ruleset a parameter dict names: the ``rules`` preset/file, then every override that is set."""
-    base = parse_rules(str(params.get("rules", "ludoteka")))
+    """The ruleset a parameter dict names: the ``rules`` preset or inline spec (never a file), then every
+    override that is set."""
+    base = parse_rules(str(params.get("rules", "ludoteka")), files=False)
     changes = {}
     for name in FIELD_NAMES:
         v = params.get(name, _OVERRIDE_DEFAULTS[name])

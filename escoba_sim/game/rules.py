@@ -3,7 +3,10 @@
 A ruleset is named three ways wherever one is taken: a preset (``ludoteka``),
 a preset with overrides (``ludoteka(ties=none,target=21)``, or just
 ``ties=none`` on the default preset), or a TOML file (``preset = "robo"`` plus
-fields). ``Ruleset.canonical()`` prints the shortest preset-based form, which
+fields). A file is read only where the person names it (``--rules FILE``): a
+ruleset that comes from a folder, a record or a request is parsed with
+``files=False`` (``parse_rules``), which refuses a file name and never touches
+the filesystem (docs/run.md, the untrusted-input rule). ``Ruleset.canonical()`` prints the shortest preset-based form, which
 parses back to an equal ruleset; ``Ruleset.digest()`` hashes it.
 """
 
@@ -14,10 +17,11 @@ import difflib
 import hashlib
 import json
 import re
-import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
+
+from ..files import TOML_LIMIT, UntrustedFile, read_text, read_toml
 
 PLAYER_COUNTS = (2, 3, 4, 6)
 LUCKY_DEAL = ("escobas", "capture", "off")
@@ -213,13 +217,11 @@ def _parse_pairs(text: str, where: str) -> dict[str, str]:
 
 
 def load_rules_file(path: str | Path) -> Ruleset:
-    p = Path(path)
+    """A ruleset from the TOML file ``path`` the person named (regular file, bounded size and depth)."""
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise RulesError(f"{_shown(path)}: cannot read rules file ({e.strerror or e})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise RulesError(f"{_shown(path)}: not valid TOML ({e})") from None
+        data = read_toml(path)
+    except UntrustedFile as e:
+        raise RulesError(f"cannot read rules file {_shown(str(e), 160)}") from None
     except ValueError as e:  # a NUL byte in the name
         raise RulesError(f"{_shown(path)}: not a file name ({e})") from None
     if isinstance(data.get("rules"), dict):  # accept a [rules] table as well as top-level keys
@@ -238,20 +240,28 @@ def _is_file(text: str) -> bool:
         return False
 
 
-def _shown(path: str | Path) -> str:
+def _shown(path: str | Path, width: int = 80) -> str:
     """A file name for an error line (a rules string can be long)."""
     text = str(path)
-    return text if len(text) <= 80 else text[:77] + "..."
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
-def parse_rules(spec: str | Ruleset | None) -> Ruleset:
-    """Parse a preset name, ``preset(field=value,...)``, ``field=value,...`` or a TOML path."""
+def parse_rules(spec: str | Ruleset | None, files: bool = True) -> Ruleset:
+    """Parse a preset name, ``preset(field=value,...)``, ``field=value,...`` or a TOML path.
+
+    ``files=False`` for a ruleset read from a folder, a record or a request: only presets and
+    inline specs (such as the canonical string), and a file name is a RulesError; nothing is opened.
+    """
     if spec is None:
         return PRESETS[DEFAULT_PRESET]
     if isinstance(spec, Ruleset):
         return spec
     text = str(spec).strip()
-    if text.endswith(".toml") or "/" in text or _is_file(text):
+    if not files:
+        if text.endswith(".toml") or "/" in text:
+            raise RulesError(f"`{_shown(text)}` names a file; a ruleset kept in a file or sent in a request must be "
+                             f"a preset or preset(field=value,...) such as ludoteka (a file it names is never opened)")
+    elif text.endswith(".toml") or "/" in text or _is_file(text):
         return load_rules_file(text)
     if not text:
         raise RulesError("empty rules: give a preset name such as ludoteka")
@@ -280,7 +290,8 @@ def sets_player_count(text: str | None) -> bool:
         is_file = False
     if is_file:
         try:
-            return bool(re.search(r"^\s*players\s*=", p.read_text(encoding="utf-8"), re.M))
-        except (OSError, ValueError):  # unreadable or not UTF-8: parse_rules says so
+            text = read_text(p, TOML_LIMIT)
+        except (UntrustedFile, ValueError):  # unreadable, not a regular file, not UTF-8: parse_rules says so
             return False
+        return bool(re.search(r"^\s*players\s*=", text, re.M))
     return bool(re.search(r"\bplayers\s*=", text))

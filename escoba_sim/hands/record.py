@@ -127,6 +127,14 @@ def _need(data: dict[str, Any], key: str, types: type | tuple[type, ...], what: 
     return v
 
 
+def _brief(v: Any) -> str:
+    """A value for an error line: a number too long to print (or any long text) is described, not printed."""
+    if isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > 64:
+        return f"a number of {v.bit_length()} bits"
+    text = repr(v) if not isinstance(v, int) else str(v)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def json_type(v: Any) -> str:
     return {bool: "true/false", int: "a number", float: "a number", str: "a string", list: "a list",
             dict: "an object", type(None): "null"}.get(type(v), type(v).__name__)
@@ -166,6 +174,8 @@ def parse_moves(raw: Any) -> list[RecordedMove]:
         player = m["player"]
         if not isinstance(player, int) or isinstance(player, bool):
             raise RecordError(f"{where}: `player` must be a seat number, got {json_type(player)}")
+        if player.bit_length() > 64:
+            raise RecordError(f"{where}: `player` must be a seat number, got {_brief(player)}")
         take_raw = m.get("take", [])
         if isinstance(take_raw, str):
             take_raw = take_raw.replace(",", " ").split()
@@ -198,18 +208,18 @@ def parse_record(data: Any) -> Parsed:
         raise RecordError(f"a hand record is a JSON object, got {json_type(data)}")
     fmt = data.get("format", FORMAT)
     if fmt != FORMAT:
-        raise RecordError(f"`format` is {fmt!r}, not a hand record ({FORMAT!r})")
+        raise RecordError(f"`format` is {_brief(fmt)}, not a hand record ({FORMAT!r})")
     version = data.get("version", VERSION)
     if version != VERSION:
-        raise RecordError(f"record version {version!r} is not supported (this escoba-sim reads version {VERSION})")
+        raise RecordError(f"record version {_brief(version)} is not supported (this escoba-sim reads version {VERSION})")
     rules_text = _need(data, "rules", str, "a ruleset such as \"ludoteka\"")
     try:
-        rules = parse_rules(rules_text)
+        rules = parse_rules(rules_text, files=False)  # a file the record names is never opened
     except RulesError as e:
         raise RecordError(f"field `rules`: {e}") from None
     dealer = _need(data, "dealer", int, "a seat number")
     if not 0 <= dealer < rules.players:
-        raise RecordError(f"field `dealer`: {dealer} is not a seat (0 to {rules.players - 1} with {rules.players} players)")
+        raise RecordError(f"field `dealer`: {_brief(dealer)} is not a seat (0 to {rules.players - 1} with {rules.players} players)")
     deck_raw = _need(data, "deck", (str, list), "the 40 cards in dealing order")
     if isinstance(deck_raw, list):
         deck_raw = [_card(t, "field `deck`") for t in deck_raw]

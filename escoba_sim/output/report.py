@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Callable
 
 from .. import __version__
-from ..files import UntrustedFile, make_dirs, read_bytes, read_json_object, write_bytes
+from ..files import UntrustedFile, make_dirs, read_json_object, write_bytes
 from . import charts
 
 KINDS = ("run", "compare", "tournament")
@@ -86,16 +86,16 @@ def read_folder(d: Path) -> tuple[str, dict, dict]:
             return kind, manifest, run_tables(d, manifest)
         except RunError as e:
             raise ReportError(str(e)) from None
-    from ..series.tables import series_completeness
+    from ..series.tables import read_results, series_completeness
 
     check_fields(manifest, MANIFEST_FIELDS[kind], f"{d / 'manifest.json'}")
-    tables = read_table_files(d)
-    summary = None
-    if tables and ((d / "summary.json").exists() or (d / "summary.json").is_symlink()):
-        try:
-            summary = read_json_object(d / "summary.json", what="a summary (a JSON object)")
-        except UntrustedFile as e:
-            raise ReportError(str(e)) from None
+    try:  # the tables and summary.json, each checked against the checksum the manifest keeps
+        tables = read_results(d, manifest)
+    except RunError as e:
+        raise ReportError(str(e)) from None
+    summary = tables.pop("_summary", None)
+    check_table_schemas(d, tables)
+    if summary is not None:
         check_fields(summary, SUMMARY_FIELDS[kind], f"{d / 'summary.json'}")
     tables["_summary"] = summary
     tables["_completeness"] = series_completeness(d, manifest, bool(summary))
@@ -176,31 +176,16 @@ TABLE_SCHEMAS = {
 TABLE_LIMIT = 256 << 20
 
 
-def read_table_files(d: Path) -> dict:
-    """The ``d/tables/*.parquet`` the page uses, each a regular file read whole and checked against its
-    columns and types (a truncated, garbage or foreign table is one ReportError line)."""
-    import io
-
-    import polars as pl
-
-    tables = {}
-    for name, schema in TABLE_SCHEMAS.items():
-        p = d / "tables" / f"{name}.parquet"
-        if not (p.exists() or p.is_symlink()):
-            continue
-        try:
-            df = pl.read_parquet(io.BytesIO(read_bytes(p, TABLE_LIMIT)))
-        except UntrustedFile as e:
-            raise ReportError(str(e)) from None
-        except Exception as e:  # polars' errors for a truncated or garbage file
-            raise ReportError(f"{p}: not a table file ({_first_line(e)}); make the folder again, or resume it "
-                              f"with: escoba-sim resume {d}") from None
+def check_table_schemas(d: Path, tables: dict) -> None:
+    """The result tables the page uses must have this version's columns and types (a foreign table is one
+    ReportError line); their bytes were already checked against the manifest's checksums."""
+    for name, df in tables.items():
+        schema = TABLE_SCHEMAS.get(name)
         got = {c: str(t) for c, t in df.schema.items()}
-        if got != schema:
-            raise ReportError(f"{p}: not a table of this escoba-sim version (columns {', '.join(got) or 'none'}"
-                              f"; expected {', '.join(f'{c} {t}' for c, t in schema.items())})")
-        tables[name] = df
-    return tables
+        if schema is not None and got != schema:
+            raise ReportError(f"{d / 'tables' / (name + '.parquet')}: not a table of this escoba-sim version "
+                              f"(columns {', '.join(got) or 'none'}; expected "
+                              f"{', '.join(f'{c} {t}' for c, t in schema.items())})")
 
 
 def _first_line(e: BaseException) -> str:

@@ -128,7 +128,8 @@ def play_chunk(spec: RunSpec, k: int, hands_dir: str | None = None, deals_dir: s
     if hands_dir is not None:
         write_hands(rows, Path(hands_dir) / chunk_name(k), Path(hands_dir).parent)
     if deals_dir is not None:
-        write_deals(deal.T, lay.names(), first, Path(deals_dir) / chunk_name(k), Path(deals_dir).parent)
+        write_deals(deal.T, lay.names(), first, Path(deals_dir) / chunk_name(k), spec.fingerprint(k),
+                    Path(deals_dir).parent)
     agg = {
         "clusters": np.array([count]), "games": np.array([n_games]), "hands": np.array([n_hands]),
         "lucky_hands": np.array([lucky]),

@@ -9,7 +9,7 @@
     DIR/hands/chunk-000123.parquet    per-hand rows with --save-hands
     DIR/deals/chunk-000123.parquet    per-deal vectors (``runs.aggregates.DealLayout``) of a run in a
                                 comparison or tournament, which pairs them across runs
-                                (``series.tables.series_deal_sums``)
+                                (``series.tables.series_deal_sums``); checked like a chunk file
     DIR/summary.json            the same as ``run --json``
     DIR/.lock                   the folder's lock (fcntl.flock while a run or resume writes)
 
@@ -22,7 +22,9 @@ Parquet key-value metadata, the run's fingerprint for that chunk
 (``RunSpec.fingerprint``: seed, ruleset digest, strategies, mode, pairing,
 chunk index and deal range) and a SHA-256 checksum of its rows; ``read_chunk``
 refuses a file that does not match (unreadable, another schema, another run or
-chunk, edited rows, impossible values). ``resume`` plays such chunks again;
+chunk, edited rows, impossible values); a deal file carries the same and
+``read_deals`` checks it the same way. ``resume`` plays such chunks again (a
+chunk whose deal file is bad included);
 ``report`` refuses the folder and says to resume it. Only one process writes a
 folder at a time: ``run``, ``resume``, ``compare`` and ``tournament`` hold an
 OS-level lock on ``DIR/.lock`` and a second one gets a one-line error.
@@ -42,7 +44,6 @@ by entrant ``(j + r) % E``. ``game`` is the deal index.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -53,7 +54,7 @@ import numpy as np
 
 from .. import __version__
 from ..batch import engine_for
-from ..files import UntrustedFile, atomic_write, make_dirs, write_json
+from ..files import UntrustedFile, atomic_write, make_dirs, read_bytes, read_json, write_json
 from ..game.rng import DEAL_STREAM_VERSION
 from .spec import RunError, RunSpec
 
@@ -83,20 +84,61 @@ def write_hands(rows: list[dict[str, np.ndarray]], path: Path, root: Path | None
     atomic_write(path, lambda tmp: df.write_parquet(tmp), root)
 
 
-def write_deals(deal: np.ndarray, names: list[str], first: int, path: Path, root: Path | None = None) -> None:
-    """A chunk's per-deal vectors, one row per deal (``deal`` is its index), int32 columns."""
+def write_deals(deal: np.ndarray, names: list[str], first: int, path: Path, fingerprint: str,
+                root: Path | None = None) -> None:
+    """A chunk's per-deal vectors, one row per deal (``deal`` is its index), int32 columns; the Parquet
+    metadata carries the chunk's fingerprint and a checksum of the rows, as a chunk file does."""
     import polars as pl
 
     df = pl.DataFrame({"deal": np.arange(first, first + len(deal), dtype=np.int64),
                        **{n: deal[:, i].astype(np.int32) for i, n in enumerate(names)}})
-    atomic_write(path, lambda tmp: df.write_parquet(tmp), root)
+    meta = {FINGERPRINT_KEY: fingerprint, CHECKSUM_KEY: deals_checksum(df)}
+    atomic_write(path, lambda tmp: df.write_parquet(tmp, metadata=meta), root)
 
 
-def read_deals(path: Path) -> np.ndarray:
-    """The per-deal vectors of ``write_deals`` as an int64 matrix (deals x columns)."""
-    import polars as pl
+def deals_checksum(df) -> str:
+    """SHA-256 of a deal frame's rows, column by column in order (names and int64 values)."""
+    h = hashlib.sha256()
+    for c in df.columns:
+        h.update(c.encode() + b"\0")
+        h.update(df[c].to_numpy().astype(np.int64).tobytes())
+    return h.hexdigest()
 
-    return pl.read_parquet(path).drop("deal").to_numpy().astype(np.int64)
+
+def read_deals(path: Path, spec: RunSpec, k: int) -> np.ndarray:
+    """Chunk ``k``'s per-deal vectors (``write_deals``) as an int64 matrix (deals x columns), verified like a
+    chunk file: its fingerprint, its checksum, its columns and deal indices (ChunkInvalid says what is wrong)."""
+
+    from .aggregates import DealLayout
+
+    meta, df = _read_parquet(path)
+    if FINGERPRINT_KEY not in meta or CHECKSUM_KEY not in meta \
+            or list(df.columns) != ["deal", *DealLayout(spec.entrants).names()]:
+        raise ChunkInvalid("not a deal file of this escoba-sim version")
+    if meta[FINGERPRINT_KEY] != spec.fingerprint(k):
+        raise ChunkInvalid("from another run or chunk (its fingerprint differs)")
+    try:
+        ok = meta[CHECKSUM_KEY] == deals_checksum(df)
+    except Exception:  # columns of the wrong type
+        ok = False
+    if not ok:
+        raise ChunkInvalid("changed after it was written (its checksum differs)")
+    first, count = spec.chunk_range(k)
+    m = df.to_numpy().astype(np.int64)
+    rows = len(m)
+    if not (rows == count or (spec.sprt is not None and 0 < rows < count)) \
+            or not np.array_equal(m[:, 0], np.arange(first, first + rows)) or (m[:, 1:] < 0).any():
+        raise ChunkInvalid("holds impossible values")
+    return m[:, 1:]
+
+
+def read_run_deals(run_dir: Path, spec: RunSpec, k: int) -> np.ndarray:
+    """``read_deals`` of chunk ``k`` of the run in ``run_dir``, a bad file a one-line RunError."""
+    p = run_dir / "deals" / chunk_name(k)
+    try:
+        return read_deals(p, spec, k)
+    except ChunkInvalid as e:
+        raise RunError(f"{p} is {e}; repair it with: escoba-sim resume {run_dir}") from None
 
 
 def chunk_name(k: int) -> str:
@@ -156,15 +198,29 @@ def write_chunk(out: Path, spec: RunSpec, k: int, agg: dict[str, np.ndarray]) ->
     atomic_write(out / "chunks" / chunk_name(k), lambda tmp: df.write_parquet(tmp, metadata=meta), out)
 
 
-def read_chunk(path: Path, spec: RunSpec, k: int) -> dict[str, np.ndarray]:
-    """Chunk ``k`` of ``spec`` from ``path``, verified (ChunkInvalid says what is wrong)."""
+PARQUET_LIMIT = 1 << 30  # a chunk or deal file is kilobytes to a few MiB
+
+
+def _read_parquet(path: Path):
+    """A Parquet file's key-value metadata and frame, read as an untrusted file (``files.read_bytes``: a
+    regular file only, never a FIFO or a device waited on, its size bounded), then parsed from memory."""
+    import io
+
     import polars as pl
 
     try:
-        meta = pl.read_parquet_metadata(path)
-        df = pl.read_parquet(path)
-    except Exception as e:  # OSError, a directory, polars' errors for garbage or a truncated file
+        data = read_bytes(path, PARQUET_LIMIT)
+        return pl.read_parquet_metadata(io.BytesIO(data)), pl.read_parquet(io.BytesIO(data))
+    except UntrustedFile as e:
+        raise ChunkInvalid(f"unreadable ({_first_line(str(e).removeprefix(f'{path}: '))})") from None
+    except Exception as e:  # polars' errors for garbage or a truncated file
         raise ChunkInvalid(f"unreadable ({_first_line(e)})") from None
+
+
+def read_chunk(path: Path, spec: RunSpec, k: int) -> dict[str, np.ndarray]:
+    """Chunk ``k`` of ``spec`` from ``path``, verified (ChunkInvalid says what is wrong)."""
+
+    meta, df = _read_parquet(path)
     if FINGERPRINT_KEY not in meta or CHECKSUM_KEY not in meta or list(df.columns) != list(FRAME_COLUMNS):
         raise ChunkInvalid("not a chunk file of this escoba-sim version")
     if meta[FINGERPRINT_KEY] != spec.fingerprint(k):
@@ -199,16 +255,14 @@ def manifest_path(out: Path) -> Path:
 
 def read_manifest(out: Path) -> dict:
     p = manifest_path(out)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise RunError(f"{out}: no run here (manifest.json is missing)") from None
-    except IsADirectoryError:
-        raise RunError(f"{p}: is a folder, not a manifest") from None
-    except (OSError, ValueError) as e:  # unreadable, not UTF-8, not JSON
-        raise RunError(f"{p}: cannot read the manifest ({_first_line(e)})") from None
-    except RecursionError:
-        raise RunError(f"{p}: not a manifest (JSON nested too deeply)") from None
+    if not (p.exists() or p.is_symlink()):
+        raise RunError(f"{out}: no run here (manifest.json is missing)")
+    if p.is_dir() and not p.is_symlink():
+        raise RunError(f"{p}: is a folder, not a manifest")
+    try:  # untrusted: a regular file (a FIFO or a device is refused, not waited on), bounded size and depth
+        data = read_json(p)
+    except UntrustedFile as e:
+        raise RunError(f"{p}: cannot read the manifest ({_first_line(str(e).removeprefix(f'{p}: '))})") from None
     if not isinstance(data, dict):
         raise RunError(f"{p}: not a manifest (a JSON object), got {type(data).__name__}")
     return data
@@ -242,6 +296,8 @@ def read_run_chunks(run_dir: Path, spec: RunSpec) -> list[dict]:
             aggs.append(read_chunk(done[k], spec, k))
         except ChunkInvalid as e:
             raise RunError(f"{run_dir}: chunk {k} is {e}; repair it with: escoba-sim resume {run_dir}") from None
+        if spec.keep_deals:  # a series' result depends on the deal files as much as on the chunks
+            read_run_deals(run_dir, spec, k)
     return aggs
 
 

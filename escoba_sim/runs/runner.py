@@ -44,12 +44,14 @@ from .executor import (
 from .folder import (
     ChunkInvalid,
     check_deal_stream,
+    chunk_name,
     finished_chunks,
     folder_lock,
     make_subfolders,
     manifest_path,
     prepare_out,
     read_chunk,
+    read_deals,
     read_run_spec,
     remove_temporaries,
     resume_command,
@@ -237,6 +239,22 @@ def _open_folder(out: Path, spec: RunSpec, resume: bool, argv, loaded: dict) -> 
             if aside.is_dir() and not aside.is_symlink():
                 shutil.rmtree(aside)
             os.replace(p, aside)
+    if spec.keep_deals:  # a chunk whose deal file is missing or bad is played again, both files rewritten
+        for k in sorted(loaded):
+            p = out / "deals" / chunk_name(k)
+            try:
+                read_deals(p, spec, k)
+            except ChunkInvalid as e:
+                bad += 1
+                del loaded[k]
+                if bad <= 3:
+                    print(f"warning: {p} is {e}; playing chunk {k} again (the file is kept as {p.name}.damaged)",
+                          file=sys.stderr)
+                if p.exists() or p.is_symlink():
+                    aside = p.with_name(p.name + ".damaged")
+                    if aside.is_dir() and not aside.is_symlink():
+                        shutil.rmtree(aside)
+                    os.replace(p, aside)
     if bad > 3:
         print(f"warning: {bad} chunks in all are damaged or not this run's; playing them again", file=sys.stderr)
     manifest["status"] = "running"

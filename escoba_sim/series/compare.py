@@ -46,6 +46,7 @@ from ..runs.aggregates import DealLayout
 from ..runs.folder import write_json
 from ..runs.spec import RunError, RunSpec, make_spec
 from .tables import (
+    SERIES_FORMAT,
     category_frame,
     convergence_frame,
     count_frame,
@@ -55,6 +56,7 @@ from .tables import (
     json_rows,
     run_series,
     run_totals,
+    seal_results,
     series_deal_sums,
     weighted_sum,
     write_tables,
@@ -212,7 +214,7 @@ def analyse(variants: list[Variant], specs: list[RunSpec], chunks: list[list[dic
     common = [m for m in defs[0] if all(m in d for d in defs)]
     conv_rows = []
     n = S = G = None
-    for k, n, S, G in series_deal_sums(run_dirs, specs[0].n_chunks):
+    for k, n, S, G in series_deal_sums(run_dirs, specs, specs[0].n_chunks):
         for i, (v, d) in enumerate(zip(variants, defs)):
             if "win_rate" in d:
                 a, b = d["win_rate"]
@@ -272,7 +274,7 @@ def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | 
         seed = s.seed  # one seed for every ruleset: the same deals
         specs.append(s)
     # a plugin strategy runs on the reference engine: the provenance must say so
-    manifest = {"kind": KIND, "tool": "escoba-sim", "version": __version__,
+    manifest = {"kind": KIND, "format": SERIES_FORMAT, "tool": "escoba-sim", "version": __version__,
                 "engine": engine_for([strategy, vs]), "seed": seed,
                 "strategies": [strategy, vs], "n": n, "chunk_size": specs[0].chunk_size,
                 "rulesets": [{"label": v.label, "rules": v.rules.canonical(), "rules_digest": v.rules.digest(),
@@ -294,4 +296,5 @@ def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | 
                "interval": "95% normal interval, the deal as unit (per-deal sums, delta method); effects paired by deal",
                "estimates": json_rows(tables["estimates"]), "effects": json_rows(tables["effects"])}
     write_json(out / "summary.json", summary, out)
+    seal_results(out, manifest, tables)  # last: a series is finished once its results are vouched for
     return summary

@@ -19,7 +19,7 @@ from ..game.rules import RulesError, parse_rules
 from ..runs.folder import read_manifest, run_spec_of
 from ..runs.runner import Progress, run
 from ..runs.spec import RunError, RunSpec, make_spec
-from ..strategies import StrategyError, plugins_in
+from ..strategies import StrategyError, parse_strategy, plugins_in
 from .compare import Variant, compare
 from .tournament import tournament
 
@@ -65,21 +65,37 @@ def plan_series(kind: str, args: dict, out: str | Path) -> SeriesPlan:
         raise ResumeError(f"{out}: not a comparison or tournament (kind {kind!r})")
     variants = None
     try:
+        # a series read from its manifest names its strategies and rulesets inline: a file named there is
+        # refused, never opened (the command line's own --rules FILE arrives here already parsed)
+        for s in args["strategies"]:
+            if not isinstance(s, str):
+                raise ResumeError(f"{out}: the manifest's strategies must be strategy names, got {type(s).__name__}")
+            parse_strategy(s, files=False)
         if kind == "compare":
             variants = args["variants"] if "variants" in args else [
-                Variant(r["label"], parse_rules(r["rules"])) for r in args["rulesets"]]
+                Variant(_label(r), parse_rules(r["rules"], files=False)) for r in args["rulesets"]]
             runs = len(variants)
             first = make_spec(args["strategies"][0], args["strategies"][1:], variants[0].rules, args["n"],
                               seed=args["seed"], players_fixed=True, chunk_size=args.get("chunk_size", 0))
         else:
             runs = len(args["strategies"]) * (len(args["strategies"]) - 1) // 2
-            first = make_spec(args["strategies"][0], args["strategies"][1:2], parse_rules(args["rules"]), args["n"],
+            args = {**args, "rules": parse_rules(args["rules"], files=False)}
+            first = make_spec(args["strategies"][0], args["strategies"][1:2], args["rules"], args["n"],
                               seed=args["seed"], players_fixed=True, chunk_size=args.get("chunk_size", 0))
-    except (RulesError, RunError) as e:
+    except (RulesError, StrategyError) as e:
+        raise ResumeError(f"{out}: the manifest: {e}") from None
+    except RunError as e:
         raise ResumeError(str(e)) from None
     except (KeyError, TypeError, ValueError) as e:
         raise ResumeError(f"{out}: the manifest does not describe a {kind} ({e})") from None
     return SeriesPlan(kind, args, out, first, runs, variants)
+
+
+def _label(r) -> str:
+    label = r["label"]
+    if not isinstance(label, str):
+        raise TypeError(f"a ruleset's label must be text, got {type(label).__name__}")
+    return label
 
 
 def play_series(plan: SeriesPlan, *, jobs: int = 1, executor=None, argv: list[str] | None = None,

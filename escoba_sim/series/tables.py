@@ -13,38 +13,52 @@ described in ``output.charts``), written to ``DIR/tables/*.parquet``
 (``write_tables``, ``read_tables``) and into ``summary.json`` (``json_rows``).
 ``series_completeness`` says which runs of a series folder are finished.
 
-Series folder::
+Series folder (format 2)::
 
-    DIR/manifest.json       kind ("compare", "tournament"), what the series is, and one
-                            ``{"run": "runs/NN"}`` per run (under ``rulesets`` or ``pairs``)
+    DIR/manifest.json       kind ("compare", "tournament"), format, what the series is, one
+                            ``{"run": "runs/NN"}`` per run (under ``rulesets`` or ``pairs``) and,
+                            once the results are written, ``results``: the SHA-256 of each file below
     DIR/runs/NN/            one runner output folder per run (resumable on its own), with deals/
+                            (each deal file with its chunk's fingerprint and a checksum, as chunks)
     DIR/tables/*.parquet    the result tables
     DIR/summary.json        the same tables as JSON
+
+Nothing in it is trusted: a run's chunks and deal files are verified as they are read (resume
+plays a bad one again; ``series_deal_sums`` refuses it in one line), the result files are
+read only through ``read_results`` against the manifest's checksums, and a folder of an
+earlier format is refused in one line (``check_series_format``).
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import math
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
 
-from ..files import UntrustedFile, read_json_object
+from ..files import UntrustedFile, parse_json, read_bytes, read_json_object, sha256_file
 from ..runs import runner, stats
 from ..runs.aggregates import gram, merge
 from ..runs.folder import (
     LOCK,
+    STATUS,
     atomic_write,
-    chunk_name,
     folder_lock,
     make_subfolders,
-    read_deals,
     read_manifest,
     read_run_chunks,
+    read_run_deals,
     write_json,
 )
 from ..runs.spec import RunError, RunSpec
+
+SERIES_FORMAT = 2  # the series folder's layout (2: deal files and result files carry checksums)
+RESULT_FILE = re.compile(r"tables/[a-z_]{1,40}\.parquet|summary\.json")
+TABLE_LIMIT = 1 << 30
 
 # --- playing the runs and pairing them by deal ----------------------------------------------
 
@@ -65,6 +79,7 @@ def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[Run
             old = read_manifest(out)
             if {k: old.get(k) for k in keys} != {k: manifest[k] for k in keys}:
                 raise RunError(f"{out} already holds a different {what}; choose another --out")
+            check_series_format(out, old)
         elif any(p.name != LOCK for p in out.iterdir()):
             raise RunError(f"--out {out}: the folder is not empty and holds no {what}")
         write_json(mpath, manifest, out)
@@ -75,28 +90,51 @@ def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[Run
             resume = (run_dir / "manifest.json").exists()
             if on_run:
                 on_run(k)
-            if not resume or read_manifest(run_dir).get("status") != "complete":
-                runner.run(spec, run_dir, jobs=jobs, executor=executor, resume=resume, argv=argv, on_chunk=on_chunk)
             try:
-                aggregates.append(read_run_chunks(run_dir, spec))
-            except RunError:  # a damaged or missing chunk of a finished run: resume repairs it
-                runner.run(spec, run_dir, jobs=jobs, executor=executor, resume=True, argv=argv, on_chunk=on_chunk)
-                aggregates.append(read_run_chunks(run_dir, spec))
+                if not resume or read_manifest(run_dir).get("status") != "complete":
+                    runner.run(spec, run_dir, jobs=jobs, executor=executor, resume=resume, argv=argv,
+                               on_chunk=on_chunk)
+                try:
+                    aggregates.append(read_run_chunks(run_dir, spec))
+                except RunError:  # a damaged or missing chunk (or deal file) of a finished run: resume repairs it
+                    runner.run(spec, run_dir, jobs=jobs, executor=executor, resume=True, argv=argv, on_chunk=on_chunk)
+                    aggregates.append(read_run_chunks(run_dir, spec))
+            except RunError as e:  # a full disk, a failing chunk: continue the series, not one of its runs
+                raise RunError(_series_resume(str(e), out, run_dir, spec, manifest)) from None
     return aggregates
 
 
-def series_deal_sums(run_dirs: list[Path], n_chunks: int):
+def _series_resume(message: str, out: Path, run_dir: Path, spec: RunSpec | None, manifest: dict) -> str:
+    """A run's error message with its resume command turned into the series' own (``resume DIR``)."""
+    import shlex
+
+    from ..runs.folder import resume_command
+    from ..strategies import plugins_in
+
+    try:
+        plugins = plugins_in(manifest.get("strategies") or (spec.strategies if spec is not None else []))
+    except Exception:  # strategies the manifest check reports on its own
+        plugins = []
+    series = shlex.join(["escoba-sim", "resume", str(out), *(["--trust-plugins"] if plugins else [])])
+    owns = [resume_command(run_dir, spec)] if spec is not None else []
+    for own in (*owns, shlex.join(["escoba-sim", "resume", str(run_dir)]), f"escoba-sim resume {run_dir}"):
+        message = message.replace(own, series)
+    return message
+
+
+def series_deal_sums(run_dirs: list[Path], specs: list[RunSpec], n_chunks: int):
     """Per-deal sums across the runs of a series, paired by deal, one chunk at a time (flat memory).
 
     Every run of a comparison or tournament plays the same deals with the same chunk
     size, so chunk ``k`` of each run holds the same deal indices. The runs' per-deal
-    vectors are put side by side (run ``i`` at columns ``i * P ...``) and summed into
-    ``S = sum_c v_c`` and ``G = sum_c v_c v_c^T``. Yields ``(k, n, S, G)`` after each
-    chunk (running totals, the arrays reused).
+    vectors (each deal file verified: ``runs.folder.read_deals``; a bad one is a
+    one-line RunError) are put side by side (run ``i`` at columns ``i * P ...``) and
+    summed into ``S = sum_c v_c`` and ``G = sum_c v_c v_c^T``. Yields ``(k, n, S, G)``
+    after each chunk (running totals, the arrays reused).
     """
     n, S, G = 0, None, None
     for k in range(n_chunks):
-        parts = [read_deals(d / "deals" / chunk_name(k)) for d in run_dirs]
+        parts = [read_run_deals(d, spec, k) for d, spec in zip(run_dirs, specs)]
         if len({len(p) for p in parts}) != 1:
             raise RunError(f"chunk {k} holds different deals in the runs of {run_dirs[0].parent}")
         v = np.hstack(parts)
@@ -175,11 +213,88 @@ def write_tables(out: Path, tables: dict) -> None:
         atomic_write(out / "tables" / f"{name}.parquet", lambda tmp, df=df: df.write_parquet(tmp), out)
 
 
-def read_tables(out: Path) -> dict:
-    """Every ``out/tables/*.parquet`` by name (empty when there are none)."""
+def check_series_format(out: Path, manifest: dict) -> None:
+    """Refuse a series folder of an earlier layout (its deal files carry no checksum) in one line."""
+    if manifest.get("format") != SERIES_FORMAT:
+        made = manifest.get("format", 1)
+        raise RunError(f"{out} was written by an earlier escoba-sim (series folder format "
+                       f"{made if isinstance(made, int) and not isinstance(made, bool) else '?'}, deal files without "
+                       f"checksums): play it again with another --out")
+
+
+def seal_results(out: Path, manifest: dict, tables: dict) -> None:
+    """Record in the manifest the SHA-256 of every result file (the tables and ``summary.json``), written last:
+    ``read_results`` takes a result only when it matches, and a series without them is unfinished."""
+    names = [f"tables/{name}.parquet" for name in tables] + ["summary.json"]
+    manifest["results"] = {n: sha256_file(out / n) for n in names}
+    write_json(out / "manifest.json", manifest, out)
+
+
+def read_results(out: Path, manifest: dict | None = None) -> dict:
+    """The verified result tables of a finished series by name, and its summary as ``"_summary"``; empty when
+    the series has no results yet (unfinished, or stopped while writing them).
+
+    Only the files ``seal_results`` recorded are read (names of a fixed form: nothing else the manifest
+    names is opened), each as an untrusted file whose SHA-256 must match; a bad one is a one-line RunError
+    that says to rebuild it with ``escoba-sim resume``.
+    """
     import polars as pl
 
-    return {p.stem: pl.read_parquet(p) for p in sorted((out / "tables").glob("*.parquet"))}
+    if manifest is None:
+        manifest = read_manifest(out)
+    check_series_format(out, manifest)
+    results = manifest.get("results")
+    if results is None:
+        return {}
+    if not (isinstance(results, dict) and "summary.json" in results
+            and all(isinstance(k, str) and RESULT_FILE.fullmatch(k) and isinstance(v, str) for k, v in results.items())):
+        raise RunError(f"{out / 'manifest.json'}: `results` is not the list of result files and their checksums")
+    fix = f"rebuild it with: escoba-sim resume {out}"
+    if not any((out / name).exists() or (out / name).is_symlink() for name in results):
+        return {}  # the results were removed: the series reads as unfinished, as before they were written
+    found: dict = {}
+    for name, digest in sorted(results.items()):
+        p = out / name
+        try:
+            data = read_bytes(p, TABLE_LIMIT)
+        except UntrustedFile as e:
+            raise RunError(f"{e}; {fix}") from None
+        if hashlib.sha256(data).hexdigest() != digest:
+            raise RunError(f"{p} changed after it was written (its checksum differs); {fix}")
+        try:
+            if name == "summary.json":
+                found["_summary"] = parse_json(data.decode("utf-8"), str(p))
+                if not isinstance(found["_summary"], dict):
+                    raise ValueError("not a JSON object")
+            else:
+                found[Path(name).stem] = pl.read_parquet(io.BytesIO(data))
+        except Exception as e:  # what the checksum vouches for the tool wrote; this is a defect, not a tamper
+            raise RunError(f"{p}: unreadable ({' '.join(str(e).split())[:100]}); {fix}") from None
+    verify_runs(out, manifest)
+    return found
+
+
+def verify_runs(out: Path, manifest: dict) -> None:
+    """Check every run of a finished series as resume would read it: its manifest, each chunk and each deal
+    file (fingerprint and checksum); a bad one is a one-line RunError saying to resume the series."""
+    from ..runs.folder import read_run_spec
+
+    listed = manifest.get("rulesets") or manifest.get("pairs") or []
+    for k in range(len(listed) if isinstance(listed, list) else 0):
+        run_dir = out / "runs" / f"{k:02d}"
+        try:
+            _, spec = read_run_spec(run_dir)
+            if spec.seed != manifest.get("seed") or not spec.keep_deals:
+                raise RunError(f"{run_dir} is not a run of this series (another seed, or no deal files); "
+                               f"play the series again with another --out")
+            read_run_chunks(run_dir, spec)
+        except RunError as e:
+            raise RunError(_series_resume(str(e), out, run_dir, None, manifest)) from None
+
+
+def read_tables(out: Path) -> dict:
+    """Every result table of a finished series by name, verified (``read_results``); empty when there are none."""
+    return {k: v for k, v in read_results(out).items() if not k.startswith("_")}
 
 
 def json_rows(df) -> list[dict]:
@@ -190,11 +305,14 @@ def json_rows(df) -> list[dict]:
 
 def series_completeness(d: Path, manifest: dict, summarized: bool) -> dict:
     """Which runs of a comparison or tournament are finished (a series is partial until all are)."""
-    runs = [r["run"] for r in manifest.get("rulesets") or manifest.get("pairs") or []]
+    listed = manifest.get("rulesets") or manifest.get("pairs") or []
+    # run k is always runs/NN: the folder names the manifest holds are not followed
+    runs = [f"runs/{k:02d}" for k in range(len(listed) if isinstance(listed, list) else 0)]
     status = {}
     for r in runs:
         try:  # a regular file only: a run's manifest linked to a FIFO or /dev/zero never blocks the report
-            status[r] = str(read_json_object(d / r / "manifest.json").get("status", "unknown"))
+            s = read_json_object(d / r / "manifest.json").get("status", "unknown")
+            status[r] = s if s in STATUS else "unknown"
         except UntrustedFile:
             status[r] = "not started"
     done = [r for r, s in status.items() if s == "complete"]

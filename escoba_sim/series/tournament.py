@@ -31,9 +31,10 @@ from ..game.rules import parse_rules
 from ..runs import stats
 from ..runs.aggregates import DealLayout, add_padded
 from ..runs.folder import write_json
-from ..runs.spec import RunError, make_spec
+from ..runs.spec import RunError, RunSpec, make_spec
 from ..strategies import StrategyError, check_strategy, parse_strategy
 from .tables import (
+    SERIES_FORMAT,
     category_frame,
     convergence_frame,
     count_frame,
@@ -42,6 +43,7 @@ from .tables import (
     json_rows,
     run_series,
     run_totals,
+    seal_results,
     series_deal_sums,
     write_tables,
 )
@@ -53,7 +55,8 @@ class TournamentError(ValueError):
     """Arguments that cannot make a tournament."""
 
 
-def analyse(labels: list[str], pairs: list[tuple[int, int]], aggs_by_pair: list[list[dict]], run_dirs: list[Path]):
+def analyse(labels: list[str], pairs: list[tuple[int, int]], aggs_by_pair: list[list[dict]], run_dirs: list[Path],
+            specs: list[RunSpec]):
     """All tables from the pairs' runs: crosstable cells and ratings with the deal model's intervals."""
     import polars as pl
 
@@ -64,7 +67,7 @@ def analyse(labels: list[str], pairs: list[tuple[int, int]], aggs_by_pair: list[
     one = lambda *cols, weights=None: stats.unit(size * P, *cols, weights=weights)  # noqa: E731
     conv = []
     n = S = G = None
-    for k, n, S, G in series_deal_sums(run_dirs, len(aggs_by_pair[0])):
+    for k, n, S, G in series_deal_sums(run_dirs, specs, len(aggs_by_pair[0])):
         for p, (i, j) in enumerate(pairs):
             s, se = stats.deal_ratio(S, G, n, one(at(p, lay.won(0))), one(at(p, lay.games)))
             conv.append((f"{labels[i]} vs {labels[j]}", k + 1, float(S[at(p, lay.games)]), s, *interval(s, se)))
@@ -154,7 +157,7 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
             raise TournamentError(str(e)) from None
         seed = s.seed
         specs.append(s)
-    manifest = {"kind": KIND, "tool": "escoba-sim", "version": __version__, "engine": engine_for(list(strategies)),
+    manifest = {"kind": KIND, "format": SERIES_FORMAT, "tool": "escoba-sim", "version": __version__, "engine": engine_for(list(strategies)),
                 "seed": seed,
                 "rules": r.canonical(), "rules_digest": r.digest(), "rules_fields": r.as_dict(),
                 "strategies": list(strategies), "n": n, "chunk_size": specs[0].chunk_size,
@@ -167,7 +170,8 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
                                   on_run=on_run and (lambda k: on_run(k, specs[k])), on_chunk=on_chunk)
     except RunError as e:
         raise TournamentError(str(e)) from None
-    tables = analyse([parse_strategy(x).short for x in strategies], pairs, aggs_by_pair, [out / p["run"] for p in manifest["pairs"]])
+    tables = analyse([parse_strategy(x).short for x in strategies], pairs, aggs_by_pair, [out / p["run"] for p in manifest["pairs"]],
+                     specs)
     write_tables(out, tables)
     summary = {"kind": KIND, "version": __version__, "engine": engine_for(list(strategies)), "seed": seed,
                "rules": r.canonical(),
@@ -179,4 +183,5 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
                "interval": "95% normal intervals, the deal as unit (every pair plays the same deals): crosstable "
                            "by the delta method, ratings by a sandwich estimator of the Bradley-Terry fit"}
     write_json(out / "summary.json", summary, out)
+    seal_results(out, manifest, tables)  # last: a series is finished once its results are vouched for
     return summary

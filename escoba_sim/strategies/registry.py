@@ -238,17 +238,18 @@ def _parse_value(name: str, key: str, raw: Any, p: Param) -> float:
 
 
 def _read_toml(name: str, path: str) -> dict[str, Any]:
-    import tomllib
+    """A weights file the person named: a regular file, its size and depth bounded (``files.read_toml``)."""
+    from ..files import TOML_LIMIT, UntrustedFile, parse_toml, read_bytes
 
     try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except OSError as e:
-        raise StrategyError(f"{name}: cannot read `{path}`: {e.strerror or e}") from None
+        text = read_bytes(path, TOML_LIMIT).decode("utf-8")
+        data = parse_toml(text, path)
     except UnicodeDecodeError:
         raise StrategyError(f"{name}: `{path}` is not a text file (TOML is UTF-8 text)") from None
-    except tomllib.TOMLDecodeError as e:
-        raise StrategyError(f"{name}: `{path}` is not valid TOML: {e}") from None
+    except UntrustedFile as e:
+        raise StrategyError(f"{name}: cannot read {e}") from None
+    except ValueError as e:  # a NUL byte in the name
+        raise StrategyError(f"{name}: `{path}` is not a file name ({e})") from None
     # either top-level keys or a table named after the strategy
     if isinstance(data.get(name), dict):
         data = data[name]
@@ -269,10 +270,12 @@ def tuned_params() -> dict[str, dict[str, dict[str, float]]]:
 
 
 @functools.lru_cache(maxsize=256)
-def parse_strategy(text: str | StrategySpec) -> StrategySpec:
+def parse_strategy(text: str | StrategySpec, files: bool = True) -> StrategySpec:
     """Parse a strategy spec string (see the module docstring); raises StrategyError with a suggestion.
 
-    A plugin is only named here, never imported: ``load_strategy`` does that.
+    A plugin is only named here, never imported: ``load_strategy`` does that. ``files=False`` for a
+    spec read from a folder, a record or a request: a weights file it names is refused, never opened
+    (the canonical spec a folder keeps holds every weight inline).
     """
     if isinstance(text, StrategySpec):
         return text
@@ -299,6 +302,9 @@ def parse_strategy(text: str | StrategySpec) -> StrategySpec:
                 raise StrategyError(f"no tuned parameters are shipped for `{head}`; for: {', '.join(tuned_params())}")
             return StrategySpec(head, tuned=True)
         if tail.endswith(".toml"):
+            if not files:
+                raise StrategyError(f"`{head}:{tail}` names a weights file; a strategy kept in a file or sent in a "
+                                    f"request must give its weights inline (a file it names is never opened)")
             given = _read_toml(head, tail)
         else:
             for item in filter(None, (x.strip() for x in tail.split(","))):
@@ -337,5 +343,6 @@ def make_strategy(text: str | StrategySpec):
 
 
 def plugins_in(strategies: Iterable[str | StrategySpec]) -> list[str]:
-    """The plugins among ``strategies`` (canonical specs): the ones whose code is not escoba-sim's."""
-    return [s.canonical for s in map(parse_strategy, strategies) if s.plugin is not None]
+    """The plugins among ``strategies`` (canonical specs, as a folder keeps them: a weights file named
+    there is refused, never read): the ones whose code is not escoba-sim's."""
+    return [s.canonical for s in (parse_strategy(x, files=False) for x in strategies) if s.plugin is not None]

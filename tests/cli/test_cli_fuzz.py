@@ -1,6 +1,7 @@
 """Property test (issue 11): the CLI entry points under generated arguments and files.
 
-Whatever hypothesis passes to `rules show`, `moves`, `trace`, `replay` and `run` (tiny -n), the command
+Whatever hypothesis passes to `rules show`, `moves`, `trace`, `replay` and `run` (tiny -n), or however it
+edits a finished tune folder before `tune` runs again on it (issue 25), the command
 ends with exit 0, 1 or 2, never raises (no traceback), and writes at most a few lines on stderr.
 Arguments mix valid values with hostile ones (long strings, huge or odd numbers, junk text, NUL bytes);
 files mix valid hand records with one field replaced by any JSON value, arbitrary JSON and raw bytes.
@@ -11,7 +12,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -131,3 +134,64 @@ def test_replay(tmp_path_factory, data, as_json, stdin):
 def test_run(first, second, args, n):
     check(["run", "-s", first, "--vs", second, "-n", n, "-j", "1", "-q", *args])
 
+
+
+# ---------------------------------------------------------------- tune folders (issue 25, finding 5)
+
+TUNE_ARGS = ["heuristic", "--param", "risk", "--evals", "4", "--popsize", "2", "--games", "20", "--check", "20",
+             "--seed", "3"]
+
+
+@st.composite
+def tune_edits(draw):
+    """One file of a finished tune folder replaced by any JSON, raw bytes, or itself with one field changed."""
+    name = draw(st.sampled_from(["manifest.json", "check.json", "summary.json", "evals/g0000-c00.json",
+                                 "evals/g0001-c01.json"]))
+    kind = draw(st.sampled_from(["field", "field", "json", "bytes"]))
+    value = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats() | st.text(max_size=20),
+                         lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids,
+                                                                                  max_size=4), max_leaves=12)
+    if kind == "bytes":
+        return name, kind, None, draw(st.binary(max_size=200))
+    if kind == "json":
+        return name, kind, None, draw(value)
+    key = draw(st.sampled_from(["score", "lo", "hi", "x", "spec", "vs", "generation", "candidate", "deals",
+                                "checksum", "kind", "format", "tuned", "points_per_hand", "seed", "history"]))
+    return name, kind, key, draw(value | st.sampled_from(["high", "NaN", "Infinity", "1e309", "/dev/zero"]))
+
+
+@FUZZ
+@given(tune_edits())
+def test_tune_folder(tmp_path_factory, edit):
+    """Any edit of a tune folder's files: the same command re-evaluates or refuses, never a traceback."""
+    pytest.importorskip("cma")
+    from escoba_sim.native import ENGINE
+
+    if ENGINE != "cython":
+        pytest.skip("tune plays on the compiled core")
+    base = _finished_tune(tmp_path_factory)
+    out = tmp_path_factory.mktemp("tune") / "t"
+    shutil.copytree(base, out)
+    name, kind, key, value = edit
+    p = out / name
+    if kind == "bytes":
+        p.write_bytes(value)
+    elif kind == "json":
+        p.write_text(json.dumps(value))
+    else:
+        data = json.loads(p.read_text())
+        data[key] = value
+        p.write_text(json.dumps(data))
+    check(["tune", *TUNE_ARGS, "--out", str(out)])
+
+
+_TUNE: dict = {}
+
+
+def _finished_tune(factory):
+    if "dir" not in _TUNE:
+        out = factory.mktemp("tune-base") / "t"
+        r = CliRunner().invoke(main, ["tune", *TUNE_ARGS, "--out", str(out)], catch_exceptions=False)
+        assert r.exit_code == 0, r.stderr
+        _TUNE["dir"] = out
+    return _TUNE["dir"]

@@ -51,10 +51,14 @@ def test_every_preset_loads_with_its_ruleset():
     assert game.num_players() == 4
 
 
-def test_rules_from_a_toml_file(tmp_path):
+def test_finding_3_a_rules_file_is_never_opened_but_its_ruleset_can_be_passed_inline(tmp_path):
     path = tmp_path / "house.toml"
     path.write_text('preset = "cardgames"\nbonus_all_oros = 2\nplayers = 3\n')
-    game = pyspiel.load_game(f"python_escoba(rules={path})")
+    for named in (str(path), "/dev/zero", "/dev/stdin"):  # a request names no file the game opens
+        with pytest.raises(RulesError, match="names a file"):
+            pyspiel.load_game(f"python_escoba(rules={named})")
+    # the person reads the file and passes the ruleset it holds
+    game = pyspiel.load_game("python_escoba", {"rules": parse_rules(str(path)).canonical()})
     assert game.rules == parse_rules(str(path))
     assert game.num_players() == 3
 
