@@ -34,6 +34,11 @@ the preset"; yes/no fields take ``yes``/``no``).
 ``StrategyBot`` plays any built-in strategy spec (``greedy``, ``endgame``,
 ``ismcts:iters=500``, ...) through the game, drawing from the hand's PLAY
 stream exactly as the engine does.
+
+Misuse raises ``pyspiel.SpielError``, as OpenSpiel's own checks do: a seat that
+does not exist (``resample_from_infostate(9, ...)``), a bot asked to step a
+chance node, a finished hand or a state of another game; an illegal action
+raises ``engine.IllegalMove`` (a ValueError).
 """
 
 from __future__ import annotations
@@ -202,6 +207,8 @@ class EscobaState(pyspiel.State):
         chance outcomes, so serialize ``deal(new_state, clone.hand.st.deck)`` + the player actions if a
         resampled state must be stored.
         """
+        player = actions.whole_number(player, "resample_from_infostate: player", 0, self.rules.players,
+                                      pyspiel.SpielError)
         clone = self.clone()
         if self.hand is None:
             return clone
@@ -298,7 +305,14 @@ class StrategyBot(pyspiel.Bot):
         pass
 
     def step(self, state):
+        if not isinstance(state, EscobaState):
+            raise pyspiel.SpielError(f"StrategyBot plays {SHORT_NAME} states, got {type(state).__name__}")
         hand = state.hand
+        if hand is None:
+            raise pyspiel.SpielError("StrategyBot.step: the state is a chance node (the deck is being dealt); "
+                                     "apply one of state.chance_outcomes() instead")
+        if hand.over:
+            raise pyspiel.SpielError("StrategyBot.step: the hand is over (a terminal state has no move)")
         if not self._queue or self._queue[0] not in hand.legal_actions():
             self._queue = hand.actions_for(self.seat_strategy.decide(hand, self.rng))
         return self._queue.pop(0)
