@@ -257,6 +257,18 @@ def test_finding_8_three_opponents_in_teams_take_their_seats_in_order(cli, tmp_p
     assert "seat 5 is not a seat" in error_line(r, 2)
 
 
+@pytest.mark.parametrize("args,message", [
+    (["--rules", "ludoteka", "--rules", "cardgames", "--rules", "ludoteka"], "--rules ludoteka is given twice"),
+    (["--rules", "ludoteka", "--rules", "ludoteka(target=15)", "--rules", "cardgames"], "is given twice"),
+    (["--vary", "ties=shared,none", "--vary", "ties=none"], "--vary ties=none is given twice"),
+])
+def test_finding_8_compare_refuses_a_repeated_ruleset_instead_of_dropping_it(tmp_path, args, message):
+    r = CliRunner().invoke(main, ["compare", *args, "-n", "2", "--seed", "1", "-j", "1", "-q",
+                                  "--out", str(tmp_path / "c")])
+    assert message in error_line(r)
+    assert not (tmp_path / "c").exists()  # refused before anything was played
+
+
 # ---------------------------------------------------------------- analyze reads any file calmly
 
 value = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats() | st.text(max_size=20),
