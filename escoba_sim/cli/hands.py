@@ -230,7 +230,8 @@ def terminal_io(colour: bool):
 
 @click.command()
 @click.option("--vs", type=STRATEGY, multiple=True, required=True,
-              help="The computer's strategy (any spec, plugins too); repeat it for 3 or 4 players.")
+              help="The computer's strategy (any spec, plugins too); repeat it for 3 or 4 players: one per "
+                   "computer seat, in seat order (with --teams: one per opponent).")
 @click.option("--teams", is_flag=True, help="Four players in two teams: you and a computer partner (seat 2) "
                                             "against seats 1 and 3.")
 @click.option("--partner", type=STRATEGY, help="With --teams: your partner's strategy (default: the first --vs).")
@@ -251,7 +252,8 @@ def play(vs, teams, partner, rules_text, seed, count, hands_mode, out, samples, 
     only move), `5o Rc` names the cards it takes, `5o -` lays it. Keys: `?` the
     3 best moves by the evaluator (from your information only), `u` takes back
     your last move and the computer's replies, `q` quits (the hand in play is
-    saved as unfinished). Under soplar rules you are offered to blow when the
+    saved as unfinished; so is it on Ctrl-C, SIGTERM or an error, with one line
+    and exit 130, 143 or 1). Under soplar rules you are offered to blow when the
     computer lays a card that could have captured.
 
     \b
