@@ -308,6 +308,8 @@ def play_keeping_the_hand(session, count: int, hands_mode: bool) -> None:
         with stop_on_signals():
             session.play(count, hands_mode)
     except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM (stop_on_signals raises it for both)
+        if sys.stdin.isatty():
+            click.echo("", err=True)  # off the prompt's line, where the terminal echoed ^C
         click.echo(f"Interrupted{kept(e)}", err=True)
         sys.exit(exit_code())
     except SaveFailed as e:
