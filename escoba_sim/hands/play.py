@@ -237,8 +237,11 @@ class Session:
                 self.say("")
                 self.say("(end of input)")
                 raise Quit
-            text = line.strip()
+            text = " ".join(line.split())  # tabs, form feeds and other separators read as spaces
             if not text:
+                continue
+            if not text.isprintable():  # an escape sequence (an arrow key), a NUL: never echoed back
+                self.say(f"that line holds control characters, not a move: type a number, a card like 5o, or {KEYS}")
                 continue
             if text.lower() in ("q", "quit"):
                 raise Quit

@@ -61,15 +61,15 @@ def scripted(lines, then=None):
 
 # ---------------------------------------------------------------- finding 7: every input gets one line
 
-@pytest.mark.parametrize("text", ["²", "①", "٣", "9" * 5000, "5" * 250 + "o", "²o", "①o 5c"])
+@pytest.mark.parametrize("text", ["²", "①", "٣", "9" * 5000, "5" * 250 + "o", "²o", "①o 5c", "\x1b[A", "5o\x00",
+                                  "5o\u2028Rc"])
 def test_finding_7_odd_digits_and_long_lines_get_a_one_line_answer(tmp_path, text):
     said = []
     s = Session(seat_specs(parse_rules("ludoteka"), ["greedy"]), 5, tmp_path, ask=scripted([text, "q"]),
                 say=said.append)
     s.play(1, hands_mode=True)
     answer = said[said.index("quit.") - 2]  # the line said to `text`, then the save, then quit
-    assert "\n" not in answer and len(answer) < 200 and ("not a move" in answer or "card" in answer
-                                                         or "number" in answer), said[-6:]
+    assert answer.isprintable() and 0 < len(answer) < 200 and not answer.startswith("saved"), said[-6:]
     assert said[-2] == "quit."
 
 
@@ -224,7 +224,7 @@ def test_finding_7_the_prompt_answers_any_line(tmp_path_factory, lines, rules, t
         answer = said[i:j]
         moved = any(x.startswith(("you ", "taken back", "seat ")) or not x for x in answer)
         if again == prompt and not moved and line is not None and line.strip() != "?":
-            assert len(answer) <= 1 and all("\n" not in x for x in answer), (line, answer)  # one line
+            assert len(answer) <= 1 and all(x.isprintable() for x in answer), (line, answer)  # one line
     for f in folder.glob("*.json"):
         replay_record(json.loads(f.read_text()))  # a well-formed record (finished or not)
 
