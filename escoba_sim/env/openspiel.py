@@ -101,9 +101,8 @@ class EscobaGame(pyspiel.Game):
     def __init__(self, params=None):
         params = dict(params or {})
         rules = rules_from_params({**PARAMETERS, **params})
-        dealer = int(params.get("dealer", 0))
-        if not 0 <= dealer < rules.players:
-            raise RulesError(f"{SHORT_NAME}: dealer must be a seat from 0 to {rules.players - 1}, got {dealer}")
+        dealer = actions.whole_number(params.get("dealer", 0), f"{SHORT_NAME}: dealer (a seat)", 0, rules.players,
+                                      RulesError)  # 1.5 is refused, not truncated
         self.rules, self.dealer = rules, dealer
         top = MAX_POINTS + rules.bonus_all_oros + rules.bonus_all_sevens
         info = pyspiel.GameInfo(

@@ -41,6 +41,15 @@ def test_finding_10_strategy_bot_refuses_chance_and_terminal_states():
         bot.step("a state")
 
 
+@pytest.mark.parametrize("dealer", [1.5, True, "1", 2, -1])
+def test_finding_11_the_game_refuses_a_dealer_that_is_not_a_seat(dealer):
+    from escoba_sim.game.rules import RulesError
+
+    with pytest.raises(RulesError, match="dealer \\(a seat\\) must be an integer from 0 to 1"):
+        eo.EscobaGame({"dealer": dealer})
+    assert eo.EscobaGame({"dealer": 1}).dealer == 1
+
+
 @pytest.mark.parametrize("player", [9, 2, -1, 1.5, True, "0"])
 def test_finding_11_resample_refuses_a_seat_that_does_not_exist(player):
     _, state = dealt_state()
