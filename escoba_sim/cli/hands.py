@@ -275,6 +275,7 @@ def play(vs, teams, partner, rules_text, seed, count, hands_mode, out, samples, 
     except PlayError as e:
         fail(str(e))
     rules = seats.rules
+    check_out_folder(out)
     if seed is None:
         import secrets
 
@@ -290,6 +291,24 @@ def play(vs, teams, partner, rules_text, seed, count, hands_mode, out, samples, 
     say(f"rules {rules.canonical()}; you are seat 0; "
         + ", ".join(session.seats.name(s) for s in range(1, rules.players)))
     play_keeping_the_hand(session, count, hands_mode)
+
+
+def check_out_folder(out: str) -> None:
+    """Refuse, before a hand is dealt, an ``--out`` where no record could be saved: a file, or a folder (or the
+    nearest existing parent of one to be made) that cannot be written. Nothing is created here."""
+    import os
+    from pathlib import Path
+
+    p = Path(out)
+    if p.exists() and not p.is_dir():
+        fail(f"--out {out}: not a folder (a file of that name exists); the hand records could not be saved")
+    existing = p
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir():
+        fail(f"--out {out}: {existing} is not a folder; the hand records could not be saved")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        fail(f"--out {out}: {existing} is not writable; the hand records could not be saved")
 
 
 def play_keeping_the_hand(session, count: int, hands_mode: bool) -> None:

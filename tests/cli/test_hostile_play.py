@@ -159,6 +159,15 @@ def test_finding_11_a_full_disk_leaves_no_truncated_record(tmp_path, monkeypatch
     monkeypatch.setattr(files, "write_bytes", real)
 
 
+def test_finding_11_an_out_where_nothing_can_be_saved_is_refused_before_the_deal(tmp_path):
+    (tmp_path / "f").write_text("not a folder")
+    out = tmp_path / "f" / "records"  # (--out naming a file itself is click's refusal, exit 2)
+    r = CliRunner().invoke(main, ["play", "--vs", "greedy", "--seed", "5", "--hands", "--out", str(out)],
+                           input="1\n" * 40)
+    assert f"{tmp_path / 'f'} is not a folder; the hand records could not be saved" in error_line(r)
+    assert r.stdout == ""  # refused before a card was dealt: no hand played and then lost
+
+
 def _play_process(tmp_path, sig):
     env = dict(os.environ, PYTHONPATH=str(REPO))
     out_file = tmp_path / "stdout"
