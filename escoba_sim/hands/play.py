@@ -63,7 +63,7 @@ def unfinished_reason(e: BaseException) -> str:
         return "quit"
     if isinstance(e, KeyboardInterrupt):
         return "interrupted"
-    text = " ".join(str(e).split())
+    text = "".join(c if c.isprintable() else "?" for c in " ".join(str(e).split()))  # one printable line
     text = text if len(text) <= 200 else text[:197] + "..."
     return f"error: {text}" if text else f"error: {type(e).__name__}"
 

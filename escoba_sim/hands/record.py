@@ -236,9 +236,11 @@ def _check_provenance(data: dict[str, Any], rules: Ruleset) -> None:
                 raise RecordError(f"field `{key}` must be a whole number from 0 to 2^64-1, got {json_type(v)}")
     if "unfinished" in data:
         v = data["unfinished"]
-        if not isinstance(v, str) or not 0 < len(v) <= 300 or "\n" in v:
+        if not isinstance(v, str) or not 0 < len(v) <= 300 or not v.isprintable():
+            got = json_type(v) if not isinstance(v, str) else f"{len(v)} characters" + (
+                "" if v.isprintable() else " with line breaks or control characters")
             raise RecordError("field `unfinished` must be one line saying why play stopped (quit, interrupted, "
-                              f"error: ...), got {json_type(v)}")
+                              f"error: ...), got {got}")
     if "strategies" in data:
         v = data["strategies"]
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):

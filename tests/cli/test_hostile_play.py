@@ -32,7 +32,7 @@ RAISING_PLUGIN = '''
 class Boom:
     def choose_move(self, state, moves, rng):
         if len(state.moves) > 2:
-            raise RuntimeError("boom\\nand a second line")
+            raise RuntimeError("boom\\nand a second line\\x1b[31m")
         return moves[0]
 '''
 
@@ -357,7 +357,7 @@ def test_finding_7_unfinished_marks_are_read_sensibly(cli, tmp_path):
     f.write_text(json.dumps(whole))
     r = cli("replay", f)
     assert r.exit_code == 1 and "marked unfinished, but its moves finish the hand" in r.output
-    for bad in (5, ["x"], "two\nlines", "x" * 400):
+    for bad in (5, ["x"], "two\nlines", "x" * 400, "an \x1b[31mescape", ""):
         f.write_text(json.dumps(dict(cut, unfinished=bad)))
         r = CliRunner().invoke(main, ["replay", str(f)])
         assert "field `unfinished` must be one line" in error_line(r, 2)
