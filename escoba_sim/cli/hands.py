@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from .options import COUNT, RULES, STRATEGY, emit_json, fail, json_option, out_option, seed_option
+from .options import COUNT, RULES, SAMPLES, STRATEGY, emit_json, fail, json_option, out_option, seed_option
 
 
 def load_record_file(path: str):
@@ -52,7 +52,7 @@ def load_record_file(path: str):
 @click.option("--analyze", "with_analysis", is_flag=True,
               help="Show the evaluator's value of each play, the best move and the loss (as `analyze`); "
                    "with --json, an `analysis` field.")
-@click.option("--samples", type=COUNT, default=None, help="With --analyze: deals per decision (default 4000).")
+@click.option("--samples", type=SAMPLES, default=None, help="With --analyze: deals per decision (default 4000).")
 def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json, with_analysis, samples):
     """Play one hand and print it play by play, or as a hand record.
 
@@ -230,7 +230,8 @@ def terminal_io(colour: bool):
 
 @click.command()
 @click.option("--vs", type=STRATEGY, multiple=True, required=True,
-              help="The computer's strategy (any spec, plugins too); repeat it for 3 or 4 players.")
+              help="The computer's strategy (any spec, plugins too); repeat it for 3 or 4 players: one per "
+                   "computer seat, in seat order (with --teams: one per opponent).")
 @click.option("--teams", is_flag=True, help="Four players in two teams: you and a computer partner (seat 2) "
                                             "against seats 1 and 3.")
 @click.option("--partner", type=STRATEGY, help="With --teams: your partner's strategy (default: the first --vs).")
@@ -240,7 +241,7 @@ def terminal_io(colour: bool):
 @click.option("-n", "count", type=COUNT, default="1", show_default=True, help="Games to play (hands with --hands).")
 @click.option("--hands", "hands_mode", is_flag=True, help="-n counts single hands instead of games to the target.")
 @out_option("Folder for the hand records (one JSON file per hand).", default="escoba-play", show_default=True)
-@click.option("--samples", type=COUNT, default=None,
+@click.option("--samples", type=SAMPLES, default=None,
               help="Deals of the unseen cards per hint (default: the evaluator's, 4000).")
 @click.option("--color/--no-color", "colour", default=None,
               help="Cards in colour by suit (default: when the output is a terminal).")
@@ -251,7 +252,8 @@ def play(vs, teams, partner, rules_text, seed, count, hands_mode, out, samples, 
     only move), `5o Rc` names the cards it takes, `5o -` lays it. Keys: `?` the
     3 best moves by the evaluator (from your information only), `u` takes back
     your last move and the computer's replies, `q` quits (the hand in play is
-    saved as unfinished). Under soplar rules you are offered to blow when the
+    saved as unfinished; so is it on Ctrl-C, SIGTERM or an error, with one line
+    and exit 130, 143 or 1). Under soplar rules you are offered to blow when the
     computer lays a card that could have captured.
 
     \b
@@ -273,6 +275,7 @@ def play(vs, teams, partner, rules_text, seed, count, hands_mode, out, samples, 
     except PlayError as e:
         fail(str(e))
     rules = seats.rules
+    check_out_folder(out)
     if seed is None:
         import secrets
 
@@ -283,21 +286,67 @@ def play(vs, teams, partner, rules_text, seed, count, hands_mode, out, samples, 
     try:
         session = Session(seats, seed, Path(out), ask=ask, say=say, colour=colour,
                           samples=samples or DEFAULT_SAMPLES)
-    except StrategyError as e:
+    except (StrategyError, PlayError) as e:
         fail(str(e))
     say(f"rules {rules.canonical()}; you are seat 0; "
         + ", ".join(session.seats.name(s) for s in range(1, rules.players)))
+    play_keeping_the_hand(session, count, hands_mode)
+
+
+def check_out_folder(out: str) -> None:
+    """Refuse, before a hand is dealt, an ``--out`` where no record could be saved: a file, or a folder (or the
+    nearest existing parent of one to be made) that cannot be written. Nothing is created here."""
+    import os
+    from pathlib import Path
+
+    p = Path(out)
+    if p.exists() and not p.is_dir():
+        fail(f"--out {out}: not a folder (a file of that name exists); the hand records could not be saved")
+    existing = p
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir():
+        fail(f"--out {out}: {existing} is not a folder; the hand records could not be saved")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        fail(f"--out {out}: {existing} is not writable; the hand records could not be saved")
+
+
+def play_keeping_the_hand(session, count: int, hands_mode: bool) -> None:
+    """Play the sitting; an error or a signal ends it with one line on stderr naming the record of the hand in
+    play (saved as unfinished by the session): exit 1 for an error, 130 for Ctrl-C, 143 for SIGTERM."""
+    from ..hands.play import SaveFailed
+    from ..runs.executor import exit_code, stop_on_signals
+
+    def kept(e: BaseException) -> str:
+        if session.unfinished is not None:
+            return f"; the hand so far is saved as {session.unfinished}"
+        notes = getattr(e, "__notes__", None)
+        return f"; {notes[0]}" if notes else ""
+
     try:
-        session.play(count, hands_mode)
-    except OSError as e:
-        fail(f"{out}: cannot save the hand record ({e.strerror or e})")
+        with stop_on_signals():
+            session.play(count, hands_mode)
+    except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM (stop_on_signals raises it for both)
+        if sys.stdin.isatty():
+            click.echo("", err=True)  # off the prompt's line, where the terminal echoed ^C
+        click.echo(f"Interrupted{kept(e)}", err=True)
+        sys.exit(exit_code())
+    except SaveFailed as e:
+        fail(str(e))
+    except OSError as e:  # the terminal went away (a closed pipe, EIO)
+        fail(f"{type(e).__name__}: {e.strerror or e}{kept(e)}")
+    except ValueError as e:  # a plugin's failure (PluginError) and every one-line error of the library
+        fail(" ".join(str(e).split()) + kept(e))
+    except Exception as e:  # a bug: still one line, and the hand is kept
+        text = " ".join(str(e).split())[:200]
+        fail(f"unexpected {type(e).__name__}{': ' + text if text else ''} (please report it){kept(e)}")
 
 
 @click.command()
 @click.argument("record")
 @click.option("--seat", "seats", type=click.IntRange(min=0), multiple=True,
               help="Analyse only this seat's decisions (repeatable; default: every seat).")
-@click.option("--samples", type=COUNT, default=None,
+@click.option("--samples", type=SAMPLES, default=None,
               help="Deals of the unseen cards per decision (default: the evaluator's, 4000).")
 @seed_option("Seed of the searches (decision k searches with a seed mixed from it and k).", default=0,
              show_default=True)

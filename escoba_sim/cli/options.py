@@ -18,6 +18,11 @@ class CountType(click.ParamType):
     """
 
     name = "count"
+    too_many = ""
+
+    def limit(self) -> int | None:
+        """A bound below MAX_COUNT (a subclass's); its refusal reads ``too_many``."""
+        return None
 
     def convert(self, value, param, ctx):
         import decimal
@@ -33,6 +38,9 @@ class CountType(click.ParamType):
             d = decimal.Decimal(text)
         if d <= 0:
             self.fail(f"`{_shown(value)}` must be positive", param, ctx)
+        limit = self.limit()
+        if limit is not None and d > limit:
+            self.fail(f"`{_shown(value)}` {self.too_many.format(limit=limit)}", param, ctx)
         if d > MAX_COUNT:
             self.fail(f"`{_shown(value)}` is more than escoba-sim plays in one run (at most "
                       f"{MAX_COUNT:.0e}, about 30 years of one core)".replace("e+", "e"), param, ctx)
@@ -77,7 +85,18 @@ class StrategyType(click.ParamType):
             self.fail(str(e), param, ctx)
 
 
-COUNT, RULES, STRATEGY = CountType(), RulesType(), StrategyType()
+class SamplesType(CountType):
+    """``--samples``: deals of the unseen cards per decision, at most ``hands.evaluate.MAX_SAMPLES``."""
+
+    too_many = "deals per decision is more than the evaluator takes (at most {limit:,})"
+
+    def limit(self) -> int:
+        from ..hands.evaluate import MAX_SAMPLES
+
+        return MAX_SAMPLES
+
+
+COUNT, SAMPLES, RULES, STRATEGY = CountType(), SamplesType(), RulesType(), StrategyType()
 SEED = click.IntRange(0, 2**64 - 1)
 
 

@@ -74,11 +74,26 @@ def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, o
       escoba-sim compare --vary lucky_deal=escobas,off --vary ties=shared,none -n 1e4 --out cmp2
       escoba-sim compare --design-effects -n 1e4 --out effects
     """
-    from ..series.compare import DESIGN_EFFECTS, CompareError, build_variants
+    from ..game.rules import format_value
+    from ..series.compare import DESIGN_EFFECTS, CompareError, build_variants, parse_vary
 
-    vary = list(vary) + (list(DESIGN_EFFECTS) if design_effects else [])
+    given_vary = list(vary)
+    vary = given_vary + (list(DESIGN_EFFECTS) if design_effects else [])
     try:
         variants = build_variants(list(rules_list), vary)
+        # a repeated option is refused, never dropped: the same ruleset twice, the same field=value twice
+        seen: set = set()
+        for r in rules_list:
+            if r.digest() in seen:
+                fail(f"--rules {r.canonical()} is given twice (as written or as its preset): give each ruleset once")
+            seen.add(r.digest())
+        pairs: set = set()
+        for text in given_vary:
+            field, values = parse_vary(text)
+            for v in values:
+                if (field, repr(v)) in pairs:
+                    fail(f"--vary {field}={format_value(v)} is given twice: give each value once")
+                pairs.add((field, repr(v)))
     except CompareError as e:
         fail(str(e))
     out, seed = _folder("compare", out, seed)

@@ -31,10 +31,15 @@ then scalars ``stock`` (cards left), ``hand_sizes[seat]``, ``escobas[side]``,
 ``to_play[seat]`` (one-hot), ``dealer[seat]`` (one-hot) and ``phase``
 (one-hot: blow, card, take). ``PLANES`` and ``observation_size`` give the
 layout.
+
+Wrong arguments (a seat that does not exist, an action that is not an integer)
+raise ``ValueError`` (an illegal action: ``engine.IllegalMove``, a ValueError);
+docs/ecosystem.md lists what each interface raises.
 """
 
 from __future__ import annotations
 
+import numbers
 import random
 
 import numpy as np
@@ -55,6 +60,17 @@ BLOW, CARD, TAKE_PHASE, OVER = 0, 1, 2, 3
 # the compiled core's capture_options gives the reference engine's lists ~4x faster (search calls it a lot)
 _options_of = core.capture_options if core is not None else engine.capture_options
 _PHASE_TEXT = ("answer a blow", "play a card", "choose the table cards to take", "")
+
+
+def whole_number(value, what: str, low: int, high: int, exc: type[Exception] = ValueError) -> int:
+    """``value`` as an int when it is a whole number (a Python or numpy integer, never a bool or a float)
+    with ``low <= value < high``; else ``exc`` with one line naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral | np.integer):
+        raise exc(f"{what} must be an integer from {low} to {high - 1}, got {type(value).__name__} {value!r:.40}")
+    v = int(value)
+    if not low <= v < high:
+        raise exc(f"{what} must be an integer from {low} to {high - 1}, got {v}")
+    return v
 
 
 def action_str(action: int) -> str:
@@ -189,7 +205,9 @@ class ActionHand:
         return sorted(acts)
 
     def apply(self, action: int) -> None:
-        """Apply one action; raises ``engine.IllegalMove`` if it is not legal here."""
+        """Apply one action; raises ``engine.IllegalMove`` if it is not legal here (or not an integer)."""
+        if type(action) is not int or not 0 <= action < N_ACTIONS:
+            action = whole_number(action, "an action", 0, N_ACTIONS, engine.IllegalMove)
         legal = self._legal if self._legal is not None else self.legal_actions()
         if action not in legal:
             raise engine.IllegalMove(f"action {action} ({action_str(action)}) is not legal now "
@@ -314,6 +332,7 @@ class ActionHand:
         hidden cards and False.
         """
         st = self.st
+        seat = whole_number(seat, "seat", 0, st.rules.players)
         positions = {c: i for i, c in enumerate(st.deck)}
         unseen = self.unseen_by(seat)
         checks = [(s, table, stock) for s, table, stock in self.lay_checks if s != seat]

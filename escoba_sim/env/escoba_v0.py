@@ -21,6 +21,12 @@ Seeding: ``reset(seed=s)`` deals game 0 of seed ``s`` (``rng.shuffled_deck(s,
 game (game ``g``, dealer ``g % players``), exactly the hands of
 ``escoba-sim run --hands`` with that seed. Without any seed the first reset
 draws one from the OS.
+
+Misuse of the raw environment raises ``ValueError`` (an agent that does not
+exist, an action or a seed that is not a whole number in range: a float is
+refused, never truncated; an illegal action: ``engine.IllegalMove``, a
+ValueError) or ``RuntimeError`` (``step`` or ``observe`` before ``reset``, any
+call after ``close()``); ``env()``'s wrappers answer first as PettingZoo's do.
 """
 
 from __future__ import annotations
@@ -33,10 +39,11 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from ..game.engine import IllegalMove
 from ..game.rng import shuffled_deck
 from ..game.rules import parse_rules
 from . import actions
-from .actions import N_ACTIONS, ActionHand, hand_returns
+from .actions import N_ACTIONS, ActionHand, hand_returns, whole_number
 
 
 def env(**kwargs):
@@ -70,6 +77,13 @@ class raw_env(AECEnv, EzPickle):
         self._seed: int | None = None
         self._game = 0
         self.hand: ActionHand | None = None
+        self._closed = False
+
+    def _check_open(self, what: str) -> None:
+        if self._closed:
+            raise RuntimeError(f"{what}: the environment is closed")
+        if self.hand is None and what != "reset()":
+            raise RuntimeError(f"call reset() before {what}")
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -78,6 +92,9 @@ class raw_env(AECEnv, EzPickle):
         return self.action_spaces[agent]
 
     def observe(self, agent):
+        self._check_open("observe()")
+        if agent not in self.possible_agents:
+            raise ValueError(f"no agent {agent!r:.40}: the agents are {', '.join(self.possible_agents)}")
         seat = self.possible_agents.index(agent)
         obs = np.zeros(self._obs_size, np.int8)
         self.hand.observation_planes(seat, obs)
@@ -87,8 +104,9 @@ class raw_env(AECEnv, EzPickle):
         return {"observation": obs, "action_mask": mask}
 
     def reset(self, seed=None, options=None):
+        self._check_open("reset()")
         if seed is not None:
-            self._seed, self._game = int(seed), 0
+            self._seed, self._game = whole_number(seed, "seed", 0, 2**64), 0
         elif self._seed is None:
             self._seed, self._game = random.getrandbits(63), 0
         else:
@@ -107,11 +125,13 @@ class raw_env(AECEnv, EzPickle):
             self.agent_selection = self.possible_agents[self.hand.to_play]
 
     def step(self, action):
+        self._check_open("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
+        action = whole_number(action, "action", 0, N_ACTIONS, IllegalMove)  # 1.5 is refused, not truncated to 1
         self._cumulative_rewards[agent] = 0
-        self.hand.apply(int(action))
+        self.hand.apply(action)
         if self.hand.over:
             self._finish()
         else:
@@ -141,4 +161,4 @@ class raw_env(AECEnv, EzPickle):
         return None
 
     def close(self):
-        pass
+        self._closed = True

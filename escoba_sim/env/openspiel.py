@@ -35,6 +35,11 @@ the preset"; yes/no fields take ``yes``/``no``).
 ``StrategyBot`` plays any built-in strategy spec (``greedy``, ``endgame``,
 ``ismcts:iters=500``, ...) through the game, drawing from the hand's PLAY
 stream exactly as the engine does.
+
+Misuse raises ``pyspiel.SpielError``, as OpenSpiel's own checks do: a seat that
+does not exist (``resample_from_infostate(9, ...)``), a bot asked to step a
+chance node, a finished hand or a state of another game; an illegal action
+raises ``engine.IllegalMove`` (a ValueError).
 """
 
 from __future__ import annotations
@@ -98,9 +103,8 @@ class EscobaGame(pyspiel.Game):
     def __init__(self, params=None):
         params = dict(params or {})
         rules = rules_from_params({**PARAMETERS, **params})
-        dealer = int(params.get("dealer", 0))
-        if not 0 <= dealer < rules.players:
-            raise RulesError(f"{SHORT_NAME}: dealer must be a seat from 0 to {rules.players - 1}, got {dealer}")
+        dealer = actions.whole_number(params.get("dealer", 0), f"{SHORT_NAME}: dealer (a seat)", 0, rules.players,
+                                      RulesError)  # 1.5 is refused, not truncated
         self.rules, self.dealer = rules, dealer
         top = MAX_POINTS + rules.bonus_all_oros + rules.bonus_all_sevens
         info = pyspiel.GameInfo(
@@ -204,6 +208,8 @@ class EscobaState(pyspiel.State):
         chance outcomes, so serialize ``deal(new_state, clone.hand.st.deck)`` + the player actions if a
         resampled state must be stored.
         """
+        player = actions.whole_number(player, "resample_from_infostate: player", 0, self.rules.players,
+                                      pyspiel.SpielError)
         clone = self.clone()
         if self.hand is None:
             return clone
@@ -300,7 +306,14 @@ class StrategyBot(pyspiel.Bot):
         pass
 
     def step(self, state):
+        if not isinstance(state, EscobaState):
+            raise pyspiel.SpielError(f"StrategyBot plays {SHORT_NAME} states, got {type(state).__name__}")
         hand = state.hand
+        if hand is None:
+            raise pyspiel.SpielError("StrategyBot.step: the state is a chance node (the deck is being dealt); "
+                                     "apply one of state.chance_outcomes() instead")
+        if hand.over:
+            raise pyspiel.SpielError("StrategyBot.step: the hand is over (a terminal state has no move)")
         if not self._queue or self._queue[0] not in hand.legal_actions():
             self._queue = hand.actions_for(self.seat_strategy.decide(hand, self.rng))
         return self._queue.pop(0)

@@ -24,7 +24,11 @@
   reward 0. Env i plays games ``i, i + N, i + 2N, ...`` of the seed
   (deck ``rng.shuffled_deck(seed, game, 0)``, dealer ``game % players``), the
   hands of ``escoba-sim run --hands`` with that seed.
-- An illegal action raises ``ValueError`` naming the env, before any env moves.
+- An illegal action raises ``ValueError`` naming the env, before any env moves;
+  so do actions that are not integers (a float array is refused, never
+  truncated), a wrong count of actions, and a seed that is not a whole number
+  from 0 to 2^64-1. ``step`` before ``reset`` or any call after ``close()``
+  raises ``RuntimeError``.
 - ``copy=False`` returns the environment's own buffers (overwritten by the
   next step) instead of copies: faster, as Gymnasium's ``copy`` flag.
 
@@ -50,7 +54,7 @@ from ..game.rules import parse_rules
 from ..native import PURE_ENV, CoreUnavailable, core, load_compiled
 from ..strategies import parse_strategy
 from . import actions
-from .actions import N_ACTIONS, ActionHand, SeatStrategy, hand_returns
+from .actions import N_ACTIONS, ActionHand, SeatStrategy, hand_returns, whole_number
 
 _vec = load_compiled("_vec", "compiled vector loop") if core is not None else None
 
@@ -61,10 +65,8 @@ class EscobaVectorEnv(VectorEnv):
     def __init__(self, num_envs: int, rules="ludoteka", opponent="greedy", learner: int = 0, copy: bool = True,
                  backend: str = "auto"):
         self.rules = parse_rules(rules)
-        if not 0 <= learner < self.rules.players:
-            raise ValueError(f"learner must be a seat from 0 to {self.rules.players - 1}, got {learner}")
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        learner = whole_number(learner, "learner (a seat)", 0, self.rules.players)
+        num_envs = whole_number(num_envs, "num_envs", 1, 2**31)
         others = [s for s in range(self.rules.players) if s != learner]
         specs = [opponent] * len(others) if isinstance(opponent, str) else list(opponent)
         if len(specs) != len(others):
@@ -94,22 +96,30 @@ class EscobaVectorEnv(VectorEnv):
         self._truncated = np.zeros(num_envs, np.bool_)
         self._seed: int | None = None
 
+    def _open(self, what: str):
+        """The backend, or RuntimeError once the environment is closed."""
+        if self._impl is None:
+            raise RuntimeError(f"{what}: the environment is closed")
+        return self._impl
+
     def _obs(self):
         o, m = self._impl.obs, self._impl.mask
         return {"observation": o.copy(), "action_mask": m.copy()} if self.copy else {"observation": o, "action_mask": m}
 
     def reset(self, *, seed: int | None = None, options=None):
+        impl = self._open("reset()")
         if seed is None:
             seed = random.getrandbits(63)
-        self._seed = int(seed)
-        self._impl.reset(self._seed, 0)
+        self._seed = whole_number(seed, "seed", 0, 2**64)  # 1.7 is refused, not truncated to 1
+        impl.reset(self._seed, 0)
         return self._obs(), {}
 
     def step(self, actions_):
+        impl = self._open("step()")
         if self._seed is None:
             raise RuntimeError("call reset() before step()")
-        acts = np.asarray(actions_, dtype=np.int64).reshape(-1)
-        bad = self._impl.step(acts)
+        acts = self._actions(actions_)
+        bad = impl.step(acts)
         if bad >= 0:
             legal = np.flatnonzero(self._impl.mask[bad]).tolist()
             raise ValueError(f"env {bad}: action {acts[bad]} is not legal now; legal actions: {legal} "
@@ -119,13 +129,27 @@ class EscobaVectorEnv(VectorEnv):
             r, t = r.copy(), t.copy()
         return self._obs(), r, t, self._truncated.copy() if self.copy else self._truncated, {}
 
+    def _actions(self, actions_) -> np.ndarray:
+        """``actions_`` as int64, one per env; floats, booleans and anything else are refused, never cast."""
+        a = np.asarray(actions_)
+        if a.dtype.kind not in "iu":
+            raise ValueError(f"actions must be integers (an action id per env, 0 to {N_ACTIONS - 1}), got an "
+                             f"array of {a.dtype}")
+        a = a.reshape(-1)
+        if a.size != self.num_envs:
+            raise ValueError(f"expected {self.num_envs} actions (one per env), got {a.size}")
+        if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
+            i = int(np.argmax(a > np.iinfo(np.int64).max))
+            raise ValueError(f"env {i}: action {a[i]} is not an action (0 to {N_ACTIONS - 1})")
+        return a.astype(np.int64, copy=False)
+
     def sample_actions(self, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action per env (0 where none is legal: a hand that just ended)."""
         return np.argmax(rng.random(mask.shape, dtype=np.float32) * mask, axis=1)
 
     def games(self) -> np.ndarray:
         """The game index each env is playing now (its deck is ``rng.shuffled_deck(seed, game, 0)``)."""
-        return self._impl.games()
+        return self._open("games()").games()
 
     def close_extras(self, **kwargs):
         self._impl = None

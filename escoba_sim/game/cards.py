@@ -65,7 +65,7 @@ def parse_card(text: str) -> int:
     r = rank.upper()
     if r in _RANK_OF_LETTER:
         v = _RANK_OF_LETTER[r]
-    elif r.isdigit() and 1 <= int(r) <= 10:
+    elif r.isascii() and r.isdigit() and len(r) <= 2 and 1 <= int(r) <= 10:  # not `²`, `①` or 5000 digits
         v = int(r)
     else:
         raise CardError(f"`{text}`: rank must be 1-7, S, C, R or 8-10")

@@ -35,6 +35,7 @@ from ..game.rules import Ruleset
 DEFAULT_SAMPLES = 4000  # deals per decision; every option is played on each
 MAX_OPTIONS_BUDGET = 30  # a decision gets at most samples x 30 playouts: past 30 options, fewer deals each
 MIN_SAMPLES = 200  # ... but never fewer than this
+MAX_SAMPLES = 1_000_000  # deals per decision: the margins alone take samples x options x 2 bytes (60 MB here)
 DEFAULT_C = 4.0  # UCB1 exploration in points of margin, as the ismcts strategy's default
 EXACT_MAX_CARDS = 8  # solve exactly with at most this many cards in the two hands
 FULL = (1 << 40) - 1
@@ -173,8 +174,8 @@ def evaluate(st: HandState, *, blow: bool = False, samples: int = DEFAULT_SAMPLE
 def evaluate_info(info: InfoSet, moves: list[Move | None], *, blow: bool = False, samples: int = DEFAULT_SAMPLES,
                   seed: int = 0, c: float = DEFAULT_C) -> Evaluation:
     """Value ``moves`` (legal in ``info``; with ``blow``, None = no blow) from the information set alone."""
-    if samples < 1:
-        raise ValueError("samples must be at least 1")
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
+        raise ValueError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, got {samples!r}")
     options = [(m.card if m is not None else info.pending, mask_of(m.take) if m is not None else 0) for m in moves]
     r = info.rules
     if len(moves) == 1:

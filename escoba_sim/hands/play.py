@@ -24,21 +24,22 @@ from pathlib import Path
 
 import click
 
+from .. import files
 from ..batch import make_player
-from ..files import write_text
 from ..game import engine
 from ..game.cards import OROS_MASK, SEVENS_MASK, SIETE_OROS, CardError, card_str, parse_cards, suit
 from ..game.engine import HandState, Move
 from ..game.rng import PLAY, SplitMix64, mix64, shuffled_deck
 from ..game.rules import RulesError, Ruleset, parse_rules, sets_player_count
 from ..strategies import parse_strategy
-from .evaluate import DEFAULT_SAMPLES, EvaluationError, evaluate, format_value, option_label
+from .evaluate import DEFAULT_SAMPLES, MAX_SAMPLES, EvaluationError, evaluate, format_value, option_label
 from .record import format_score, make_record, score_json
 
 PERSON = "person"  # the `strategies` entry of the person's seat in a record
 PERSON_SEAT = 0
 SUIT_COLOURS = ("yellow", "red", "blue", "green")  # oros, copas, espadas, bastos
 KEYS = "? hint, u take back, q quit"
+MAX_LINE = 200  # an answer longer than this is no move (the reply quotes no more of it)
 
 
 UNDO = "undo"  # what `read` returns when the person asks to take back
@@ -48,8 +49,23 @@ class Quit(Exception):
     """The person typed q, or the input ended."""
 
 
+class SaveFailed(Exception):
+    """A hand record could not be written (a full disk, a read-only or linked folder); one line."""
+
+
 class PlayError(ValueError):
     """The table asked for cannot be set (a cheating opponent, rules and seats that do not fit); one line."""
+
+
+def unfinished_reason(e: BaseException) -> str:
+    """Why a hand stopped, for the ``unfinished`` field of its record (one line)."""
+    if isinstance(e, Quit):
+        return "quit"
+    if isinstance(e, KeyboardInterrupt):
+        return "interrupted"
+    text = "".join(c if c.isprintable() else "?" for c in " ".join(str(e).split()))  # one printable line
+    text = text if len(text) <= 200 else text[:197] + "..."
+    return f"error: {text}" if text else f"error: {type(e).__name__}"
 
 
 @dataclass
@@ -73,11 +89,22 @@ class Seats:
 
 
 def seat_specs(rules: Ruleset, vs: list[str], partner: str | None = None) -> Seats:
-    """Seat 0 is the person; the others play ``vs`` in turn (one spec: every computer seat); with teams
-    the partner (seat 2, and 4) plays ``partner`` (default: the first ``vs``)."""
+    """Seat 0 is the person; the others play ``vs``: one spec plays every computer seat, one per computer seat
+    plays them in seat order (1, 2, ...), and with teams one per opponent plays the opponents' seats (1, 3)
+    while the partner (seat 2, and 4) plays ``partner`` (default: the first ``vs``). Any other count is a
+    PlayError: a strategy given is never dropped."""
+    computer = list(range(1, rules.players))
+    opponents = [s for s in computer if rules.side_of(s) != rules.side_of(PERSON_SEAT)]
+    if not vs:
+        raise PlayError("give the computer's strategy with --vs")
+    if len(vs) == len(computer) and len(vs) > 1 and partner is None:
+        return Seats(rules, [None, *vs])
+    if len(vs) != 1 and len(vs) != len(opponents):
+        fits = " or ".join(dict.fromkeys(str(n) for n in (1, len(opponents), len(computer)) if n))
+        raise PlayError(f"{rules.canonical()} seats {len(computer)} computer players ({len(opponents)} against "
+                        f"you): give {fits} --vs, not {len(vs)}")
     specs: list[str | None] = [None]
-    opponents = [s for s in range(1, rules.players) if rules.side_of(s) != rules.side_of(PERSON_SEAT)]
-    for seat in range(1, rules.players):
+    for seat in computer:
         if seat in opponents:
             k = opponents.index(seat)
             specs.append(vs[k] if len(vs) > 1 else vs[0])
@@ -126,9 +153,12 @@ class Session:
     def __init__(self, seats: Seats, seed: int, out: Path, *, ask: Callable[[str], str | None],
                  say: Callable[[str], None], colour: bool = False, samples: int = DEFAULT_SAMPLES):
         self.seats, self.rules, self.seed, self.out = seats, seats.rules, seed, out
+        if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
+            raise PlayError(f"--samples: {samples!r} deals per hint; give 1 to {MAX_SAMPLES:,}")
         self.ask, self.say, self.colour, self.samples = ask, say, colour, samples
         self.players = [None if s is None else make_player(parse_strategy(s).for_rules(seats.rules)) for s in seats.specs]
         self.saved: list[Path] = []
+        self.unfinished: Path | None = None  # the record of a hand stopped by an error or a signal
         self.scores = [0] * self.rules.n_sides  # the game's, or with hands_mode the total over the hands
         self.hands_mode = False
         self.record_strategies = [PERSON if s is None else s for s in seats.specs]
@@ -185,7 +215,7 @@ class Session:
         try:
             ev = evaluate(st, blow=blow, samples=self.samples,
                           seed=mix64(self.hand_seed ^ len(st.moves) ^ (blow << 8)))
-        except EvaluationError as e:
+        except (EvaluationError, ValueError) as e:
             self.say(f"no hint: {e}")
             return
         took = time.perf_counter() - start
@@ -206,13 +236,19 @@ class Session:
                 self.say("")
                 self.say("(end of input)")
                 raise Quit
-            text = line.strip()
+            text = " ".join(line.split())  # tabs, form feeds and other separators read as spaces
             if not text:
+                continue
+            if not text.isprintable():  # an escape sequence (an arrow key), a NUL: never echoed back
+                self.say(f"that line holds control characters, not a move: type a number, a card like 5o, or {KEYS}")
                 continue
             if text.lower() in ("q", "quit"):
                 raise Quit
             if text == "?":
                 self.hint(st, blow, options)
+                continue
+            if len(text) > MAX_LINE:
+                self.say(f"that is {len(text):,} characters, not a move: type a number, a card like 5o, or {KEYS}")
                 continue
             if text.lower() in ("u", "undo"):
                 if self.can_undo or len(st.moves) != self.turn_start:
@@ -227,7 +263,7 @@ class Session:
     def parse_choice(self, st: HandState, text: str, options: list, blow: bool):
         """(the option ``text`` names, None) or (None, a one-line reason)."""
         first = 0 if blow else 1
-        if text.isdigit():
+        if text.isdecimal():  # `٣` or `３` is 3 to int; `²` and `①` are digits to str.isdigit, yet not to int
             k = int(text)
             if first <= k < first + len(options):
                 return options[k - first], None
@@ -239,6 +275,8 @@ class Session:
             if words[0].lower() in ("n", "no", "-"):
                 return options[0], None
             words = words[1:] if words[0].lower() == "blow" else words
+            if not words:
+                return None, f"name the blow, e.g. `{option_label(options[1])}`, or `n` not to blow"
         lay = words[-1].lower() in ("-", "lay") and len(words) == 2
         try:
             cards = parse_cards(words[:-1] if lay else words)
@@ -277,16 +315,16 @@ class Session:
         st = engine.new_hand(self.rules, shuffled_deck(self.seed, game, hand), dealer)
         rng = SplitMix64.for_hand(self.seed, game, hand, PLAY)
         self.hand_seed = rng.state
-        self.say("")
-        self.say(f"== {where}: {self.seats.name(dealer)} deal{'s' if dealer != PERSON_SEAT else ''} ==")
-        if st.lucky_deal:
-            what = f"{st.lucky_deal} escoba{'s' if st.lucky_deal > 1 else ''}" if self.rules.lucky_deal == "escobas" \
-                else "no escoba"
-            self.say(f"lucky deal: the table summed to {15 * st.lucky_deal}; the dealer takes it ({what})")
-        else:
-            self.say(f"table: {self.cards(st.table)}")
         history: list[tuple[HandState, int]] = []  # the position before each of the person's turns, for undo
         try:
+            self.say("")
+            self.say(f"== {where}: {self.seats.name(dealer)} deal{'s' if dealer != PERSON_SEAT else ''} ==")
+            if st.lucky_deal:
+                what = f"{st.lucky_deal} escoba{'s' if st.lucky_deal > 1 else ''}" \
+                    if self.rules.lucky_deal == "escobas" else "no escoba"
+                self.say(f"lucky deal: the table summed to {15 * st.lucky_deal}; the dealer takes it ({what})")
+            else:
+                self.say(f"table: {self.cards(st.table)}")
             while not st.over:
                 seat = st.to_play
                 if self.players[seat] is None:
@@ -303,10 +341,13 @@ class Session:
                         self.say("taken back: your last move and the replies to it")
                     continue
                 self.computer_turn(st, rng)
+            self.end_of_hand(st)
         except Quit:
-            self.save(st, game, hand, unfinished=True)
+            self.save(st, game, hand, unfinished="quit")
             raise
-        self.end_of_hand(st)
+        except BaseException as e:  # an error (a plugin's, a bug) or a signal: the hand so far is kept
+            self.save_stopped(st, game, hand, e)
+            raise
         self.save(st, game, hand)
         return st
 
@@ -373,20 +414,38 @@ class Session:
         self.say(format_score(self.rules, score_json(self.rules, res), self.record_strategies))
         self.scores = [a + b for a, b in zip(self.scores, res.total)]
 
-    def save(self, st: HandState, game: int, hand: int, unfinished: bool = False) -> None:
-        if unfinished and not st.moves:
+    def save(self, st: HandState, game: int, hand: int, unfinished: str | None = None, quiet: bool = False) -> None:
+        """Save the hand as a record; ``unfinished`` (why it stopped: ``quit``, ``interrupted``, ``error: ...``)
+        saves a hand still in play as ``...-unfinished.json`` (a quit before any move saves nothing)."""
+        if unfinished == "quit" and not st.moves:
             return
-        rec = make_record(st, seed=self.seed, game=game, hand=hand, unfinished=unfinished,
+        rec = make_record(st, seed=self.seed, game=game, hand=hand, unfinished=unfinished or False,
                           strategies=self.record_strategies)
-        self.out.mkdir(parents=True, exist_ok=True)
-        path = self.out / f"{self.seed}-g{game}-h{hand}{'-unfinished' if unfinished else ''}.json"
-        k = 2
-        while path.exists():
-            path = path.with_name(f"{self.seed}-g{game}-h{hand}{'-unfinished' if unfinished else ''}-{k}.json")
-            k += 1
-        write_text(path, json.dumps(rec, indent=2) + "\n", self.out)
+        try:
+            self.out.mkdir(parents=True, exist_ok=True)
+            path = self.out / f"{self.seed}-g{game}-h{hand}{'-unfinished' if unfinished else ''}.json"
+            k = 2
+            while path.exists() or path.is_symlink():
+                path = path.with_name(f"{self.seed}-g{game}-h{hand}{'-unfinished' if unfinished else ''}-{k}.json")
+                k += 1
+            files.write_text(path, json.dumps(rec, indent=2) + "\n", root=self.out)  # whole or not at all
+        except files.UntrustedFile as e:
+            raise SaveFailed(f"cannot save the hand record: {e}") from None
+        except OSError as e:
+            raise SaveFailed(f"{self.out}: cannot save the hand record ({e.strerror or e})") from None
         self.saved.append(path)
+        if quiet:
+            return
         self.say(f"saved {'the unfinished hand' if unfinished else 'the hand'}: {path}")
+
+    def save_stopped(self, st: HandState, game: int, hand: int, e: BaseException) -> None:
+        """The hand in play when ``e`` stopped the session, saved (as unfinished unless it had ended);
+        ``self.unfinished`` names the file. A failure to save is noted on ``e``, never raised over it."""
+        try:
+            self.save(st, game, hand, unfinished=None if st.over else unfinished_reason(e), quiet=True)
+            self.unfinished = self.saved[-1]
+        except Exception as save_error:  # a full disk, a read-only folder: the first error is the story
+            e.add_note(f"the hand could not be saved: {save_error}")
 
     # ------------------------------------------------------------ games
 

@@ -76,10 +76,11 @@ def score_json(rules: Ruleset, result: engine.HandResult) -> list[dict[str, Any]
 
 
 def make_record(st: HandState, *, seed: int | None = None, game: int | None = None, hand: int | None = None,
-                strategies: list[str] | None = None, unfinished: bool = False) -> dict[str, Any]:
+                strategies: list[str] | None = None, unfinished: bool | str = False) -> dict[str, Any]:
     """The record of a finished hand (``st.deck`` holds the dealing order, ``st.moves`` every move).
 
-    With ``unfinished`` a hand still in play has a record too (no score; ``replay`` reports it unfinished)."""
+    With ``unfinished`` a hand still in play has a record too (no score; ``replay`` reports it unfinished);
+    a string says why it stopped (``quit``, ``interrupted``, ``error: ...``) in the field ``unfinished``."""
     if not unfinished and (not st.over or st.result is None):
         raise ValueError("only a finished hand has a record")
     rec: dict[str, Any] = {"format": FORMAT, "version": VERSION, "rules": st.rules.canonical(),
@@ -92,6 +93,8 @@ def make_record(st: HandState, *, seed: int | None = None, game: int | None = No
     rec["moves"] = [move_to_json(m) for m in st.moves]
     if st.over and st.result is not None:
         rec["score"] = score_json(st.rules, st.result)
+    elif isinstance(unfinished, str) and unfinished:
+        rec["unfinished"] = unfinished
     return rec
 
 
@@ -241,6 +244,13 @@ def _check_provenance(data: dict[str, Any], rules: Ruleset) -> None:
             v = data[key]
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 2**64:
                 raise RecordError(f"field `{key}` must be a whole number from 0 to 2^64-1, got {json_type(v)}")
+    if "unfinished" in data:
+        v = data["unfinished"]
+        if not isinstance(v, str) or not 0 < len(v) <= 300 or not v.isprintable():
+            got = json_type(v) if not isinstance(v, str) else f"{len(v)} characters" + (
+                "" if v.isprintable() else " with line breaks or control characters")
+            raise RecordError("field `unfinished` must be one line saying why play stopped (quit, interrupted, "
+                              f"error: ...), got {got}")
     if "strategies" in data:
         v = data["strategies"]
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
@@ -364,6 +374,11 @@ def replay_record(data: Any) -> tuple[HandState, list[Problem]]:
         pass
     if st is None:
         st = engine.new_hand(parsed.rules, parsed.deck, parsed.dealer)
+    if "unfinished" in data:  # play saved the hand when it stopped: say why
+        if st.over and not problems:
+            problems.append(Problem("the record is marked unfinished, but its moves finish the hand"))
+        elif problems and problems[-1].move is None and problems[-1].reason.startswith("the hand is not finished"):
+            problems[-1] = Problem(f"{problems[-1].reason} (play stopped: {data['unfinished']})")
     if st.over and not problems and "score" in data:
         expected = score_json(parsed.rules, st.result)
         if data["score"] != expected:

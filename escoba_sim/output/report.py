@@ -79,9 +79,9 @@ def read_folder(d: Path) -> tuple[str, dict, dict]:
             raise ReportError(f"{d}: no manifest.json; give a run, compare or tournament folder") from None
         raise ReportError(str(e)) from None
     kind = folder_kind(manifest)
-    if kind == "run":
-        from ..runs.spec import RunError
+    from ..runs.spec import RunError
 
+    if kind == "run":
         try:  # the run folder is checked as resume checks it; no strategy code is needed to report it
             return kind, manifest, run_tables(d, manifest)
         except RunError as e:

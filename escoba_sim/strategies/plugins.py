@@ -6,10 +6,12 @@ sees a plugin through ``GuardedPlugin``, which turns every way a plugin can fail
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib.util
 import os
+import sys
 from typing import Any
 
 from ..game.engine import HandState, Move
@@ -17,6 +19,11 @@ from ..game.rng import SplitMix64
 from .errors import PluginError, StrategyError, suggestion
 
 ENTRY_POINT_GROUP = "escoba_sim.strategies"
+
+
+def plugin_output():
+    """Where a plugin's prints go while it runs: stderr, so stdout (``--json``, a hand record) stays the tool's."""
+    return contextlib.redirect_stdout(sys.stderr)
 
 
 def entry_point(name: str):
@@ -34,7 +41,8 @@ def plugin_class(plugin: str):
         if ep is None:
             raise StrategyError(f"no `{ENTRY_POINT_GROUP}` entry point named `{plugin}`")
         try:
-            cls = ep.load()
+            with plugin_output():
+                cls = ep.load()
         except KeyboardInterrupt:
             raise
         except BaseException as e:
@@ -47,7 +55,8 @@ def plugin_class(plugin: str):
         spec = importlib.util.spec_from_file_location(mod_name, path)
         module = importlib.util.module_from_spec(spec)
         try:
-            spec.loader.exec_module(module)
+            with plugin_output():
+                spec.loader.exec_module(module)
         except KeyboardInterrupt:
             raise
         except BaseException as e:  # SystemExit too: a plugin does not end the program
@@ -98,7 +107,8 @@ class GuardedPlugin:
     @classmethod
     def create(cls, label: str, plugin_class) -> GuardedPlugin:
         try:
-            player = plugin_class()
+            with plugin_output():
+                player = plugin_class()
         except KeyboardInterrupt:
             raise
         except BaseException as e:
@@ -110,7 +120,10 @@ class GuardedPlugin:
         seat, number = st.to_play, len(st.moves) + 1
         before = _snapshot(st)
         try:
-            choice = getattr(self.player, method)(st, list(options), rng)
+            with plugin_output():
+                choice = getattr(self.player, method)(st, list(options), rng)
+                # the move by value, read from the plugin's object (a property may run its code)
+                key = _move_key(choice) if isinstance(choice, Move) else None
         except KeyboardInterrupt:
             raise
         except BaseException as e:
@@ -121,17 +134,34 @@ class GuardedPlugin:
                               seat, number)
         if choice is None and may_pass:
             return None
-        if not isinstance(choice, Move) or choice not in options:
-            got = f"{choice} (not one of the {len(options)} legal moves)" if isinstance(choice, Move) else (
-                f"{type(choice).__name__} {_short_repr(choice)}, not a Move")
+        # compared field by field on plain values, never through the object's own __eq__ (a Move subclass
+        # whose __eq__ is always true would pass `in`); the engine gets the legal Move itself
+        found = next((m for m in options if key is not None and _move_key(m) == key), None)
+        if found is None:
+            if type(choice) is Move:
+                got = f"{choice} (not one of the {len(options)} legal moves)"
+            elif isinstance(choice, Move):
+                got = (f"a {type(choice).__name__} (a Move subclass) that is not one of the {len(options)} legal "
+                       f"moves by value" + ("" if key is not None else ": its fields are not plain numbers"))
+            else:
+                got = f"{type(choice).__name__} {_short_repr(choice)}, not a Move"
             raise PluginError(self.label, f"{method} returned {got}", seat, number)
-        return choice
+        return found
 
     def choose_move(self, st: HandState, moves: list[Move], rng: SplitMix64) -> Move:
         return self._decide("choose_move", st, moves, rng, may_pass=False)
 
     def choose_blow(self, st: HandState, blows: list[Move], rng: SplitMix64) -> Move | None:
         return self._decide("choose_blow", st, blows, rng, may_pass=True)
+
+
+def _move_key(m: Move) -> tuple | None:
+    """A move's fields as plain values (int, tuple of ints, bool), or None when a field is anything else."""
+    player, card, take, escoba, soplar = m.player, m.card, m.take, m.escoba, m.soplar
+    if type(player) is not int or type(card) is not int or type(take) is not tuple \
+            or type(escoba) is not bool or type(soplar) is not bool or not all(type(c) is int for c in take):
+        return None
+    return (player, card, take, escoba, soplar)
 
 
 def _short_repr(x: Any) -> str:
