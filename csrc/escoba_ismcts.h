@@ -488,7 +488,7 @@ static ESC_COLD esc_move esc_ismcts_search(const esc_hand *h, int seat, int iter
 
     double margin[ESC_MAX_SEATS];
     esc_hand d;
-    for (int it = 0; it < iters; it++) {
+    for (int it = 0; it < iters && !esc_stop; it++) {
         if (see_all == 1) d = *h;
         else if (see_all == 2) esc_ismcts_determinize_stock(&d, h, seat, &sub);
         else if (inferred) esc_ismcts_determinize_inferred(&d, h, seat, unseen, n_unseen, forbid, &sub);
@@ -563,7 +563,7 @@ static ESC_COLD esc_move esc_ismcts_exploit(const esc_hand *v, int seat, int ite
     int32_t n_nodes = n;
     double margin[ESC_MAX_SEATS];
     esc_hand d;
-    for (int it = 0; it < iters; it++) {
+    for (int it = 0; it < iters && !esc_stop; it++) {
         /* UCB1 over the optimal options (all legal every time, so availability = iterations so far);
          * each is tried once first, in legal order */
         int pick = 0;
