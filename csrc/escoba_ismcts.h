@@ -241,9 +241,11 @@ static inline void esc_ismcts_determinize(esc_hand *d, const esc_hand *h, int se
 /* the true hands, the stock in a uniformly shuffled order: the view of `oracle:sees=1` (every hand, not the
  * stock order) */
 static inline void esc_ismcts_determinize_stock(esc_hand *d, const esc_hand *h, int seat, esc_rng *rng) {
+    uint64_t m = 0; /* the stock's cards in card-id order: the deal depends on the set, never on its order */
+    for (int p = h->pos; p < 40; p++) m |= 1ULL << h->deck[p];
     uint8_t stock[40];
     int n = 0;
-    for (int p = h->pos; p < 40; p++) stock[n++] = h->deck[p];
+    for (; m; m &= m - 1) stock[n++] = (uint8_t)__builtin_ctzll(m);
     (void)seat;
     uint8_t u[40];
     esc_ismcts_shuffle(u, stock, n, rng);
