@@ -27,7 +27,7 @@ JOBS = int(os.environ.get("ESCOBA_GAP_JOBS", "2"))  # worker processes
 # a comma-separated subset of presets to re-run; the others keep their numbers (and the labels and script
 # line they were made with) from results/oracle_gap.json
 ONLY = [p for p in os.environ.get("ESCOBA_GAP_PRESETS", "").split(",") if p]
-STRATEGIES = ["heuristic", "heuristic:tuned", "endgame", "ismcts", "oracle"]
+STRATEGIES = ["heuristic", "heuristic:tuned", "endgame", "ismcts:iters=950,exact=0,stop=0", "ismcts", "oracle"]
 
 
 def _margins(preset: str, spec: str) -> np.ndarray:

@@ -75,7 +75,7 @@ static int esc_eval_sample(const esc_hand *h, int seat, int blow, const esc_move
     const esc_ismcts_cfg cfg = { c, ESC_ISMCTS_ROLLOUT_GREEDY, 0, 0, -1 }; /* greedy rollouts and blows */
     double margin[ESC_MAX_SEATS];
     esc_hand deal, d;
-    for (int k = 0; k < samples; k++) {
+    for (int k = 0; k < samples && !esc_stop; k++) {
         esc_ismcts_determinize(&deal, h, seat, unseen, n_unseen, &rng);
         for (int i = 0; i < n; i++) {
             d = deal;

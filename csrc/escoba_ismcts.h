@@ -60,10 +60,10 @@
 #include <stdlib.h>
 #include "escoba_strategies.h"
 
-/* The parameters arrive per seat (esc_player.p: iters, c, rollout, exact, blows,
- * leaf, exploit, infer); their defaults live in escoba_sim/strategies.py (BUILTINS["ismcts"]):
- * iters 950, c 4, rollout 0, exact 0, blows 0, leaf -1, exploit 0, infer 1 (inferred deals; the search
- * before the options is iters 1000 with infer 0, docs/ismcts.md). c is in
+/* The parameters arrive per seat (esc_player.p: iters, c, rollout, exact, blows, leaf, exploit, infer, stop);
+ * their defaults live in escoba_sim/strategies/registry.py (BUILTINS["ismcts"]): iters 3800, c 4, rollout 0,
+ * exact 6, blows 0, leaf -1, exploit 0, infer 1, stop 0.25 (the search before issue 24 is iters 950, exact 0,
+ * stop 0; before issue 14, iters 1000 with infer 0; docs/ismcts.md). c is in
  * points of margin: margins spread over several points, so the [0,1]-reward
  * habit c ~ 0.7 under-explores; against greedy at 1000 iterations c = 0.5, 1,
  * 2, 4, 8, 16 gave +0.52, +0.57, +1.12, +1.42, +1.39, +1.44 points per hand
@@ -112,7 +112,7 @@ static inline int esc_ismcts_play(esc_hand *h, int seat, esc_move mv, uint64_t c
 
 /* the legal moves of `hand` in docs/engine.md order (card id ascending; a
  * card's captures in mask order, then its lay if legal); returns the count */
-static inline int esc_ismcts_legal(const esc_hand *h, uint64_t hand, esc_move *out) {
+static ESC_ALWAYS_INLINE int esc_ismcts_legal(const esc_hand *h, uint64_t hand, esc_move *out) {
     const int mode = h->R->capture;
     const uint64_t cap = esc_capturing_cards(h->reach, hand);
     uint64_t cards = (mode == ESC_CAPTURE_ANY && cap) ? cap : hand;
@@ -159,6 +159,8 @@ typedef struct {
     int exploit;   /* with `exact`: 1 chooses among the minimax-optimal options by a perfect-information search
                       averaging over the replies (esc_ismcts_exploit); 0 plays the first optimal one */
     int infer;     /* 1: determinizations respect the values each seat showed it did not hold (esc_hand.voids) */
+    double stop;   /* > 0: the search ends once the runner-up root option could not reach the most visited one's
+                      visits even with `stop` times the iterations left (1: the choice can no longer change) */
 } esc_ismcts_cfg;
 
 /* the hand-set heuristic weights (strategies.py _WEIGHTS) that heuristic rollouts play with */
@@ -190,7 +192,7 @@ static inline int esc_ismcts_blow_options(const esc_hand *h, esc_move *out) {
 }
 
 /* the hand's margin for each side: own total minus the best other side's */
-static inline void esc_ismcts_margins(const esc_hand *h, double *margin) {
+static ESC_ALWAYS_INLINE void esc_ismcts_margins(const esc_hand *h, double *margin) {
     esc_hand_result res;
     esc_hand end = *h;
     const int ns = h->R->n_sides;
@@ -234,6 +236,21 @@ static inline void esc_ismcts_determinize(esc_hand *d, const esc_hand *h, int se
         d->hands[s] = m;
     }
     for (int p = h->pos; p < 40; p++) d->deck[p] = u[k++];
+}
+
+/* the true hands, the stock in a uniformly shuffled order: the view of `oracle:sees=1` (every hand, not the
+ * stock order) */
+static inline void esc_ismcts_determinize_stock(esc_hand *d, const esc_hand *h, int seat, esc_rng *rng) {
+    uint64_t m = 0; /* the stock's cards in card-id order: the deal depends on the set, never on its order */
+    for (int p = h->pos; p < 40; p++) m |= 1ULL << h->deck[p];
+    uint8_t stock[40];
+    int n = 0;
+    for (; m; m &= m - 1) stock[n++] = (uint8_t)__builtin_ctzll(m);
+    (void)seat;
+    uint8_t u[40];
+    esc_ismcts_shuffle(u, stock, n, rng);
+    *d = *h;
+    memcpy(d->deck + h->pos, u, (size_t)n);
 }
 
 /* `infer`: the cards each other seat is read not to hold (its voids' values, esc_hand.voids), 0 for a seat
@@ -306,12 +323,23 @@ static inline void esc_ismcts_determinize_inferred(esc_hand *d, const esc_hand *
     for (int i = 0; i < n_unseen; i++) if (!((used >> u[i]) & 1)) d->deck[p++] = u[i];
 }
 
+/* log(n) of the UCB term from a table for the availability counts a search meets (n < 4096), filled by
+ * log() itself when the core is loaded, so every value is the same bit for bit */
+#define ESC_ISMCTS_LOG_N 4096
+static double esc_ismcts_log_table[ESC_ISMCTS_LOG_N];
+__attribute__((constructor)) static void esc_ismcts_log_init(void) {
+    for (int i = 0; i < ESC_ISMCTS_LOG_N; i++) esc_ismcts_log_table[i] = i ? log((double)i) : -INFINITY;
+}
+static inline double esc_ismcts_log(int n) {
+    return n < ESC_ISMCTS_LOG_N ? esc_ismcts_log_table[n] : log((double)n);
+}
+
 /* One iteration below `node` of a tree in `pool` (*n_nodes used of `cap_nodes`) in the determinized
  * hand `d`, `cur` to play (-1: the hand is over): selection by UCB1 with availability counts, one
  * expansion (an untried option drawn uniformly from `rng`), a rollout to the end of the hand, and the
  * backup of each side's margin (written to `margin`) into `node` and every node below it on the path.
  * The one loop of the ismcts search (esc_ismcts_search) and the evaluator (escoba_evaluate.h). */
-static inline void esc_ismcts_iterate(esc_ismcts_node *pool, int32_t *n_nodes, int32_t cap_nodes, esc_hand *d,
+static ESC_COLD void esc_ismcts_iterate(esc_ismcts_node *pool, int32_t *n_nodes, int32_t cap_nodes, esc_hand *d,
                                       int cur, int32_t node, const esc_ismcts_cfg *cfg, esc_rng *rng,
                                       double *margin) {
     esc_move moves[ESC_ISMCTS_MAX_MOVES];
@@ -332,13 +360,18 @@ static inline void esc_ismcts_iterate(esc_ismcts_node *pool, int32_t *n_nodes, i
         const uint64_t hand = d->hands[cur];
         const uint64_t cap = esc_capturing_cards(d->reach, hand);
         const int n = tree_blow ? esc_ismcts_blow_options(d, moves) : esc_ismcts_legal(d, hand, moves);
-        int n_untried = 0;
-        for (int i = 0; i < n; i++) {
-            int32_t ch = pool[node].child;
-            while (ch >= 0 && !(pool[ch].card == moves[i].card && pool[ch].take == moves[i].take)) ch = pool[ch].sibling;
-            matched[i] = ch;
-            if (ch >= 0) pool[ch].avail++;
-            else n_untried++;
+        /* each child read once (the pool is large: its nodes are the cache misses), matched to its option */
+        for (int i = 0; i < n; i++) matched[i] = -1;
+        int n_untried = n;
+        for (int32_t ch = pool[node].child; ch >= 0; ch = pool[ch].sibling) {
+            const int card = pool[ch].card;
+            const uint64_t take = pool[ch].take;
+            for (int i = 0; i < n; i++) {
+                if (moves[i].card == card && moves[i].take == take) {
+                    matched[i] = ch; pool[ch].avail++; n_untried--;
+                    break;
+                }
+            }
         }
         int pick = -1;
         if (n_untried) {
@@ -360,7 +393,7 @@ static inline void esc_ismcts_iterate(esc_ismcts_node *pool, int32_t *n_nodes, i
         double best = -1e300;
         for (int i = 0; i < n; i++) {
             const esc_ismcts_node *x = &pool[matched[i]];
-            const double u = x->reward / x->visits + c * sqrt(log((double)x->avail) / x->visits);
+            const double u = x->reward / x->visits + c * sqrt(esc_ismcts_log(x->avail) / x->visits);
             if (u > best) { best = u; pick = i; }
         }
         node = matched[pick];
@@ -403,10 +436,25 @@ static inline void esc_ismcts_iterate(esc_ismcts_node *pool, int32_t *n_nodes, i
     }
 }
 
+/* `stop`: whether the most visited root option (pool[0]'s children) leads every other by more than `left`
+ * visits. With `left` = the iterations left nothing can overtake it (ties go to legal order, so the lead
+ * must be strict); with a fraction of them, the search assumes the runner-up would not take more than
+ * that share of the rest. Options never tried have 0 visits. */
+static inline int esc_ismcts_settled(const esc_ismcts_node *pool, double left) {
+    int v1 = 0, v2 = 0;
+    for (int32_t ch = pool[0].child; ch >= 0; ch = pool[ch].sibling) {
+        const int v = pool[ch].visits;
+        if (v > v1) { v2 = v1; v1 = v; }
+        else if (v > v2) v2 = v;
+    }
+    return (double)v2 + left < (double)v1;
+}
+
 /* The decision of `seat` in hand `h` (blow = 0: its move, its turn, any blow settled; blow = 1: its blow
  * of the laid card h->pending): SO-ISMCTS with `iters` iterations; `rng` is the hand's PLAY stream.
  * With `see_all` every iteration plays the true deal `h` instead of a determinization:
- * perfect-information UCT, for the cheating `oracle` (escoba_oracle.h). */
+ * perfect-information UCT, for the cheating `oracle` (escoba_oracle.h); see_all = 2 sees every hand but
+ * deals the stock in a random order (`oracle:sees=1`). */
 static ESC_COLD esc_move esc_ismcts_search(const esc_hand *h, int seat, int iters, const esc_ismcts_cfg *cfg,
                                            esc_rng *rng, int see_all, int blow) {
     esc_move moves[ESC_ISMCTS_MAX_MOVES];
@@ -442,11 +490,13 @@ static ESC_COLD esc_move esc_ismcts_search(const esc_hand *h, int seat, int iter
 
     double margin[ESC_MAX_SEATS];
     esc_hand d;
-    for (int it = 0; it < iters; it++) {
-        if (see_all) d = *h;
+    for (int it = 0; it < iters && !esc_stop; it++) {
+        if (see_all == 1) d = *h;
+        else if (see_all == 2) esc_ismcts_determinize_stock(&d, h, seat, &sub);
         else if (inferred) esc_ismcts_determinize_inferred(&d, h, seat, unseen, n_unseen, forbid, &sub);
         else esc_ismcts_determinize(&d, h, seat, unseen, n_unseen, &sub);
         esc_ismcts_iterate(pool, &n_nodes, iters + 1, &d, seat, 0, cfg, &sub, margin);
+        if (cfg->stop > 0 && (it & 15) == 15 && esc_ismcts_settled(pool, cfg->stop * (double)(iters - it - 1))) break;
     }
     /* the most visited root option, ties to legal order */
     const int n = blow ? esc_ismcts_blow_options(h, moves) : esc_ismcts_legal(h, h->hands[seat], moves);
@@ -515,7 +565,7 @@ static ESC_COLD esc_move esc_ismcts_exploit(const esc_hand *v, int seat, int ite
     int32_t n_nodes = n;
     double margin[ESC_MAX_SEATS];
     esc_hand d;
-    for (int it = 0; it < iters; it++) {
+    for (int it = 0; it < iters && !esc_stop; it++) {
         /* UCB1 over the optimal options (all legal every time, so availability = iterations so far);
          * each is tried once first, in legal order */
         int pick = 0;
@@ -542,12 +592,12 @@ static ESC_COLD esc_move esc_ismcts_exploit(const esc_hand *v, int seat, int ite
 
 /* the parameter slots of ismcts, in the order of StrategyDef.params (strategies.py) */
 enum { ESC_ISMCTS_ITERS, ESC_ISMCTS_C, ESC_ISMCTS_ROLLOUT, ESC_ISMCTS_EXACT, ESC_ISMCTS_BLOWS, ESC_ISMCTS_LEAF,
-       ESC_ISMCTS_EXPLOIT, ESC_ISMCTS_INFER };
+       ESC_ISMCTS_EXPLOIT, ESC_ISMCTS_INFER, ESC_ISMCTS_STOP };
 
 static inline esc_ismcts_cfg esc_ismcts_cfg_of(const double *p) {
     esc_ismcts_cfg cfg = { p[ESC_ISMCTS_C], (int)p[ESC_ISMCTS_ROLLOUT], (int)p[ESC_ISMCTS_EXACT],
                            (int)p[ESC_ISMCTS_BLOWS], (int)p[ESC_ISMCTS_LEAF], (int)p[ESC_ISMCTS_EXPLOIT],
-                           (int)p[ESC_ISMCTS_INFER] };
+                           (int)p[ESC_ISMCTS_INFER], p[ESC_ISMCTS_STOP] };
     return cfg;
 }
 

@@ -53,6 +53,7 @@ static int esc_oracle_moves(const esc_hand *d, int cur, int me, int alpha, int b
 /* the value of `h` with `cur` to play (-1: the hand is over) for side `me`; a pending blow (soplar) is
  * searched too: [no blow] and each capture of the laid card, each followed by the blower's move */
 static int esc_oracle_ab(const esc_hand *h, int cur, int me, int alpha, int beta) {
+    if (esc_stop) return alpha; /* a stop request: the value is discarded with the hand */
     if (cur < 0) {
         double margin[ESC_MAX_SEATS];
         esc_ismcts_margins(h, margin);
@@ -75,11 +76,12 @@ static int esc_oracle_ab(const esc_hand *h, int cur, int me, int alpha, int beta
 
 /* whether the oracle solves `h` exactly: two sides and at most `exact` cards left to play */
 static inline int esc_oracle_exact(const double *p, const esc_hand *h) {
-    return h->R->n_sides == 2 && esc_oracle_cards_left(h) <= (int)p[0];
+    return h->R->n_sides == 2 && esc_oracle_cards_left(h) <= (int)p[0] && (p[3] == 0 || h->pos >= 40);
 }
 
 /* The move of `seat` (its turn, any blow settled) in the true hand `h`;
- * p: exact (cards left for the exact search), iters, c. */
+ * p: exact (cards left for the exact search), iters, c, sees (0: every hand and the stock order; 1: every
+ * hand only: the tree search deals the stock at random and the exact search waits for an empty stock). */
 static ESC_COLD esc_move esc_oracle_move(const double *p, const esc_hand *h, int seat, esc_rng *rng) {
     const int iters = (int)p[1];
     const double c = p[2];
@@ -88,7 +90,7 @@ static ESC_COLD esc_move esc_oracle_move(const double *p, const esc_hand *h, int
     if (n == 1) return moves[0];
     if (!esc_oracle_exact(p, h)) {
         const esc_ismcts_cfg cfg = { c, ESC_ISMCTS_ROLLOUT_GREEDY, 0, 0, -1 };
-        return esc_ismcts_search(h, seat, iters, &cfg, rng, 1, 0);
+        return esc_ismcts_search(h, seat, iters, &cfg, rng, p[3] == 0 ? 1 : 2, 0);
     }
     const int me = esc_side(h->R, seat);
     const uint64_t cap = esc_capturing_cards(h->reach, h->hands[seat]);

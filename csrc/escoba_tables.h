@@ -44,6 +44,13 @@
 #include <emmintrin.h> /* baseline on x86-64: 16 subset sums compared in one instruction */
 #endif
 #include "escoba_rng.h"
+#include <signal.h>
+
+/* A stop request: set by the core's handler of SIGINT and SIGTERM (escoba_sim/_core.pyx, while a call that may
+ * search runs) and read by every search (ismcts, oracle, the endgame solver, the evaluator), which then ends at
+ * once with any legal choice; the caller discards what was played under it (or plays it again when the
+ * signal's Python handler did not stop the program), so no result ever depends on it. */
+static volatile sig_atomic_t esc_stop = 0;
 
 #if defined(__GNUC__)
 #define ESC_ALWAYS_INLINE inline __attribute__((always_inline))

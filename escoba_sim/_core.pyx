@@ -23,7 +23,52 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 from cpython.exc cimport PyErr_CheckSignals
 
+import signal
+import threading
+
 import numpy as np
+
+cdef extern from *:
+    """
+    #include <signal.h>
+    #include <string.h>
+    /* While a call that may search runs in the main thread, SIGINT and SIGTERM first set esc_stop (every search
+     * then ends at once: escoba_tables.h), then do what they did before: Python's handler is called (it trips
+     * Python's flag; the Python-level handler runs when the call returns), the default action is taken as it
+     * would have been, and an ignored signal stays ignored. */
+    static struct sigaction esc_prev_handlers[2];
+    static int esc_guard_depth = 0;
+    static void esc_on_signal(int sig) {
+        const struct sigaction *prev = &esc_prev_handlers[sig == SIGTERM];
+        if (!(prev->sa_flags & SA_SIGINFO) && prev->sa_handler == SIG_IGN) return;
+        if (!(prev->sa_flags & SA_SIGINFO) && prev->sa_handler == SIG_DFL) {
+            sigaction(sig, prev, NULL);
+            raise(sig);
+            return;
+        }
+        esc_stop = 1;
+        if (!(prev->sa_flags & SA_SIGINFO)) prev->sa_handler(sig);
+    }
+    static void esc_guard_on(void) {
+        if (esc_guard_depth++ > 0) return;
+        esc_stop = 0;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = esc_on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &esc_prev_handlers[0]);
+        sigaction(SIGTERM, &sa, &esc_prev_handlers[1]);
+    }
+    static void esc_guard_off(void) {
+        if (--esc_guard_depth > 0) return;
+        sigaction(SIGINT, &esc_prev_handlers[0], NULL);
+        sigaction(SIGTERM, &esc_prev_handlers[1], NULL);
+    }
+    static int esc_stop_take(void) { const int s = esc_stop; esc_stop = 0; return s; }
+    """
+    void esc_guard_on() noexcept nogil
+    void esc_guard_off() noexcept nogil
+    int esc_stop_take() noexcept nogil
 
 from .game import engine
 from .game import rng as _rng
@@ -66,6 +111,8 @@ CODES = tuple(range(ESC_N_STRATEGIES))
 # strategy (ismcts: tens of ms to minutes per hand) is checked after every hand
 CHECK_EVERY_HANDS, CHECK_EVERY_GAMES = 1024, 128
 _SLOW_CODES = (_C_NAMES["ismcts"],)
+# strategies that search (and check esc_stop): a call with one of them runs under the signal guard
+_SEARCH_CODES = (_C_NAMES["endgame"], _C_NAMES["ismcts"], _C_NAMES["oracle"])
 if ESC_MAX_PARAMS != 12 or any(n not in BUILTINS or BUILTINS[n].code != c for n, c in _C_NAMES.items()):
     # an ImportError, so batch falls back to the reference engine (or fails loudly when the core is required)
     raise ImportError("escoba_sim._core: C strategy codes or parameter slots are out of step with strategies.BUILTINS")
@@ -88,6 +135,38 @@ cdef esc_rules _c_rules(rules: Ruleset) except *:
     R.bonus_all_sevens = rules.bonus_all_sevens
     R.target = rules.target
     return R
+
+
+cdef bint _guard(const esc_player *strat, int players, bint always=False):
+    """Install the stop guard for a call that may search (main thread only); True if installed."""
+    cdef int i
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    for i in range(players):
+        if always or strat[i].id in _SEARCH_CODES:  # (with `always`, strat is not read)
+            _python_handlers_first()
+            esc_guard_on()
+            return True
+    return False
+
+
+def _python_handlers_first():
+    """Python's own C-level handler for SIGINT and SIGTERM again, where Python set a handler: a library may have
+    replaced it (polars installs its own SIGINT handler, which then swallows Ctrl-C), and the guard passes
+    each signal on to the handler it finds."""
+    for s in (signal.SIGINT, signal.SIGTERM):
+        h = signal.getsignal(s)
+        if h is not None:
+            signal.signal(s, h)
+
+
+cdef bint _stopped() except -1:
+    """After a guarded call: a signal cut its searches short. Its Python handler's exception (KeyboardInterrupt,
+    a run's stop) propagates from here; True when none was raised: the caller plays the work again."""
+    if esc_stop_take():
+        PyErr_CheckSignals()
+        return True
+    return False
 
 
 cdef bint _any_slow(const esc_player *strat, int players) noexcept:
@@ -182,15 +261,25 @@ def play_hands(rules, strategies, seed, first, count):
     cdef int dealer = <int>(c_first % R.players)  # kept as a counter: a 64-bit division per hand costs ~2%
     cdef int64_t start = 0, end, step = 1 if _any_slow(strat, R.players) else CHECK_EVERY_HANDS
     cdef esc_play_hand_fn play_hand = esc_hand_fn(&R, strat)  # once per batch: the lineup is fixed
-    while start < n:
-        end = min(n, start + step)
-        with nogil:
-            for i in range(start, end):
-                play_hand(&R, strat, c_seed, <uint64_t>(c_first + i), 0, dealer, &res)
-                _store_hand(&c, i, c_first + i, 0, &res)
-                dealer = 0 if dealer + 1 == R.players else dealer + 1
-        start = end
-        PyErr_CheckSignals()  # a Ctrl-C handler's exception propagates from here
+    cdef int dealer0
+    cdef bint guarded = _guard(strat, R.players)
+    try:
+        while start < n:
+            end = min(n, start + step)
+            dealer0 = dealer
+            with nogil:
+                for i in range(start, end):
+                    play_hand(&R, strat, c_seed, <uint64_t>(c_first + i), 0, dealer, &res)
+                    _store_hand(&c, i, c_first + i, 0, &res)
+                    dealer = 0 if dealer + 1 == R.players else dealer + 1
+            if _stopped():  # searches were cut short and no handler stopped us: these hands again
+                dealer = dealer0
+                continue
+            start = end
+            PyErr_CheckSignals()  # a Ctrl-C handler's exception propagates from here
+    finally:
+        if guarded:
+            esc_guard_off()
     return result_columns.Batch(cols)
 
 
@@ -268,10 +357,12 @@ def play_games(rules, strategies, seed, first, count):
     buf.cap = 0
     buf.check_each_hand = _any_slow(strat, R.players)
     buf.stopped = False
-    cdef int64_t start = 0, end, step = 1 if buf.check_each_hand else CHECK_EVERY_GAMES
+    cdef int64_t start = 0, end, step = 1 if buf.check_each_hand else CHECK_EVERY_GAMES, n0
+    cdef bint guarded = _guard(strat, R.players)
     try:
         while start < n and failed_game < 0:
             end = min(n, start + step)
+            n0 = buf.n
             with nogil:
                 for i in range(start, end):
                     buf.cur_game = c_first + i
@@ -287,9 +378,13 @@ def play_games(rules, strategies, seed, first, count):
                     gg_winner[i] = <int8_t>winner
                     for s in range(ns):
                         gg_score[i, s] = scores[s]
-            start = end
             if buf.stopped:
                 raise _raised.pop()
+            if _stopped():  # searches were cut short and no handler stopped us: these games again
+                buf.n = n0
+                failed_game = -1
+                continue
+            start = end
             PyErr_CheckSignals()
         if nh == -2:
             raise MemoryError("out of memory while buffering hand results")
@@ -298,6 +393,8 @@ def play_games(rules, strategies, seed, first, count):
         cols = result_columns.empty_hands(buf.n, ns)
         _fill_from_buffer(cols, &buf, ns)
     finally:
+        if guarded:
+            esc_guard_off()
         free(buf.res)
         free(buf.game)
         free(buf.hand)
@@ -448,8 +545,16 @@ def decide_move(rules, strategy, hands, table, piles, escobas, stock_left, deale
     _stock_view(&h, stock)
     t.mask = h.table
     t.reach = h.reach
-    r.state = state
-    mv = esc_decide_move(&pl[0], &h, seat, &t, h.hands[seat], esc_capturing_cards(h.reach, h.hands[seat]), &r)
+    cdef bint guarded = _guard(pl, 1)
+    try:
+        while True:
+            r.state = state
+            mv = esc_decide_move(&pl[0], &h, seat, &t, h.hands[seat], esc_capturing_cards(h.reach, h.hands[seat]), &r)
+            if not _stopped():
+                break
+    finally:
+        if guarded:
+            esc_guard_off()
     return mv.card, mv.take, r.state
 
 
@@ -466,8 +571,16 @@ def decide_blow(rules, strategy, hands, table, piles, escobas, stock_left, deale
     _hand_view(&h, &R, hands, table, piles, escobas, stock_left, dealer, last_capturer, card, voids)
     _stock_view(&h, stock)
     esc_tbl_init(&t, h.table & ~((<uint64_t>1) << card))
-    r.state = state
-    take = esc_decide_blow(&pl[0], &h, seat, &t, card, &r)
+    cdef bint guarded = _guard(pl, 1)
+    try:
+        while True:
+            r.state = state
+            take = esc_decide_blow(&pl[0], &h, seat, &t, card, &r)
+            if not _stopped():
+                break
+    finally:
+        if guarded:
+            esc_guard_off()
     return take, r.state
 
 
@@ -497,10 +610,16 @@ def evaluate_sample(rules, int seat, hand, table, piles, escobas, sizes, int sto
     cdef int16_t[:, ::1] o = out
     cdef esc_move *opts = _options(options)
     cdef uint64_t s = seed
+    cdef bint guarded = _guard(NULL, 1, True)
     try:
-        with nogil:
-            rc = esc_eval_sample(&h, seat, blow, opts, n, samples, c, s, &o[0, 0]) if n and samples else 0
+        while True:
+            with nogil:
+                rc = esc_eval_sample(&h, seat, blow, opts, n, samples, c, s, &o[0, 0]) if n and samples else 0
+            if not _stopped():
+                break
     finally:
+        if guarded:
+            esc_guard_off()
         free(opts)
     if rc != 0:
         raise MemoryError(f"not enough memory for {samples} samples of {n} options")
@@ -519,8 +638,16 @@ def evaluate_exact(rules, int seat, hands, table, piles, escobas, int last_captu
     try:
         if values == NULL:
             raise MemoryError()
-        with nogil:
-            esc_eval_exact(&h, seat, blow, opts, n, values)
+        guarded = _guard(NULL, 1, True)
+        try:
+            while True:
+                with nogil:
+                    esc_eval_exact(&h, seat, blow, opts, n, values)
+                if not _stopped():
+                    break
+        finally:
+            if guarded:
+                esc_guard_off()
         return [values[i] for i in range(n)]
     finally:
         free(opts)

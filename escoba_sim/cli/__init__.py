@@ -28,7 +28,20 @@ def _print_version(ctx, param, value):
         ctx.exit()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Main(click.Group):
+    """The group: Ctrl-C anywhere a command does not handle it itself ends with one line and the shell's
+    status for it (130), not Click's "Aborted!" and 1; nothing a command finished is lost (the commands
+    that write keep their own stops: run, resume, compare, tournament, tune, play)."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo(("\n" if sys.stderr.isatty() else "") + "Interrupted", err=True)
+            ctx.exit(130)
+
+
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
               help="Show the version and which engine (cython or python) is active.")
 def main():

@@ -90,14 +90,15 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
                                                                integer=True, lo=0, hi=12)}, code=6),
     # randomised search: no reference version (reference=None makes the pure-Python engine refuse it clearly)
     StrategyDef("ismcts", "information-set Monte Carlo tree search over deals inferred from the values each seat "
-                "showed it lacked, greedy rollouts; options: exact endgame, heuristic rollouts, searched blows, "
-                "exact leaves, exploiting exact play, uniform deals; ismcts:iters=1000,infer=0 is the earlier "
-                "default",
-                None, {"iters": Param(950, "search iterations per move", integer=True, lo=1, hi=1_000_000),
+                "showed it lacked, greedy rollouts, stopping once its choice is settled, the last deal solved "
+                "exactly (2 players); options: heuristic rollouts, searched blows, exact leaves, exploiting exact "
+                "play, uniform deals; ismcts:iters=950,exact=0,stop=0 is the earlier default",
+                None, {"iters": Param(3800, "search iterations per move at most (see stop)", integer=True, lo=1,
+                                       hi=1_000_000),
                        "c": Param(4.0, "UCB1 exploration constant, in points of hand margin", lo=0, hi=1000),
                        "rollout": Param(0, "rollout policy: 0 greedy, 1 heuristic (hand-set weights)", integer=True,
                                         lo=0, hi=1),
-                       "exact": Param(0, "2 players: solve the move exactly once the stock is empty with at most "
+                       "exact": Param(6, "2 players: solve the move exactly once the stock is empty with at most "
                                       "this many cards in both hands (0 never)", integer=True, lo=0, hi=12),
                        "blows": Param(0, "soplar: 1 searches blow decisions, 0 blows by greedy's rule", integer=True,
                                       lo=0, hi=1),
@@ -110,7 +111,10 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
                        "infer": Param(1, "1: deal the unseen cards consistently with the values each seat showed "
                                       "it lacked (it laid a card when one of them would have captured); "
                                       "0 deals them uniformly",
-                                      integer=True, lo=0, hi=1)},
+                                      integer=True, lo=0, hi=1),
+                       "stop": Param(0.25, "stop a search once the runner-up could not overtake the most visited "
+                                     "option with this share of the iterations left (1: the choice is settled; "
+                                     "0 never: every iteration runs)", lo=0, hi=1)},
                 code=7),
     # cheats: it reads every hand and the stock order (core only, like ismcts)
     StrategyDef("oracle", "CHEATS: sees every hand and the stock; exact search of the rest of the hand when few "
@@ -119,7 +123,9 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
                                       integer=True, lo=0, hi=40),
                        "iters": Param(1000, "tree-search iterations per move before that", integer=True, lo=1,
                                       hi=1_000_000),
-                       "c": Param(4.0, "UCB1 exploration constant, in points of hand margin", lo=0, hi=1000)},
+                       "c": Param(4.0, "UCB1 exploration constant, in points of hand margin", lo=0, hi=1000),
+                       "sees": Param(0, "0: every hand and the stock order; 1: every hand but not the stock order "
+                                     "(what reading the other hands alone is worth)", integer=True, lo=0, hi=1)},
                 code=8, cheats=True),
 ]}
 

@@ -95,12 +95,18 @@ def test_trace_plays_ismcts_and_its_record_is_the_core_hand(cli, rules):
 
 
 def test_spec_parameters():
-    # the default: 950 iterations over inferred deals (docs/ismcts.md); the earlier default stays spellable
-    assert parse_strategy("ismcts").canonical == "ismcts:iters=950,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=1"
-    assert parse_strategy("ismcts:iters=50").canonical == "ismcts:iters=50,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=1"
-    assert parse_strategy("ismcts:iters=1000,infer=0").canonical == \
-        "ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0"
-    for bad in ("ismcts:iters=0", "ismcts:iters=2.5", "ismcts:c=-1", "ismcts:depth=3"):
+    # the default: up to 3800 iterations that stop once settled, inferred deals, the last deal solved exactly
+    # (docs/ismcts.md); the earlier defaults stay spellable
+    assert parse_strategy("ismcts").canonical == \
+        "ismcts:iters=3800,c=4,rollout=0,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0.25"
+    assert parse_strategy("ismcts:iters=50").canonical == \
+        "ismcts:iters=50,c=4,rollout=0,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0.25"
+    assert parse_strategy("ismcts:iters=950,exact=0,stop=0").canonical == \
+        "ismcts:iters=950,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=1,stop=0"
+    assert parse_strategy("ismcts:iters=1000,exact=0,infer=0,stop=0").canonical == \
+        "ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0,stop=0"
+    for bad in ("ismcts:iters=0", "ismcts:iters=2.5", "ismcts:c=-1", "ismcts:depth=3", "ismcts:stop=1.5",
+                "ismcts:stop=-0.1"):
         with pytest.raises(StrategyError):
             parse_strategy(bad)
 

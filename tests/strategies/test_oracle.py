@@ -32,7 +32,7 @@ def _duplicate_margin(rules, spec, opponent, seed, n):
 
 
 def test_spec_and_cheating_label(cli):
-    assert parse_strategy("oracle").canonical == "oracle:exact=18,iters=1000,c=4"
+    assert parse_strategy("oracle").canonical == "oracle:exact=18,iters=1000,c=4,sees=0"
     assert parse_strategy("oracle").cheats and not parse_strategy("ismcts").cheats
     with pytest.raises(StrategyError):
         parse_strategy("oracle:exact=41")
@@ -118,3 +118,29 @@ def test_the_exact_phase_searches_blows_as_the_endgame_does():
         st = play_hand(r, players, 21, i, 0, dealer=i % r.players)
         assert list(got["total"][i]) == st.result.total, i
     assert players[0].blows > 0  # the exact phase met blow decisions
+
+
+def test_sees_1_reads_every_hand_but_not_the_stock_order():
+    # oracle:sees=1 (what reading the other hands alone is worth, analysis/stronger_search.py): the same
+    # position with the stock in another order gives the same decision; with sees=0 the order matters
+    import random
+
+    from escoba_sim import _core
+    from escoba_sim.game import engine
+    from escoba_sim.game.cards import mask_of
+    from escoba_sim.game.rng import shuffled_deck
+
+    r = parse_rules("ludoteka")
+    differs = 0
+    for seed in range(12):
+        st = engine.new_hand(r, shuffled_deck(seed, 0, 0), 0)
+        view = ([mask_of(h) for h in st.hands], mask_of(st.table), list(st.piles), list(st.escobas), len(st.stock),
+                st.dealer, st.last_capturer, st.to_play, 777)
+        stock = list(st.stock)
+        other = stock[:]
+        random.Random(seed).shuffle(other)
+        for spec in ("oracle:exact=30,iters=300,sees=1", "oracle:exact=0,iters=300,sees=1"):
+            assert _core.decide_move(r, spec, *view, stock=stock) == _core.decide_move(r, spec, *view, stock=other)
+        differs += _core.decide_move(r, "oracle:exact=0,iters=300", *view, stock=stock) != \
+            _core.decide_move(r, "oracle:exact=0,iters=300", *view, stock=other)
+    assert differs > 0

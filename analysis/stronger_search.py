@@ -1,0 +1,113 @@
+"""Study: a stronger ismcts (issue 24), registered before it is played, and where the gap was.
+
+Registered (committed before any of its confirmation deals was played, 2026-12-01):
+  CANDIDATE   the new default, spelled in full (below)
+  OLD         the default it must beat, spelled in full: the issue's spec, which now also needs stop=0
+              (the option did not exist; a bare spec takes the new default stop)
+  CONFIRM_SEED, N_CONFIRM   fresh duplicate deals per ruleset (RULESETS), every deal once with each seating
+  The bar, fixed beforehand: under both rulesets the candidate's points per hand minus OLD's is at least
+  +0.15 with its 95% interval above zero, and its instructions per move (benchmarks/bench_ismcts_cost.py,
+  COST_DEALS deals of seed 1 against greedy) are at most twice OLD's.
+The candidate was screened on other deals (seeds 7, 11, 13 and 21, never CONFIRM_SEED): more iterations
+kept paying head to head (950 -> 1900 iterations +0.12, 1900 -> 3800 +0.17 points per hand), so the new
+search spends its budget where the choice is open: `stop` ends a search once the runner-up could not catch
+up with the most visited option with a quarter of the iterations left, and `exact` solves the last deal.
+
+Parts (ESCOBA_STRONGER_PARTS, default "confirm,cost,gap"):
+  confirm  the registered match on fresh deals;
+  cost     instructions per move of CANDIDATE and OLD under each ruleset (needs valgrind);
+  gap      where the gap to seeing every card is, head to head against OLD on GAP_SEED's deals
+           (N_GAP per spec, ludoteka): `oracle:exact=0,iters=950,sees=1` reads the other hands (not the
+           stock order) and `oracle:exact=0,iters=950` reads everything, with OLD's very search otherwise
+           (perfect-information tree search, greedy rollouts, same iterations); more iterations of OLD
+           (1900, 3800); and the candidate.
+Deals are played in chunks by ESCOBA_STRONGER_JOBS processes (default: all cores); the per-deal margins do
+not depend on the chunking. Saves results/stronger_search.json (the parts not run keep their numbers).
+
+    python analysis/stronger_search.py
+"""
+
+import json
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+from _common import RESULTS, save_numbers
+
+from escoba_sim.game.rules import parse_rules
+from escoba_sim.strategies import parse_strategy
+from escoba_sim.tune import interval, margins
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from bench_ismcts_cost import instructions  # noqa: E402
+from bench_strategies import plays_per_seat  # noqa: E402
+
+CANDIDATE = "ismcts:iters=3800,c=4,rollout=0,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0.25"
+OLD = "ismcts:iters=950,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=1,stop=0"
+RULESETS = ("ludoteka", "tradicional")
+CONFIRM_SEED = 20261201
+N_CONFIRM = int(float(os.environ.get("ESCOBA_STRONGER_N_CONFIRM", "4000")))
+BAR = 0.15
+COST_DEALS = int(os.environ.get("ESCOBA_STRONGER_COST_DEALS", "12"))
+GAP_SEED = 20261202
+N_GAP = int(float(os.environ.get("ESCOBA_STRONGER_N_GAP", "1000")))
+GAP_SPECS = {"reads the other hands": "oracle:exact=0,iters=950,c=4,sees=1",
+             "reads every card": "oracle:exact=0,iters=950,c=4,sees=0",
+             "OLD with 1900 iterations": OLD.replace("iters=950", "iters=1900"),
+             "OLD with 3800 iterations": OLD.replace("iters=950", "iters=3800"),
+             "the candidate": CANDIDATE}
+JOBS = int(os.environ.get("ESCOBA_STRONGER_JOBS", str(os.cpu_count() or 1)))
+CHUNK = 50
+PARTS = os.environ.get("ESCOBA_STRONGER_PARTS", "confirm,cost,gap").split(",")
+
+
+def _chunk(args) -> np.ndarray:
+    rules, a, b, seed, first, n = args
+    return margins(parse_rules(rules), a, b, seed, first, n)
+
+
+def head_to_head(rules: str, a: str, b: str, seed: int, n: int) -> dict:
+    """``a`` against ``b`` on ``n`` duplicate deals of ``seed``: points per hand of a minus b, 95% interval."""
+    t = time.time()
+    tasks = [(rules, a, b, seed, f, min(CHUNK, n - f)) for f in range(0, n, CHUNK)]
+    with ProcessPoolExecutor(JOBS) as ex:
+        m = np.concatenate(list(ex.map(_chunk, tasks)))
+    mean, lo, hi = interval(m)
+    row = {"rules": rules, "spec": a, "against": b, "seed": seed, "deals": n, "margin": mean, "lo": lo, "hi": hi,
+           "deals_differing": int(np.count_nonzero(m)), "seconds": round(time.time() - t, 1)}
+    print(f"{rules}: {a} vs {b}: {mean:+.4f} [{lo:+.4f}, {hi:+.4f}] ({n} deals)", flush=True)
+    return row
+
+
+def main() -> None:
+    path = RESULTS / "stronger_search.json"
+    numbers = json.loads(path.read_text()) if path.exists() else {}
+    numbers.update(candidate=parse_strategy(CANDIDATE).canonical, old=parse_strategy(OLD).canonical,
+                   confirm_seed=CONFIRM_SEED, bar=BAR, script="analysis/stronger_search.py")
+    if "confirm" in PARTS:
+        rows = [head_to_head(r, CANDIDATE, OLD, CONFIRM_SEED, N_CONFIRM) for r in RULESETS]
+        numbers["confirm"] = rows
+        numbers["passed"] = all(r["margin"] >= BAR and r["lo"] > 0 for r in rows)
+    if "cost" in PARTS:  # bench_ismcts_cost.py's measure: greedy-vs-greedy subtracted, per move of the spec
+        cost = []
+        for r in RULESETS:
+            base = instructions("greedy", r, 1, COST_DEALS)
+            moves = 2 * COST_DEALS * plays_per_seat(parse_rules(r))
+            old, new = ((instructions(s, r, 1, COST_DEALS) - base) / moves for s in (OLD, CANDIDATE))
+            cost.append({"rules": r, "deals": COST_DEALS, "old_per_move": old, "candidate_per_move": new,
+                         "ratio": new / old})
+            print(f"{r}: instructions per move, candidate / old = {new:,.0f} / {old:,.0f} = {new / old:.3f}",
+                  flush=True)
+        numbers["cost"] = cost
+        numbers["cost_passed"] = all(c["ratio"] <= 2 for c in cost)
+    if "gap" in PARTS:
+        numbers["gap"] = {label: head_to_head("ludoteka", spec, OLD, GAP_SEED, N_GAP)
+                          for label, spec in GAP_SPECS.items()}
+    save_numbers("stronger_search", numbers)
+
+
+if __name__ == "__main__":
+    main()
