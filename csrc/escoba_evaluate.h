@@ -12,7 +12,8 @@
  *    decider cannot see (not in its hand, not on the table, in no pile) at
  *    random into the other hands (their sizes are public) and the stock
  *    order, then plays EVERY option on that same deal (common random numbers:
- *    the options are compared on the same deals) and finishes the hand by one
+ *    the options are compared on the same deals; with `infer`, deals consistent
+ *    with the public voids, as ismcts' infer = 1) and finishes the hand by one
  *    iteration of single-observer ISMCTS below that option: the option has its
  *    own tree, grown over the samples by the search's own iteration
  *    (esc_ismcts_iterate in escoba_ismcts.h: UCB1 with availability counts,
@@ -53,7 +54,7 @@ static inline int esc_eval_apply(esc_hand *d, int seat, int blow, esc_move o) {
  * h->pending is the laid card, the options are blows, take 0 = no blow).
  * Returns 0, or -1 when the trees' memory cannot be allocated. */
 static int esc_eval_sample(const esc_hand *h, int seat, int blow, const esc_move *opts, int n, int samples,
-                           double c, uint64_t seed, int16_t *out) {
+                           double c, uint64_t seed, int infer, int16_t *out) {
     const size_t cap = (size_t)n * (size_t)samples + (size_t)n;
     esc_ismcts_node *pool = (esc_ismcts_node *)malloc(sizeof(esc_ismcts_node) * cap);
     if (pool == NULL) return -1;
@@ -75,8 +76,11 @@ static int esc_eval_sample(const esc_hand *h, int seat, int blow, const esc_move
     const esc_ismcts_cfg cfg = { c, ESC_ISMCTS_ROLLOUT_GREEDY, 0, 0, -1 }; /* greedy rollouts and blows */
     double margin[ESC_MAX_SEATS];
     esc_hand deal, d;
+    uint64_t forbid[ESC_MAX_SEATS];
+    const int inferred = infer && esc_ismcts_forbidden(h, seat, ~known & ESC_ALL_CARDS, forbid);
     for (int k = 0; k < samples && !esc_stop; k++) {
-        esc_ismcts_determinize(&deal, h, seat, unseen, n_unseen, &rng);
+        if (inferred) esc_ismcts_determinize_inferred(&deal, h, seat, unseen, n_unseen, forbid, &rng);
+        else esc_ismcts_determinize(&deal, h, seat, unseen, n_unseen, &rng);
         for (int i = 0; i < n; i++) {
             d = deal;
             const int cur = esc_eval_apply(&d, seat, blow, opts[i]);

@@ -61,13 +61,16 @@ class InfoSet:
     dealer: int
     last_capturer: int
     pending: int | None
+    # per seat, the public voids (engine.HandState.voids: values a seat showed it lacks by laying when they
+    # would have captured); the searched values deal the unseen cards consistently with them, as ismcts does
+    voids: tuple[int, ...] | None = None
 
     @classmethod
     def of(cls, st: HandState) -> InfoSet:
         """The information set of the seat to play in ``st`` (the other hands give only their sizes)."""
         return cls(st.rules, st.to_play, mask_of(st.hands[st.to_play]), mask_of(st.table), tuple(st.piles),
                    tuple(st.escobas), tuple(len(h) for h in st.hands), len(st.stock), st.dealer,
-                   st.last_capturer, st.pending_blow[0] if st.pending_blow else None)
+                   st.last_capturer, st.pending_blow[0] if st.pending_blow else None, tuple(st.voids))
 
     @property
     def unseen(self) -> int:
@@ -191,7 +194,8 @@ def evaluate_info(info: InfoSet, moves: list[Move | None], *, blow: bool = False
         return Evaluation(info, blow, [OptionValue(m, float(v), 0.0) for m, v in zip(moves, values)], "exact", 0, seed)
     margins = core.evaluate_sample(r, info.seat, info.hand, info.table, list(info.piles), list(info.escobas),
                                    list(info.hand_sizes), info.stock_left, info.dealer, info.last_capturer,
-                                   pending, options, blow, samples, c, seed)
+                                   pending, options, blow, samples, c, seed,
+                                   list(info.voids) if info.voids is not None else None)
     mean = margins.mean(axis=0, dtype=np.float64)
     sd = margins.std(axis=0, ddof=1, dtype=np.float64) if samples > 1 else np.zeros(len(moves))
     values = [OptionValue(m, float(v), float(s / math.sqrt(samples))) for m, v, s in zip(moves, mean, sd)]

@@ -69,8 +69,10 @@ def evaluations() -> list[dict]:
     """The evaluator's sampled margins (escoba_evaluate.h, which grows its trees with the search's own
     iteration) at every decision of seat 0 with cards in the stock, in a few hands of random vs greedy,
     and at one blow decision: they must not change when the search's code does."""
+    from dataclasses import replace
+
     from escoba_sim import _core
-    from escoba_sim.hands.evaluate import evaluate
+    from escoba_sim.hands.evaluate import InfoSet, evaluate_info
 
     out = []
 
@@ -80,7 +82,8 @@ def evaluations() -> list[dict]:
 
         def choose_move(self, st, moves, rng):
             if len(moves) > 1 and st.stock:
-                e = evaluate(st, samples=40, seed=len(out))
+                # uniform deals (voids=None), as the evaluator dealt them when this was recorded
+                e = evaluate_info(replace(InfoSet.of(st), voids=None), moves, samples=40, seed=len(out))
                 out.append({"values": [o.value for o in e.options], "spreads": [o.spread for o in e.options]})
             return self.inner.choose_move(st, moves, rng)
 

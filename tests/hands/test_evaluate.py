@@ -191,3 +191,29 @@ def test_a_forced_move_is_not_searched_and_the_budget_sets_the_spread():
     while len(engine.legal_moves(late)) != 1:
         engine.apply_move(late, engine.legal_moves(late)[0])
     assert evaluate(late).method == "forced"
+
+
+def test_searched_values_deal_consistently_with_the_public_voids():
+    # the evaluator deals as ismcts' infer does (issue 24): a position where a seat showed it lacks some values
+    # is valued over deals that respect that, so its values differ from uniform deals on the same seed
+    from dataclasses import replace
+
+    from escoba_sim.hands.evaluate import InfoSet, evaluate_info
+
+    found = 0
+    for seed, k in itertools.product(range(30), (2, 3, 4, 8, 9, 10)):
+        st = position("ludoteka", seed, k)
+        if st is None or not st.stock:
+            continue
+        info = InfoSet.of(st)
+        other = 1 - info.seat
+        if not info.hand_sizes[other] or not info.voids[other] or info.voids[other] & engine.VOIDS_OFF:
+            continue
+        moves = list(engine.legal_moves(st))
+        if len(moves) < 2:
+            continue
+        inferred = evaluate_info(info, moves, samples=200, seed=1)
+        uniform = evaluate_info(replace(info, voids=None), moves, samples=200, seed=1)
+        assert not np.array_equal(inferred.margins, uniform.margins)
+        found += 1
+    assert found >= 3
