@@ -61,3 +61,13 @@ def rulesets(draw):
                    deal=draw(st.sampled_from(DEAL)), sevens=draw(st.sampled_from(SEVENS)),
                    ties=draw(st.sampled_from(TIES)), bonus_all_oros=draw(st.integers(0, 3)),
                    bonus_all_sevens=draw(st.integers(0, 3)), target=draw(st.integers(0, 31)))
+
+
+def one_error(result, code=None) -> str:
+    """The one ``Error: ...`` line a refused command printed (exit 1 or 2, or ``code``), no traceback."""
+    assert result.exit_code in ((1, 2) if code is None else (code,)), (result.exit_code, result.output)
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    errors = [line for line in lines if line.startswith("Error")]
+    assert len(errors) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert len(lines) <= 3, result.stderr
+    return errors[0]

@@ -8,6 +8,8 @@ import json
 import pytest
 
 pytest.importorskip("cma")
+from helpers import one_error
+
 from escoba_sim.native import ENGINE
 from escoba_sim.tune import TuneError, make_tune_spec, tune
 
@@ -18,15 +20,6 @@ def small(**kw):
     args = dict(evals=8, games=60, seed=5, popsize=4, check=60, params=("risk", "escoba"))
     args.update(kw)
     return make_tune_spec("heuristic", **args)
-
-
-def one_error(result, code=None) -> str:
-    assert result.exit_code in ((1, 2) if code is None else (code,)), (result.exit_code, result.output)
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    errors = [line for line in lines if line.startswith("Error")]
-    assert len(errors) == 1 and "Traceback" not in result.stderr, result.stderr
-    assert len(lines) <= 3, result.stderr
-    return errors[0]
 
 
 @pytest.fixture(scope="module")

@@ -111,18 +111,7 @@ def read_deals(path: Path, spec: RunSpec, k: int) -> np.ndarray:
 
     from .aggregates import DealLayout
 
-    meta, df = _read_parquet(path)
-    if FINGERPRINT_KEY not in meta or CHECKSUM_KEY not in meta \
-            or list(df.columns) != ["deal", *DealLayout(spec.entrants).names()]:
-        raise ChunkInvalid("not a deal file of this escoba-sim version")
-    if meta[FINGERPRINT_KEY] != spec.fingerprint(k):
-        raise ChunkInvalid("from another run or chunk (its fingerprint differs)")
-    try:
-        ok = meta[CHECKSUM_KEY] == deals_checksum(df)
-    except Exception:  # columns of the wrong type
-        ok = False
-    if not ok:
-        raise ChunkInvalid("changed after it was written (its checksum differs)")
+    df = _read_verified(path, spec, k, ["deal", *DealLayout(spec.entrants).names()], deals_checksum, "deal file")
     first, count = spec.chunk_range(k)
     m = df.to_numpy().astype(np.int64)
     rows = len(m)
@@ -217,20 +206,27 @@ def _read_parquet(path: Path):
         raise ChunkInvalid(f"unreadable ({_first_line(e)})") from None
 
 
-def read_chunk(path: Path, spec: RunSpec, k: int) -> dict[str, np.ndarray]:
-    """Chunk ``k`` of ``spec`` from ``path``, verified (ChunkInvalid says what is wrong)."""
-
+def _read_verified(path: Path, spec: RunSpec, k: int, columns: list[str], checksum, what: str):
+    """The frame of a chunk or deal file of chunk ``k``, read as an untrusted file, with this version's
+    ``columns``, the run's fingerprint for the chunk and a matching ``checksum`` (ChunkInvalid otherwise)."""
     meta, df = _read_parquet(path)
-    if FINGERPRINT_KEY not in meta or CHECKSUM_KEY not in meta or list(df.columns) != list(FRAME_COLUMNS):
-        raise ChunkInvalid("not a chunk file of this escoba-sim version")
+    if FINGERPRINT_KEY not in meta or CHECKSUM_KEY not in meta or list(df.columns) != columns:
+        raise ChunkInvalid(f"not a {what} of this escoba-sim version")
     if meta[FINGERPRINT_KEY] != spec.fingerprint(k):
         raise ChunkInvalid("from another run or chunk (its fingerprint differs)")
     try:
-        ok = meta[CHECKSUM_KEY] == frame_checksum(df)
+        ok = meta[CHECKSUM_KEY] == checksum(df)
     except Exception:  # columns of the wrong type
         ok = False
     if not ok:
         raise ChunkInvalid("changed after it was written (its checksum differs)")
+    return df
+
+
+def read_chunk(path: Path, spec: RunSpec, k: int) -> dict[str, np.ndarray]:
+    """Chunk ``k`` of ``spec`` from ``path``, verified (ChunkInvalid says what is wrong)."""
+
+    df = _read_verified(path, spec, k, list(FRAME_COLUMNS), frame_checksum, "chunk file")
     first, count = spec.chunk_range(k)
     if (df["chunk"] != k).any() or (df["first_deal"] != first).any() or (df["deals"] != count).any() \
             or (df["value"] < 0).any() or (df["i0"] < 0).any() or (df["i1"] < 0).any() or (df["i2"] < 0).any():

@@ -12,18 +12,10 @@ import shutil
 import numpy as np
 import polars as pl
 import pytest
+from helpers import one_error
 
 from escoba_sim.runs import chunk
 from escoba_sim.runs.folder import CHECKSUM_KEY, FINGERPRINT_KEY
-
-
-def one_error(result, code=None) -> str:
-    assert result.exit_code in ((1, 2) if code is None else (code,)), (result.exit_code, result.output)
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    errors = [line for line in lines if line.startswith("Error")]
-    assert len(errors) == 1 and "Traceback" not in result.stderr, result.stderr
-    assert len(lines) <= 3, result.stderr
-    return errors[0]
 
 
 @pytest.fixture(scope="module")
