@@ -419,6 +419,12 @@ def _tuned_section(s) -> list[str]:
     return lines
 
 
+def _same(s, p, k) -> bool:
+    """Whether preset ``p`` of oracle_gap.json has label ``k`` played with the spec the table heads it with (a
+    preset kept from an earlier run may have played another spec under the same name: "not run" there)."""
+    return k in p["vs_greedy"] and p.get("labels", s["labels"]).get(k) == s["labels"][k]
+
+
 def _gap_section(s) -> list[str]:
     """The share of the greedy-to-oracle gap each strategy closes (oracle_gap.py)."""
     names = [k for k in s["labels"] if k != "oracle"]
@@ -433,8 +439,10 @@ def _gap_section(s) -> list[str]:
              "|---|---|" + "---|" * len(names)]
     for preset, p in s["presets"].items():
         lines.append(f"| {preset} | {_ci(p['vs_greedy']['oracle'])} | "
-                     + " | ".join(_ci(p["gap_share"][k], signed=False) for k in names) + " |")
-    older = {k: p for k, p in s["presets"].items() if p.get("script", s["script"]) != s["script"]}
+                     + " | ".join(_ci(p["gap_share"][k], signed=False) if _same(s, p, k) else "not run"
+                                  for k in names) + " |")
+    older = {k: p for k, p in s["presets"].items()
+             if p.get("script", s["script"]) != s["script"] or p.get("labels", s["labels"]) != s["labels"]}
     if older:
         p0 = next(iter(older.values()))
         lines += ["", f"Re-run with the specs above: {', '.join(k for k in s['presets'] if k not in older)}. "
@@ -445,7 +453,8 @@ def _gap_section(s) -> list[str]:
     lines += ["", "Points per hand against greedy on the same deals:", "",
               "| preset | " + " | ".join(s["labels"]) + " |", "|---|" + "---|" * len(s["labels"])]
     for preset, p in s["presets"].items():
-        lines.append(f"| {preset} | " + " | ".join(_ci(p["vs_greedy"][k]) for k in s["labels"]) + " |")
+        lines.append(f"| {preset} | " + " | ".join(_ci(p["vs_greedy"][k]) if _same(s, p, k) else "not run"
+                                                   for k in s["labels"]) + " |")
     lines += ["", "Reading: the gap holds both what seeing the hidden cards is worth (no fair strategy can close "
               "that part) and what better play is worth; oracle is exact only over its last 18 cards, so a "
               "perfect cheater would widen the gap a little. The share is a yardstick for future work, not a "
@@ -471,6 +480,17 @@ def _stronger_section(s) -> list[str]:
                      f"{c['ratio']:.3f} |" if c else f"| {r['rules']} | {r['deals']:,} | {r['margin']:+.4f} | "
                      f"[{r['lo']:+.4f}, {r['hi']:+.4f}] | - |")
         lines[-1] += " met |" if ok else f" missed by {s['bar'] - r['margin']:.3f} |"
+    eq = _load("openspiel_equal")
+    if eq and eq.get("rows"):
+        lines += ["", "At equal simulations against OpenSpiel's generic `ISMCTSBot` (random rollouts, uct_c 4, 100 "
+                  f"simulations a move; `{eq['command']} --opponents LABEL --rows results/openspiel_equal.jsonl`, "
+                  f"seed {eq['seed'][0]}): our points per hand minus OpenSpiel's (the aim was +0.3).", "",
+                  "| ours | spec | deals | ours minus OpenSpiel | 95% interval | CPU ms/move: ours / OpenSpiel |",
+                  "|---|---|---:|---:|---|---|"]
+        for r in eq["rows"]:
+            lines.append(f"| {r['ours']} | `{eq['specs'][r['ours']]}` | {r['deals']} | {-r['margin']:+.3f} | "
+                         f"[{-r['hi']:+.3f}, {-r['lo']:+.3f}] | {r['our_cpu_ms_per_move']:.3f} / "
+                         f"{r['os_cpu_ms_per_move']:.1f} |")
     gap = s.get("gap") or {}
     if gap:
         first = next(iter(gap.values()))

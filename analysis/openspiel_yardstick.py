@@ -35,7 +35,11 @@ OPPONENTS = ("greedy", "endgame", "ismcts")
 # the spec each label plays. `ismcts` is pinned to the search its saved rows were played with, the default
 # of the time: a resumed run must add hands of the same strategy to a label, and the README names the spec
 # (results' "specs")
-SPECS = {"ismcts": EARLIER_ISMCTS}
+SPECS = {"ismcts": EARLIER_ISMCTS,
+         # issue 24's default at OpenSpiel's budget (at most 100 simulations: `stop` may end a search sooner)
+         "ismcts100": "ismcts:iters=100,c=4,rollout=0,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0.25",
+         # the same with every one of its 100 simulations run (equal simulations, as the issue asks)
+         "ismcts100full": "ismcts:iters=100,c=4,rollout=0,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0"}
 UCT_C = 4.0  # returns are in points of hand margin, as our ismcts's c = 4
 DEFAULT_BUDGETS = "100"
 # every ISMCTSBot argument the yardstick leaves at OpenSpiel's default (open_spiel/python/algorithms/ismcts.py)
@@ -138,8 +142,9 @@ def summarise(rows: list[dict]) -> list[dict]:
     from escoba_sim.runs.stats import normal_ci, ratio_mean
 
     out = []
+    labels = [*OPPONENTS, *sorted({r["ours"] for r in rows} - set(OPPONENTS))]  # the usual ones first
     for budget in sorted({r["budget"] for r in rows}):
-        for ours in OPPONENTS:
+        for ours in labels:
             by_deal: dict[int, dict[int, dict]] = {}
             for r in rows:
                 if r["budget"] == budget and r["ours"] == ours:
