@@ -38,23 +38,29 @@ cdef extern from *:
      * would have been, and an ignored signal stays ignored. */
     static struct sigaction esc_prev_handlers[2];
     static int esc_guard_depth = 0;
-    static void esc_on_signal(int sig) {
+    static void esc_on_signal(int sig, siginfo_t *info, void *context) {
         const struct sigaction *prev = &esc_prev_handlers[sig == SIGTERM];
-        if (!(prev->sa_flags & SA_SIGINFO) && prev->sa_handler == SIG_IGN) return;
-        if (!(prev->sa_flags & SA_SIGINFO) && prev->sa_handler == SIG_DFL) {
+        if (prev->sa_flags & SA_SIGINFO) { /* a handler that takes the details: it gets them */
+            esc_stop = 1;
+            prev->sa_sigaction(sig, info, context);
+            return;
+        }
+        if (prev->sa_handler == SIG_IGN) return;
+        if (prev->sa_handler == SIG_DFL) {
             sigaction(sig, prev, NULL);
             raise(sig);
             return;
         }
         esc_stop = 1;
-        if (!(prev->sa_flags & SA_SIGINFO)) prev->sa_handler(sig);
+        prev->sa_handler(sig);
     }
     static void esc_guard_on(void) {
         if (esc_guard_depth++ > 0) return;
         esc_stop = 0;
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
-        sa.sa_handler = esc_on_signal;
+        sa.sa_sigaction = esc_on_signal;
+        sa.sa_flags = SA_SIGINFO;
         sigemptyset(&sa.sa_mask);
         sigaction(SIGINT, &sa, &esc_prev_handlers[0]);
         sigaction(SIGTERM, &sa, &esc_prev_handlers[1]);
