@@ -146,14 +146,14 @@ cdef esc_rules _c_rules(rules: Ruleset) except *:
 cdef bint _guard(const esc_player *strat, int players, bint always=False):
     """Install the stop guard for a call that may search (main thread only); True if installed."""
     cdef int i
-    if threading.current_thread() is not threading.main_thread():
-        return False
+    cdef bint searches = always
     for i in range(players):
-        if always or strat[i].id in _SEARCH_CODES:  # (with `always`, strat is not read)
-            _python_handlers_first()
-            esc_guard_on()
-            return True
-    return False
+        searches = searches or strat[i].id in _SEARCH_CODES  # (with `always`, strat is not read)
+    if not searches or threading.current_thread() is not threading.main_thread():
+        return False
+    _python_handlers_first()
+    esc_guard_on()
+    return True
 
 
 def _python_handlers_first():

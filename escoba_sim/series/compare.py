@@ -43,7 +43,6 @@ from ..game.columns import POINT_COLUMNS
 from ..game.rules import FIELD_NAMES, RulesError, Ruleset, coerce_field, format_value, parse_rules
 from ..runs import stats
 from ..runs.aggregates import DealLayout
-from ..runs.folder import write_json
 from ..runs.spec import RunError, RunSpec, make_spec
 from .tables import (
     SERIES_FORMAT,
@@ -56,10 +55,9 @@ from .tables import (
     json_rows,
     run_series,
     run_totals,
-    seal_results,
     series_deal_sums,
     weighted_sum,
-    write_tables,
+    write_results,
 )
 
 KIND = "compare"
@@ -288,13 +286,11 @@ def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | 
     except RunError as e:
         raise CompareError(str(e)) from None
     tables = analyse(variants, specs, chunks, [out / r["run"] for r in manifest["rulesets"]])
-    write_tables(out, tables)
     summary = {"kind": KIND, "version": __version__, "engine": manifest["engine"], "seed": seed,
                "strategies": [strategy, vs], "labels": specs[0].labels(), "n": n,
                "games_per_ruleset": specs[0].played, "chunks": specs[0].n_chunks,
                "rulesets": manifest["rulesets"],
                "interval": "95% normal interval, the deal as unit (per-deal sums, delta method); effects paired by deal",
                "estimates": json_rows(tables["estimates"]), "effects": json_rows(tables["effects"])}
-    write_json(out / "summary.json", summary, out)
-    seal_results(out, manifest, tables)  # last: a series is finished once its results are vouched for
+    write_results(out, manifest, tables, summary)
     return summary

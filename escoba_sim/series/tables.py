@@ -10,7 +10,7 @@ estimate and its standard error into the 95 % interval of the tables. The
 tables are Polars frames of a few shared shapes (``estimate_frame``,
 ``category_frame``, ``count_frame``, ``convergence_frame``; the shapes are
 described in ``output.charts``), written to ``DIR/tables/*.parquet``
-(``write_tables``, ``read_tables``) and into ``summary.json`` (``json_rows``).
+(``write_results``, ``read_tables``) and into ``summary.json`` (``json_rows``).
 ``series_completeness`` says which runs of a series folder are finished.
 
 Series folder (format 2)::
@@ -206,13 +206,6 @@ def convergence_frame(rows: list[tuple]):
 
 # --- table files and the summary's rows ------------------------------------------------------
 
-def write_tables(out: Path, tables: dict) -> None:
-    """Each table as ``out/tables/NAME.parquet`` (written atomically)."""
-    make_subfolders(out, ["tables"])
-    for name, df in tables.items():
-        atomic_write(out / "tables" / f"{name}.parquet", lambda tmp, df=df: df.write_parquet(tmp), out)
-
-
 def check_series_format(out: Path, manifest: dict) -> None:
     """Refuse a series folder of an earlier layout (its deal files carry no checksum) in one line."""
     if manifest.get("format") != SERIES_FORMAT:
@@ -222,9 +215,14 @@ def check_series_format(out: Path, manifest: dict) -> None:
                        f"checksums): play it again with another --out")
 
 
-def seal_results(out: Path, manifest: dict, tables: dict) -> None:
-    """Record in the manifest the SHA-256 of every result file (the tables and ``summary.json``), written last:
-    ``read_results`` takes a result only when it matches, and a series without them is unfinished."""
+def write_results(out: Path, manifest: dict, tables: dict, summary: dict) -> None:
+    """A finished series' results: each table as ``out/tables/NAME.parquet``, ``summary.json``, and last the
+    manifest with the SHA-256 of each of them (``read_results`` takes a result only when it matches, so a
+    series stopped while writing them reads as unfinished)."""
+    make_subfolders(out, ["tables"])
+    for name, df in tables.items():
+        atomic_write(out / "tables" / f"{name}.parquet", lambda tmp, df=df: df.write_parquet(tmp), out)
+    write_json(out / "summary.json", summary, out)
     names = [f"tables/{name}.parquet" for name in tables] + ["summary.json"]
     manifest["results"] = {n: sha256_file(out / n) for n in names}
     write_json(out / "manifest.json", manifest, out)
@@ -234,7 +232,7 @@ def read_results(out: Path, manifest: dict | None = None) -> dict:
     """The verified result tables of a finished series by name, and its summary as ``"_summary"``; empty when
     the series has no results yet (unfinished, or stopped while writing them).
 
-    Only the files ``seal_results`` recorded are read (names of a fixed form: nothing else the manifest
+    Only the files ``write_results`` recorded are read (names of a fixed form: nothing else the manifest
     names is opened), each as an untrusted file whose SHA-256 must match; a bad one is a one-line RunError
     that says to rebuild it with ``escoba-sim resume``.
     """

@@ -30,7 +30,6 @@ from ..game.columns import POINT_COLUMNS, SIDE_COLUMNS
 from ..game.rules import parse_rules
 from ..runs import stats
 from ..runs.aggregates import DealLayout, add_padded
-from ..runs.folder import write_json
 from ..runs.spec import RunError, RunSpec, make_spec
 from ..strategies import StrategyError, check_strategy, parse_strategy
 from .tables import (
@@ -43,9 +42,8 @@ from .tables import (
     json_rows,
     run_series,
     run_totals,
-    seal_results,
     series_deal_sums,
-    write_tables,
+    write_results,
 )
 
 KIND = "tournament"
@@ -172,7 +170,6 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
         raise TournamentError(str(e)) from None
     tables = analyse([parse_strategy(x).short for x in strategies], pairs, aggs_by_pair, [out / p["run"] for p in manifest["pairs"]],
                      specs)
-    write_tables(out, tables)
     summary = {"kind": KIND, "version": __version__, "engine": engine_for(list(strategies)), "seed": seed,
                "rules": r.canonical(),
                "rules_digest": r.digest(), "strategies": list(strategies), "labels": tables["ratings"]["label"].to_list(),
@@ -182,6 +179,5 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
                "estimates": json_rows(tables["estimates"].filter(tables["estimates"]["metric"] == "win_rate")),
                "interval": "95% normal intervals, the deal as unit (every pair plays the same deals): crosstable "
                            "by the delta method, ratings by a sandwich estimator of the Bradley-Terry fit"}
-    write_json(out / "summary.json", summary, out)
-    seal_results(out, manifest, tables)  # last: a series is finished once its results are vouched for
+    write_results(out, manifest, tables, summary)
     return summary

@@ -73,7 +73,7 @@ def check(r, page, where):
 
 def reseal(d):
     """A crafted folder, not a damaged one: the manifest's checksums of the result files made to match them
-    again (series_tables.seal_results' list), so what is checked is the page's escaping, not the checksums."""
+    again (series.tables.write_results' list), so what is checked is the page's escaping, not the checksums."""
     import hashlib
 
     m = d / "manifest.json"
