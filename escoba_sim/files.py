@@ -39,9 +39,10 @@ class UntrustedFile(ValueError):
     """A file that cannot be read as what it should be (one line, naming the file)."""
 
 
-def _first_line(e: BaseException) -> str:
-    text = str(e).strip().splitlines()
-    return text[0] if text else type(e).__name__
+def first_line(e: BaseException) -> str:
+    """An exception's message as one line of at most 100 characters, for an error that names a file."""
+    text = " ".join(str(e).split()) or type(e).__name__
+    return text if len(text) <= 100 else text[:97] + "..."
 
 
 # ---------- reading ----------
@@ -55,7 +56,7 @@ def read_bytes(path: str | os.PathLike, limit: int = JSON_LIMIT) -> bytes:
     except FileNotFoundError:
         raise UntrustedFile(f"{p}: no such file") from None
     except OSError as e:  # ELOOP: a symlink; EACCES; ENXIO: a FIFO with no writer ...
-        raise UntrustedFile(f"{p}: cannot open ({_first_line(e)})") from None
+        raise UntrustedFile(f"{p}: cannot open ({first_line(e)})") from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
@@ -75,7 +76,7 @@ def read_bytes(path: str | os.PathLike, limit: int = JSON_LIMIT) -> bytes:
             raise UntrustedFile(f"{p}: more than the {limit:,} bytes such a file may have")
         return data
     except OSError as e:
-        raise UntrustedFile(f"{p}: cannot read ({_first_line(e)})") from None
+        raise UntrustedFile(f"{p}: cannot read ({first_line(e)})") from None
     finally:
         os.close(fd)
 
@@ -84,7 +85,7 @@ def read_text(path: str | os.PathLike, limit: int = JSON_LIMIT) -> str:
     try:
         return read_bytes(path, limit).decode("utf-8")
     except UnicodeDecodeError as e:
-        raise UntrustedFile(f"{path}: not UTF-8 text ({_first_line(e)})") from None
+        raise UntrustedFile(f"{path}: not UTF-8 text ({first_line(e)})") from None
 
 
 def check_depth(value, max_depth: int = MAX_DEPTH, what: str = "value") -> None:
@@ -117,7 +118,7 @@ def parse_json(text: str, what: str = "JSON", max_depth: int = MAX_DEPTH, finite
     except json.JSONDecodeError as e:
         raise UntrustedFile(f"{what}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
     except ValueError as e:  # int too long, NaN
-        raise UntrustedFile(f"{what}: not valid JSON ({_first_line(e)})") from None
+        raise UntrustedFile(f"{what}: not valid JSON ({first_line(e)})") from None
     check_depth(value, max_depth, what)
     return value
 
@@ -141,7 +142,7 @@ def parse_toml(text: str, what: str = "TOML", max_depth: int = MAX_DEPTH) -> dic
     except RecursionError:
         raise UntrustedFile(f"{what}: nested too deeply") from None
     except (tomllib.TOMLDecodeError, ValueError) as e:
-        raise UntrustedFile(f"{what}: not valid TOML ({_first_line(e)})") from None
+        raise UntrustedFile(f"{what}: not valid TOML ({first_line(e)})") from None
     check_depth(value, max_depth, what)
     return value
 
@@ -150,7 +151,7 @@ def read_toml(path: str | os.PathLike, limit: int = TOML_LIMIT, max_depth: int =
     try:
         text = read_bytes(path, limit).decode("utf-8")
     except UnicodeDecodeError as e:  # TOML is UTF-8 text
-        raise UntrustedFile(f"{path}: not valid TOML (not UTF-8 text: {_first_line(e)})") from None
+        raise UntrustedFile(f"{path}: not valid TOML (not UTF-8 text: {first_line(e)})") from None
     return parse_toml(text, str(path), max_depth)
 
 

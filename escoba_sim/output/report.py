@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Callable
 
 from .. import __version__
-from ..files import UntrustedFile, make_dirs, read_json_object, write_bytes
+from ..files import UntrustedFile, first_line, make_dirs, read_json_object, write_bytes
 from . import charts
 
 KINDS = ("run", "compare", "tournament")
@@ -186,11 +186,6 @@ def check_table_schemas(d: Path, tables: dict) -> None:
             raise ReportError(f"{d / 'tables' / (name + '.parquet')}: not a table of this escoba-sim version "
                               f"(columns {', '.join(got) or 'none'}; expected "
                               f"{', '.join(f'{c} {t}' for c, t in schema.items())})")
-
-
-def _first_line(e: BaseException) -> str:
-    text = " ".join(str(e).split()) or type(e).__name__
-    return text if len(text) <= 100 else text[:97] + "..."
 
 
 def run_tables(d: Path, manifest: dict) -> dict:
@@ -566,7 +561,7 @@ def write_report(d: str | Path, out: str | Path | None = None) -> Path:
     except ReportError:
         raise
     except ValueError as e:
-        raise ReportError(f"{d / 'tables'}: cannot be drawn ({_first_line(e)}); make the folder again") from None
+        raise ReportError(f"{d / 'tables'}: cannot be drawn ({first_line(e)}); make the folder again") from None
     title = {"run": "Strategy run", "compare": "Ruleset comparison", "tournament": "Tournament"}[kind]
     page = render_page(title=title, folder=str(d), folder_name=d.name, figures=figures, tables=people,
                        provenance=json.dumps(provenance(kind, manifest), indent=2),

@@ -54,7 +54,7 @@ import numpy as np
 
 from .. import __version__
 from ..batch import engine_for
-from ..files import UntrustedFile, atomic_write, make_dirs, read_bytes, read_json, write_json
+from ..files import UntrustedFile, atomic_write, first_line, make_dirs, read_bytes, read_json, write_json
 from ..game.rng import DEAL_STREAM_VERSION
 from .spec import RunError, RunSpec
 
@@ -201,9 +201,9 @@ def _read_parquet(path: Path):
         data = read_bytes(path, PARQUET_LIMIT)
         return pl.read_parquet_metadata(io.BytesIO(data)), pl.read_parquet(io.BytesIO(data))
     except UntrustedFile as e:
-        raise ChunkInvalid(f"unreadable ({_first_line(str(e).removeprefix(f'{path}: '))})") from None
+        raise ChunkInvalid(f"unreadable ({first_line(str(e).removeprefix(f'{path}: '))})") from None
     except Exception as e:  # polars' errors for garbage or a truncated file
-        raise ChunkInvalid(f"unreadable ({_first_line(e)})") from None
+        raise ChunkInvalid(f"unreadable ({first_line(e)})") from None
 
 
 def _read_verified(path: Path, spec: RunSpec, k: int, columns: list[str], checksum, what: str):
@@ -240,11 +240,6 @@ def read_chunk(path: Path, spec: RunSpec, k: int) -> dict[str, np.ndarray]:
     return agg
 
 
-def _first_line(e: BaseException) -> str:
-    text = " ".join(str(e).split()) or type(e).__name__
-    return text if len(text) <= 100 else text[:97] + "..."
-
-
 def manifest_path(out: Path) -> Path:
     return out / "manifest.json"
 
@@ -258,7 +253,7 @@ def read_manifest(out: Path) -> dict:
     try:  # untrusted: a regular file (a FIFO or a device is refused, not waited on), bounded size and depth
         data = read_json(p)
     except UntrustedFile as e:
-        raise RunError(f"{p}: cannot read the manifest ({_first_line(str(e).removeprefix(f'{p}: '))})") from None
+        raise RunError(f"{p}: cannot read the manifest ({first_line(str(e).removeprefix(f'{p}: '))})") from None
     if not isinstance(data, dict):
         raise RunError(f"{p}: not a manifest (a JSON object), got {type(data).__name__}")
     return data
@@ -267,7 +262,7 @@ def read_manifest(out: Path) -> dict:
 def run_spec_of(out: Path, manifest: dict) -> RunSpec:
     """The run a folder's manifest describes, validated like the command line (one RunError line)."""
     if manifest.get("format") != FORMAT:
-        raise RunError(f"{out}: output format {_first_line(manifest.get('format'))} is not {FORMAT} (another "
+        raise RunError(f"{out}: output format {first_line(manifest.get('format'))} is not {FORMAT} (another "
                        f"escoba-sim version wrote it); play the run again with escoba-sim run")
     try:
         return RunSpec.from_json(manifest.get("spec"))
