@@ -202,6 +202,22 @@ def test_finding_7_ctrl_c_and_sigterm_save_the_hand(tmp_path, sig, code):
     assert data["unfinished"] == "interrupted" and [m["player"] for m in data["moves"]].count(0) == 1
 
 
+def _wait_until_reading(pid, timeout=30.0):
+    """Wait until the process blocks in select() for its input. CPython's readline prints the prompt and then
+    selects on stdin; a SIGINT that lands between the two only trips a flag that select() never sees, so the
+    KeyboardInterrupt waits for the next key. A person cannot press Ctrl-C within that microsecond; a test
+    that answers the prompt at once can (1 run in 40 on a loaded machine)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            if Path(f"/proc/{pid}/syscall").read_text().split()[0] in ("7", "23", "270", "271"):  # poll, select
+                return
+        except (OSError, IndexError):
+            time.sleep(0.5)  # no /proc: give the process time to reach select()
+            return
+        time.sleep(0.01)
+
+
 def test_finding_7_ctrl_c_at_a_terminal_prompt_saves_the_hand(tmp_path):
     pexpect = pytest.importorskip("pexpect")
     child = pexpect.spawn(sys.executable, ["-c", "from escoba_sim.cli import main; main()", "play", "--vs", "greedy",
@@ -211,6 +227,7 @@ def test_finding_7_ctrl_c_at_a_terminal_prompt_saves_the_hand(tmp_path):
         child.expect("your move")
         child.sendline("1")
         child.expect("your move")
+        _wait_until_reading(child.pid)
         child.sendintr()
         child.expect(pexpect.EOF)
     finally:
