@@ -171,7 +171,8 @@ def create_app(out: str | Path = DEFAULT_OUT, *, samples: int = DEFAULT_SAMPLES,
                         headers={**HEADERS, "Content-Disposition": f'attachment; filename="{name}"'})
 
     async def not_found(request: Request, exc: Exception) -> Response:
-        return error("not found", getattr(exc, "status_code", 404))
+        status = getattr(exc, "status_code", 404)
+        return error("not found" if status == 404 else "this address does not take that method", status)
 
     async def failed(request: Request, exc: Exception) -> Response:
         return error("the server failed on this request; it is still running", 500)
