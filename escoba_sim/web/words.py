@@ -9,7 +9,9 @@ from ..i18n import N_, translation
 WORDS = {
     "you": N_("you"),
     "seat": N_("seat {seat}"),
-    "team": N_("team {seats}"),
+    "your_team": N_("you and seat {seat}"),
+    "team": N_("seats {a} and {b}"),
+    "partner": N_("your partner"),
     "your_turn": N_("Your move: click a card of your hand."),
     "choose_capture": N_("{card} can take more than one way: choose what it takes."),
     "lay": N_("lay it"),
@@ -45,8 +47,8 @@ WORDS = {
     "position": N_("Position before decision {n} (seat {seat})"),
     "error": N_("Error: {message}"),
     "no_records": N_("No saved hands yet."),
-    "total_loss": N_("{who}: {choices} decisions with a choice, total loss {loss}, {blunders} blunders, "
-                     "{mistakes} mistakes, {inaccuracies} inaccuracies"),
+    "total_loss": N_("{who}: {choices} decisions with a choice, total loss {loss}; blunders {blunders}, "
+                     "mistakes {mistakes}, inaccuracies {inaccuracies}"),
     "blunder": N_("blunder"),
     "mistake": N_("mistake"),
     "inaccuracy": N_("inaccuracy"),

@@ -69,10 +69,13 @@ function seatName(seat) {
 function sideName(side) {
   const seats = game.sides[side].seats;
   if (seats.length === 1) return seatName(seats[0]);
-  return say("team", {seats: seats.map(s => (s === 0 ? say("you") : s)).join(" + ")});
+  if (seats[0] === 0) return say("your_team", {seat: seats[1]});
+  return say("team", {a: seats[0], b: seats[1]});
 }
 
 function eventText(e) {
+  if (e.kind === "deal") return say("new_deal", {stock: e.stock});
+  if (e.kind === "lucky") return say("lucky");
   const who = seatName(e.seat);
   const take = e.take.join(" ");
   if (e.seat === 0 && e.kind === "capture") return say("you_play_take", {card: e.card, take}) + (e.escoba ? "  " + say("escoba") : "");
@@ -81,8 +84,6 @@ function eventText(e) {
   if (e.kind === "capture") return say("plays_takes", {who, card: e.card, take}) + (e.escoba ? "  " + say("escoba") : "");
   if (e.kind === "lay") return say("lays", {who, card: e.card});
   if (e.kind === "blow") return say("blows", {who, card: e.card, take: [e.card, ...e.take].join(" ")});
-  if (e.kind === "deal") return say("new_deal", {stock: e.stock});
-  if (e.kind === "lucky") return say("lucky");
   return "";
 }
 
@@ -94,7 +95,8 @@ function draw(state) {
 
   const others = game.seats.filter(s => s.seat !== 0).map(s =>
     el("div", {class: "seat" + (game.to_play === s.seat ? " to-play" : "") + (s.side === game.seats[0].side ? " partner" : "")},
-       el("span", {class: "name", text: seatName(s.seat) + (game.dealer === s.seat ? " · " + say("dealer") : "")}),
+       el("span", {class: "name", text: seatName(s.seat) + (s.side === game.seats[0].side ? " · " + say("partner") : "")
+                                          + (game.dealer === s.seat ? " · " + say("dealer") : "")}),
        el("span", {class: "backs"}, ...Array.from({length: s.cards}, () => cardImage("back", "small"))),
        el("span", {class: "count", text: say("in_hand", {n: s.cards})})));
   document.getElementById("others").replaceChildren(...others);
