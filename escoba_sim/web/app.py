@@ -192,8 +192,10 @@ def create_app(out: str | Path = DEFAULT_OUT, *, samples: int = DEFAULT_SAMPLES,
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     allowed = hosts or ["127.0.0.1", "localhost", "[::1]", "testserver"]
-    return Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed)],
-                     exception_handlers={404: not_found, 405: not_found, 500: failed})
+    app = Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed)],
+                    exception_handlers={404: not_found, 405: not_found, 500: failed})
+    app.state.games = store  # for a benchmark or a test that seats a game at a known seed
+    return app
 
 
 def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, out: str | Path = DEFAULT_OUT, *,
