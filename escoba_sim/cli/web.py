@@ -38,10 +38,12 @@ def serve(port, host, open_browser, out, samples):
     from .hands import check_out_folder
 
     check_out_folder(out)
-    click.echo(f"escoba-sim page at http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/ "
-               f"(hand records in {out}/; Ctrl-C stops it)", err=True)
+
+    def ready(url: str) -> None:
+        click.echo(f"escoba-sim page at {url} (hand records in {out}/; Ctrl-C stops it)", err=True)
+
     try:
-        app.serve(host, port, out, open_browser=open_browser, samples=samples or DEFAULT_SAMPLES)
+        app.serve(host, port, out, open_browser=open_browser, samples=samples or DEFAULT_SAMPLES, on_ready=ready)
     except WebError as e:
         fail(str(e))
     except OSError as e:

@@ -11,6 +11,7 @@ server (no DNS rebinding onto a local service).
 
 from __future__ import annotations
 
+import socket
 import threading
 import webbrowser
 from pathlib import Path
@@ -199,8 +200,9 @@ def create_app(out: str | Path = DEFAULT_OUT, *, samples: int = DEFAULT_SAMPLES,
 
 
 def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, out: str | Path = DEFAULT_OUT, *,
-          open_browser: bool = False, samples: int = DEFAULT_SAMPLES) -> None:
-    """Run the page until Ctrl-C. Binds ``host`` (loopback by default: another address only when asked)."""
+          open_browser: bool = False, samples: int = DEFAULT_SAMPLES, on_ready=None) -> None:
+    """Run the page until Ctrl-C. Binds ``host`` (loopback by default: another address only when asked);
+    ``on_ready(url)`` is called once the address is bound. A busy port or a bad address is an OSError."""
     import uvicorn
 
     out = Path(out)
@@ -209,6 +211,18 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, out: str | Path = 
     hosts = ["127.0.0.1", "localhost", "[::1]"] + ([] if host in ("127.0.0.1", "localhost") else ["*"])
     app = create_app(out, samples=samples, hosts=hosts)
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
+    # bound here, before uvicorn starts, so that a busy port or a bad address is one OSError for the caller
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    if on_ready is not None:
+        on_ready(url)
     if open_browser:
         threading.Timer(1.0, webbrowser.open, (url,)).start()
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server.run(sockets=[sock])
