@@ -39,7 +39,9 @@ from ..strategies.registry import BUILTINS
 MAX_GAMES = 32  # games kept in memory; the least recently used one goes first
 MAX_TEXT = 200  # the longest ruleset or strategy text a request may give
 HINT_OPTIONS = 3  # as play's `?`
-RECORD_NAME = re.compile(r"^[0-9]{1,20}-g0-h[0-9]{1,5}(-[0-9]{1,4})?\.json$")  # the names the server makes
+# the names the server makes (SEED-g0-hH.json) and play's (SEED-gG-hH[-unfinished][-K].json): the only names
+# a request may read back
+RECORD_NAME = re.compile(r"^[0-9]{1,20}-g[0-9]{1,20}-h[0-9]{1,5}(-unfinished)?(-[0-9]{1,4})?\.json$")
 
 
 class WebError(ValueError):

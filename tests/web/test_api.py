@@ -196,7 +196,8 @@ def test_an_illegal_move_is_a_409_that_says_why(client):
 def test_a_bad_new_game_is_a_400(client, body, words, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "evil.toml").write_text('preset = "ludoteka"\n')
-    r = client.post("/api/games", json=body if not isinstance(body, dict) else {"rules": "ludoteka", "vs": "greedy", **body})
+    request = {"rules": "ludoteka", "vs": "greedy", **body} if isinstance(body, dict) else body
+    r = client.post("/api/games", json=request)
     assert r.status_code == 400, r.text
     assert words in r.json()["error"]
     assert "Traceback" not in r.text
@@ -231,7 +232,8 @@ def test_a_huge_deep_or_non_json_body_is_refused(client):
     r = client.post("/api/analyze", content=b"\xff\xfe", headers={"content-type": "application/json"})
     assert r.status_code == 400
     # another site's form posts form data, never JSON: refused before anything runs
-    r = client.post("/api/games", content="rules=ludoteka", headers={"content-type": "application/x-www-form-urlencoded"})
+    form = {"content-type": "application/x-www-form-urlencoded"}
+    r = client.post("/api/games", content="rules=ludoteka", headers=form)
     assert r.status_code == 415
 
 

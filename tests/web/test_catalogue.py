@@ -95,3 +95,20 @@ def test_the_environments_language_follows_posix_order(environ, lang):
 def test_normalize_knows_only_the_catalogues_languages():
     assert [i18n.normalize(t) for t in ("es", "es_ES.UTF-8", "es-AR", "EN", "en_GB@euro", "fr", "", None)] == \
         ["es", "es", "es", "en", "en", None, None, None]
+
+
+def test_install_for_cli_makes_the_catalogue_the_default_domain_before_click_loads():
+    """The command line's pass (docs/translating.md): bound before Click is imported, gettext.gettext -- what
+    Click calls -- answers from the package's catalogue in the language of the environment."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("from escoba_sim import i18n; lang = i18n.install_for_cli(); import click, gettext; "
+            "print(lang, gettext.gettext('do not blow'))")
+    for env, expected in (({"LANG": "es_ES.UTF-8"}, "es no soplar"), ({"LANG": "C.UTF-8"}, "en do not blow")):
+        clean = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG",
+                                                                  i18n.ENV_VARIABLE)}
+        out = subprocess.run([sys.executable, "-c", code], env={**clean, **env}, capture_output=True, text=True,
+                             cwd=REPO, check=True).stdout
+        assert out.strip() == expected
