@@ -157,4 +157,17 @@ def test_the_page_is_readable_on_a_phone(server, browser, lang):
     assert page.locator("#others .seat").count() == 3
     if lang == "es":
         assert "Pista" in page.inner_text("#hint") and "mazo" in page.inner_text("#stock")
+    for _ in range(60):  # the hand to its end (four players in teams: blows offered are declined)
+        if page.is_visible("#analyse"):
+            break
+        click_a_move(page)
+        wait_idle(page)
+        assert_readable(page, 390)
+    page.click("#analyse")
+    page.wait_for_selector("#analysis-table tbody tr")
+    wait_idle(page)
+    # the analysis table fits the phone's width without a sideways scroll
+    table = page.locator("#analysis .scroll")
+    assert table.evaluate("e => e.scrollWidth <= e.clientWidth"), table.evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert_readable(page, 390)
     assert page.errors == []
