@@ -11,6 +11,7 @@ server (no DNS rebinding onto a local service).
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 import webbrowser
@@ -193,8 +194,13 @@ def create_app(out: str | Path = DEFAULT_OUT, *, samples: int = DEFAULT_SAMPLES,
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     allowed = hosts or ["127.0.0.1", "localhost", "[::1]", "testserver"]
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        store.close()  # the hands in play are saved as unfinished records
+
     app = Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed)],
-                    exception_handlers={404: not_found, 405: not_found, 500: failed})
+                    exception_handlers={404: not_found, 405: not_found, 500: failed}, lifespan=lifespan)
     app.state.games = store  # for a benchmark or a test that seats a game at a known seed
     return app
 

@@ -252,6 +252,15 @@ class WebGame:
         top = max(self.scores)
         return top >= self.rules.target and self.scores.count(top) == 1
 
+    def save_unfinished(self, reason: str) -> str | None:
+        """Save the hand in play as ``...-unfinished.json`` (as ``play`` does for a hand cut short), when it has
+        begun and not ended; returns the file's name."""
+        if self.st.over or not self.st.moves:
+            return None
+        rec = make_record(self.st, seed=self.seed, game=0, hand=self.hand_index, strategies=self.strategies,
+                          unfinished=reason)
+        return save_record(self.out, rec, f"{self.seed}-g0-h{self.hand_index}-unfinished")
+
     def finish_hand(self) -> None:
         self.scores = [a + b for a, b in zip(self.scores, self.st.result.total)]
         rec = make_record(self.st, seed=self.seed, game=0, hand=self.hand_index, strategies=self.strategies)
@@ -382,9 +391,22 @@ class GameStore:
         game = WebGame(secrets.token_urlsafe(12), request, self.out, self.samples)
         with self.lock:
             self.games[game.id] = game
-            while len(self.games) > self.limit:
-                self.games.popitem(last=False)
+            dropped = [self.games.popitem(last=False)[1] for _ in range(len(self.games) - self.limit)]
+        for old in dropped:  # its hand in play is kept on disk, as play keeps a hand cut short
+            with old.lock:
+                old.save_unfinished("quit: the server kept newer games")
         return game
+
+    def close(self) -> None:
+        """The server stops: every hand in play is saved as unfinished, so a restart loses none."""
+        with self.lock:
+            games, self.games = list(self.games.values()), OrderedDict()
+        for game in games:
+            with game.lock:
+                try:
+                    game.save_unfinished("interrupted: the server stopped")
+                except WebError:  # a full disk: the other hands are still saved
+                    pass
 
     def get(self, game_id: str) -> WebGame:
         with self.lock:

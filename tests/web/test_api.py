@@ -122,6 +122,22 @@ def test_games_in_several_tabs_keep_their_own_state_and_memory_is_bounded(client
     r = client.get(f"/api/games/{b['id']}")
     assert r.status_code == 404 and "new one" in r.json()["error"]
     assert client.get(f"/api/games/{a['id']}").status_code == 200
+    # b's hand had begun (you deal hand 0, so the computer played first): kept on disk as unfinished
+    saved = client.get("/api/records").json()["records"]
+    assert len(saved) == 1 and saved[0].endswith("-unfinished.json")
+
+
+def test_a_server_that_stops_saves_the_hands_in_play_as_unfinished(tmp_path):
+    with TestClient(create_app(tmp_path / "hands", samples=SAMPLES), base_url="http://127.0.0.1") as client:
+        state = new_game(client)
+        o = state["options"][0]
+        client.post(f"/api/games/{state['id']}/move", json={"card": o["card"], "take": o["take"]})
+    saved = list((tmp_path / "hands").glob("*-unfinished.json"))
+    assert len(saved) == 1
+    record = json.loads(saved[0].read_text())
+    assert record["unfinished"].startswith("interrupted") and record["moves"]
+    _, problems = replay_record(record)
+    assert [p.move for p in problems] == [None]  # only "unfinished", no illegal move
 
 
 def test_four_players_in_teams_and_blows_under_tradicional(client):
