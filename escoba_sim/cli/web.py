@@ -32,7 +32,7 @@ def serve(port, host, open_browser, out, samples):
     try:
         from ..web import app
     except ImportError as e:
-        fail(f"serve needs the web extra: pip install \"escoba-sim[web]\" ({e.name} is missing)")
+        fail(f"serve needs the web extra: pip install \"escoba-sim[web]\" ({(e.name or '?').split('.')[0]} is missing)")
     from ..hands.evaluate import DEFAULT_SAMPLES
     from ..web.games import WebError
     from .hands import check_out_folder

@@ -1,8 +1,11 @@
 """`escoba-sim serve`: its help, and a port it cannot take or an --out that is a file as one line and exit 1."""
 
 import socket
+import subprocess
+import sys
 
 import pytest
+from helpers import REPO
 
 pytest.importorskip("uvicorn")
 
@@ -28,3 +31,11 @@ def test_an_out_that_is_a_file_is_refused_before_listening(cli, tmp_path):
     (tmp_path / "f").write_text("x")
     r = cli("serve", "--port", 1, "--out", tmp_path / "f")
     assert r.exit_code != 0 and "is a file" in r.output and "Traceback" not in r.output
+
+
+def test_without_the_web_extra_serve_says_what_to_install():
+    code = ("import sys; sys.modules['starlette'] = None; sys.argv = ['escoba-sim', 'serve']; "
+            "from escoba_sim.cli import main; main()")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert r.returncode == 1
+    assert r.stderr.strip() == 'Error: serve needs the web extra: pip install "escoba-sim[web]" (starlette is missing)'
