@@ -197,7 +197,8 @@ function hint() {
         el("ol", {}, ...h.options.map(o => el("li", {},
           el("span", {class: "move", text: o.blow ? say("blow_option", {card: o.card, take: o.take.join(" ")})
                                                : o.card === null ? say("no_blow") : o.label}),
-          el("span", {class: "value", text: o.text})))),
+          el("span", {class: "value", text: o.text}),
+          el("span", {class: "hint-cards"}, ...(o.card === null ? [] : [o.card, ...o.take].map(c => cardImage(c, "tiny"))))))),
         el("p", {class: "unit", text: say("hint_unit")}));
     }
     box.hidden = false;
