@@ -34,7 +34,6 @@ def serve(port, host, open_browser, out, samples):
     except ImportError as e:
         fail(f"serve needs the web extra: pip install \"escoba-sim[web]\" ({(e.name or '?').split('.')[0]} is missing)")
     from ..hands.evaluate import DEFAULT_SAMPLES
-    from ..web.games import WebError
     from .hands import check_out_folder
 
     check_out_folder(out)
@@ -44,8 +43,6 @@ def serve(port, host, open_browser, out, samples):
 
     try:
         app.serve(host, port, out, open_browser=open_browser, samples=samples or DEFAULT_SAMPLES, on_ready=ready)
-    except WebError as e:
-        fail(str(e))
     except OSError as e:
         fail(f"cannot listen on {host}:{port} ({e.strerror or e})")
     except KeyboardInterrupt:

@@ -20,6 +20,7 @@ from typing import Any
 
 import jinja2
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
@@ -104,8 +105,6 @@ def create_app(out: str | Path = DEFAULT_OUT, *, samples: int = DEFAULT_SAMPLES,
     def json_route(handler):
         """A JSON endpoint whose WebErrors become their 4xx; the work runs in a worker thread."""
         async def endpoint(request: Request) -> Response:
-            from starlette.concurrency import run_in_threadpool
-
             try:
                 data = await read_json(request) if request.method == "POST" else None
                 result = await run_in_threadpool(handler, request, data)
@@ -212,11 +211,10 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, out: str | Path = 
     import uvicorn
 
     out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise games.WebError(f"--out {out}: not a folder", 2)
     hosts = ["127.0.0.1", "localhost", "[::1]"] + ([] if host in ("127.0.0.1", "localhost") else ["*"])
     app = create_app(out, samples=samples, hosts=hosts)
-    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}/"
     # bound here, before uvicorn starts, so that a busy port or a bad address is one OSError for the caller
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
