@@ -112,3 +112,12 @@ def test_install_for_cli_makes_the_catalogue_the_default_domain_before_click_loa
         out = subprocess.run([sys.executable, "-c", code], env={**clean, **env}, capture_output=True, text=True,
                              cwd=REPO, check=True).stdout
         assert out.strip() == expected
+
+
+def test_every_word_the_script_asks_for_is_in_the_catalogue():
+    """A key the page's script names but words.WORDS lacks would show the key itself, untranslated."""
+    from escoba_sim.web.words import WORDS
+
+    script = (REPO / "escoba_sim" / "web" / "static" / "page.js").read_text()
+    asked = set(re.findall(r'say\("(\w+)"', script))
+    assert len(asked) > 30 and not asked - set(WORDS), sorted(asked - set(WORDS))
