@@ -176,3 +176,37 @@ def test_ctrl_c_between_runs_of_a_series_exits_130_with_the_command(tmp_path, mo
     assert r.exit_code == 130, r.output
     assert r.stderr.strip().splitlines()[-1].startswith("Interrupted. Continue with: escoba-sim")
     assert json.loads((tmp_path / "c" / "runs" / "00" / "manifest.json").read_text())["status"] == "complete"
+
+
+@pytest.fixture(scope="module")
+def capture_cmp(tmp_path_factory):
+    out = tmp_path_factory.mktemp("capture")
+    variants = compare.build_variants([], ["capture=any,optional", "ties=none"])
+    return out, compare.compare(variants, "greedy", "maxoros", 120, out, seed=4)
+
+
+def test_a_variant_that_cannot_matter_is_flagged_with_its_reason(capture_cmp):
+    """greedy and maxoros capture whenever they can: capture=any and capture=optional change no deal (every
+    effect +0.0000 [+0.0000, +0.0000]); the summary says so and why; ties=none does change the points."""
+    out, s = capture_cmp
+    flagged = {x["label"]: x["reason"] for x in s["no_effect"]}
+    assert set(flagged) == {"capture=any", "capture=optional"}
+    assert all("always capture" in r and "greedy and maxoros" in r for r in flagged.values())
+    for e in s["effects"]:
+        if e["label"] in flagged:
+            assert e["estimate"] == 0 and e["lo"] == e["hi"] == 0
+    assert json.loads((out / "summary.json").read_text())["no_effect"] == s["no_effect"]
+
+
+def test_a_strategy_that_may_lay_instead_of_capturing_is_not_flagged(tmp_path):
+    """random lays a card that could capture under capture=optional: the rule matters, nothing is flagged."""
+    variants = compare.build_variants([], ["capture=optional"])
+    s = compare.compare(variants, "random", "greedy", 60, tmp_path / "c", seed=4)
+    assert s["no_effect"] == []
+
+
+def test_no_effect_reason_names_the_strategies_only_when_their_definition_says_it():
+    base, *rest = compare.build_variants([], ["capture=any", "ties=none"])
+    assert "always capture" in compare.no_effect_reason(rest[0], base, ["greedy", "defensive"])
+    assert "always capture" not in compare.no_effect_reason(rest[0], base, ["greedy", "heuristic"])
+    assert "always capture" not in compare.no_effect_reason(rest[1], base, ["greedy", "maxoros"])
