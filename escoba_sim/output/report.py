@@ -199,7 +199,7 @@ def run_tables(d: Path, manifest: dict) -> dict:
     from ..runs.aggregates import DealLayout, merge
     from ..runs.folder import ChunkInvalid, finished_chunks, read_chunk, run_spec_of
     from ..runs.summary import summarize
-    from ..series.tables import category_frame, convergence_frame, count_frame, count_rows, estimate_frame, interval
+    from ..series.tables import category_frame, convergence_frame, count_frame, count_rows, estimate_frame, proportion
 
     spec = run_spec_of(d, manifest)  # the format and the manifest checked like the command line
     done = finished_chunks(d, spec)
@@ -223,7 +223,11 @@ def run_tables(d: Path, manifest: dict) -> dict:
             for e, who in enumerate(labels):
                 one = lambda col: stats.unit(lay.core_size, col)  # noqa: E731
                 r, se = stats.deal_ratio(S, G, n, one(lay.won(e)), one(lay.games))
-                conv.append((who, k + 1, float(merged["games"][0]), r, *interval(r, se)))
+                # the summary's interval of a win rate (runs.summary): Wilson for independent games, else
+                # Wilson at the deals' effective sample size
+                ci = (stats.wilson(int(merged["game_wins"][e]), int(merged["games"][0])) if spec.rotations == 1
+                      else proportion(r, se, n))
+                conv.append((who, k + 1, float(merged["games"][0]), r, *ci))
     if merged is None:
         raise ReportError(f"{d}: no finished chunk yet; nothing to report (continue it with: escoba-sim resume {d})")
     run_status = "stopped-by-sprt" if status == "stopped-by-sprt" else \
