@@ -115,7 +115,8 @@ MANIFEST_FIELDS = {
 _ROWS = [{"label": "str", "metric": "str", "estimate": "num?", "lo": "num?", "hi": "num?"}]
 SUMMARY_FIELDS = {
     "compare": {"seed": "int", "strategies": ["str"], "labels?": ["str"], "games_per_ruleset": "int",
-                "rulesets": [{"label": "str"}], "effects": _ROWS},
+                "rulesets": [{"label": "str"}], "effects": _ROWS,
+                "no_effect?": [{"label": "str", "reason": "str"}]},
     "tournament": {"seed": "int", "rules": "str", "strategies": ["str"], "labels?": ["str"],
                    "games_per_pair": "int", "ratings": [{"label": "str", "estimate": "num", "lo": "num?",
                                                           "hi": "num?"}]},
@@ -350,7 +351,12 @@ def chart_list(kind: str, tables: dict, manifest: dict | None = None) -> list[Ch
                              charts.plot_points_by_category, width=max(7.5, 5.5 + 0.075 * longest),
                              height=1.8 + 0.42 * max(n_bars, 4)))
     if kind == "compare" and "effects" in tables and tables["effects"].height:
-        out.append(_effects_chart(tables["effects"], players or None))
+        # a variant that changed no deal is named so in its rows (the page says why)
+        flagged = {x["label"] for x in (tables.get("_summary") or {}).get("no_effect") or []}
+        effects = tables["effects"].with_columns(
+            pl.when(pl.col("label").is_in(list(flagged))).then(pl.col("label") + " (no effect)")
+            .otherwise(pl.col("label")).alias("label")) if flagged else tables["effects"]
+        out.append(_effects_chart(effects, players or None))
     if est is not None:
         sa = charts.prep_metric(est, "seat_advantage")
         if sa.height:
@@ -463,9 +469,13 @@ def headline(kind: str, manifest: dict, tables: dict, folder: str = "DIR") -> di
                              "best": best and {"label": best["label"], "rating": f"{best['estimate']:+.1f}",
                                                "ci": _ci_text(best["lo"], best["hi"], "{:+.1f}")}}
     elif kind == "compare" and s:
+        no_effect = s.get("no_effect") or []
+        flagged = {x["label"] for x in no_effect}
         wins = [{"label": x["label"], "estimate": _num(x["estimate"], "{:+.4f}"),
-                 "ci": _ci_text(x["lo"], x["hi"], "{:+.4f}")} for x in s["effects"] if x["metric"] == "win_rate"]
-        out["compare"] = {"strategies": " vs ".join(s["strategies"]), "rulesets": len(s["rulesets"]),
+                 "ci": _ci_text(x["lo"], x["hi"], "{:+.4f}"), "no_effect": x["label"] in flagged}
+                for x in s["effects"] if x["metric"] == "win_rate"]
+        out["compare"] = {"no_effect": no_effect,
+                          "strategies": " vs ".join(s["strategies"]), "rulesets": len(s["rulesets"]),
                           "reference": s["rulesets"][0]["label"] if s["rulesets"] else "–",
                           "games": f"{s['games_per_ruleset']:,}", "seed": s["seed"], "wins": wins,
                           "first": (s.get("labels") or s["strategies"] or ["–"])[0]}

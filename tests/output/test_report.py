@@ -189,3 +189,20 @@ def test_report_works_on_an_unfinished_comparison(folders, tmp_path, cli):
     head = re.search(r'<section id="headline">(.*?)</section>', (d / "report" / "index.html").read_text(), re.S)
     assert "Partial result" in head.group(1) and "1 of 2 runs finished" in head.group(1)
     assert "runs/01 (interrupted)" in head.group(1)
+
+
+def test_a_variant_without_effect_is_named_on_the_page_and_in_the_chart(tmp_path):
+    """capture=any changes no deal of greedy against maxoros: the page says so with the reason, and its rows of
+    the effects chart read "(no effect)" instead of a silent +0.0000 [+0.0000, +0.0000]."""
+    from matplotlib.figure import Figure
+
+    out = tmp_path / "c"
+    compare.compare(compare.build_variants([], ["capture=any", "ties=none"]), "greedy", "maxoros", 40, out, seed=2)
+    page = report.write_report(out).read_text()
+    assert "No effect on any deal" in page and "greedy and maxoros always capture when they can" in page
+    _, manifest, tables = report.read_folder(out)
+    chart = next(c for c in report.chart_list("compare", tables, manifest) if c.name == "effects")
+    fig = Figure()
+    chart.draw(fig)
+    ticks = {t.get_text() for ax in fig.axes for t in ax.get_yticklabels()}
+    assert "capture=any (no effect)" in ticks and "ties=none" in ticks and "capture=any" not in ticks
