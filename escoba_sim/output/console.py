@@ -90,12 +90,11 @@ def _longest_word(text: str) -> int:
     return max((cell_len(w) for w in str(text).split()), default=0)
 
 
-def print_table(con, title: str, heads: list[str], rows: list[list[str]], *, left: int = 1,
-                notes: list[str] | None = None) -> None:
+def print_table(con, title: str, heads: list[str], rows: list[list[str]], *, left: int = 1) -> None:
     """A table that fits the console: the first ``left`` columns name the rows (left-aligned, wrapped at
     spaces when needed), the others hold values (right-aligned, never wrapped or cut). A table wider
     than the console is printed as several tables, each repeating the naming columns with as many value
-    columns as fit; ``notes`` (a legend, a flag's reason) are printed after it. Headers wrap at spaces."""
+    columns as fit. Headers wrap at spaces; a long row name (no spaces) folds."""
     from rich.markup import escape
     from rich.table import Table
 
@@ -109,11 +108,14 @@ def print_table(con, title: str, heads: list[str], rows: list[list[str]], *, lef
     names = list(range(left))
     frame = lambda cols: sum(natural[j] for j in cols) + 3 * len(cols) + 1  # noqa: E731  (borders and padding)
     name_w = {j: natural[j] for j in names}
-    # the naming columns may wrap (at spaces) down to what one value column leaves
+    # the naming columns may wrap (at spaces, or fold a long name) down to what one value column leaves, and
+    # to a quarter of the width when the table has to be split anyway (more value columns per part)
     room = width - frame([values[0]] if values else []) - 3 * len(names)
+    if names and frame(names + values) > width:
+        room = min(room, max(width // 4, 12) * len(names))
     if names and sum(natural[j] for j in names) > room:
         share = max(room // len(names), 6)
-        name_w = {j: min(natural[j], max(share, max(_longest_word(r[j]) for r in [heads, *rows]))) for j in names}
+        name_w = {j: min(natural[j], share) for j in names}
     groups: list[list[int]] = []
     used = sum(name_w.values()) + 3 * len(names) + 1
     cur: list[int] = []
@@ -129,17 +131,15 @@ def print_table(con, title: str, heads: list[str], rows: list[list[str]], *, lef
         spare = width - (sum(name_w.values()) + sum(natural[j] for j in cols) + 3 * (len(names) + len(cols)) + 1)
         for j in names:
             t.add_column(escape(heads[j]), justify="left", max_width=name_w[j], overflow="fold")
-        for j in cols:
-            w = natural[j] if full[j] <= natural[j] + max(spare, 0) else natural[j]
-            if full[j] > natural[j] and spare >= full[j] - natural[j]:
-                w, spare = full[j], spare - (full[j] - natural[j])
+        for j in cols:  # a header is kept on one line while the width allows
+            w = natural[j]
+            if full[j] > w and spare >= full[j] - w:
+                w, spare = full[j], spare - (full[j] - w)
             t.add_column(escape(heads[j]), justify="right", no_wrap=False, min_width=w, max_width=w,
                          overflow="fold")
         for r in rows:
             t.add_row(*[escape(str(r[j])) for j in (*names, *cols)])
         con.print(t)
-    for line in notes or []:
-        con.print(escape(line))
 
 
 def _stack(est: str, ci: str) -> str:

@@ -94,3 +94,23 @@ def test_analyze_stacks_the_best_move_under_the_played_one_when_narrow(cli, monk
     lines = text.splitlines()
     marked = next(i for i, line in enumerate(lines) if line.rstrip().endswith(("inaccuracy", "mistake", "blunder")))
     assert lines[marked + 1].startswith(" " * 10) and NUMBER.search(lines[marked + 1])  # the better move
+
+
+def test_print_table_folds_long_row_names_to_keep_value_columns_together():
+    """A ruleset's canonical name of 40 characters took half the width and left one value column per part;
+    names fold to a quarter of the width when the table is split anyway, numbers stay whole."""
+    import io
+
+    from rich.console import Console
+
+    from escoba_sim.output.console import print_table
+
+    rows = [["ludoteka(sevens=all,ties=none,target=21)", *[f"0.{k}123\n[0.{k}001, 0.{k}245]" for k in range(5)]],
+            ["tradicional", *[f"1.{k}456\n[1.{k}001, 1.{k}999]" for k in range(5)]]]
+    buf = io.StringIO()
+    print_table(Console(file=buf, width=80), "t", ["ruleset", *[f"value {k}" for k in range(5)]], rows)
+    text = buf.getvalue()
+    assert max(cell_len(line) for line in text.splitlines()) <= 80 and "…" not in text
+    assert sorted(NUMBER.findall(text)) == sorted(n for r in rows for c in r[1:] for n in NUMBER.findall(c))
+    first = text.split("(columns 2 of")[0]
+    assert "value 0" in first and "value 1" in first  # one value column per part before
