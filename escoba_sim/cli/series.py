@@ -37,14 +37,19 @@ def _start(kind: str, args: dict, out: str, *, jobs, as_json, quiet, scheduler) 
 
 
 def _folder(kind: str, out: str | None, seed: int | None) -> tuple[str, int]:
-    """``--out`` or a folder the command names (``compare-SEED``), and the seed (drawn when not given)."""
+    """``--out`` or a folder the command names (``compare-SEED``, or ``compare-DATE-TIME`` for a seed
+    drawn at random), and the seed (drawn when not given)."""
     import secrets
 
+    from ..series.resume import default_folder
+
+    named = out is None
+    if named:
+        out = default_folder(kind, seed)
     if seed is None:
         seed = secrets.randbits(64)
         click.echo(f"seed {seed} (drawn at random; pass --seed {seed} to repeat this {kind})", err=True)
-    if out is None:
-        out = f"{kind}-{seed}"
+    if named:
         click.echo(f"results go to {out}/ (choose another folder with --out)", err=True)
     return out, seed
 
@@ -61,7 +66,7 @@ def _folder(kind: str, out: str | None, seed: int | None) -> tuple[str, int]:
 @click.option("-n", "count", type=COUNT, default="10000", show_default=True, help="Games per ruleset (e.g. 1e5).")
 @seed_option("One seed for every ruleset (the same deals).")
 @jobs_option()
-@out_option("Output folder, resumable (default: compare-SEED in the current folder).")
+@out_option("Output folder, resumable (default: compare-SEED, or compare-DATE-TIME without --seed).")
 @json_option()
 @quiet_option
 @scheduler_option
@@ -107,7 +112,7 @@ def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, o
 @ruleset_option
 @seed_option("One seed for every pair (the same deals).")
 @jobs_option()
-@out_option("Output folder, resumable (default: tournament-SEED in the current folder).")
+@out_option("Output folder, resumable (default: tournament-SEED, or tournament-DATE-TIME without --seed).")
 @json_option()
 @quiet_option
 @scheduler_option
