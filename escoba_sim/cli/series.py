@@ -75,7 +75,7 @@ def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, o
 
     \b
     Examples:
-      escoba-sim compare --rules ludoteka --rules cardgames -n 1e4
+      escoba-sim compare --rules ludoteka --rules cardgames -n 1e4 --seed 12345
       escoba-sim compare --vary lucky_deal=escobas,off --vary ties=shared,none -n 1e4 --out cmp2
       escoba-sim compare --design-effects -n 1e4 --out effects
     """
@@ -138,7 +138,7 @@ def report(directory, out):
 
     \b
     Example:
-      escoba-sim report cmp && chromium cmp/report/index.html
+      escoba-sim report cmp2 && chromium cmp2/report/index.html
     """
     from ..files import UntrustedFile
     from ..output.report import ReportError, write_report
