@@ -113,21 +113,31 @@ def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, o
 @seed_option("One seed for every pair (the same deals).")
 @jobs_option()
 @out_option("Output folder, resumable (default: tournament-SEED, or tournament-DATE-TIME without --seed).")
+@click.option("--save-hands", is_flag=True,
+              help="Keep every hand as a hand record (runs/NN/records/) that replay and analyze read.")
 @json_option()
 @quiet_option
 @scheduler_option
-def tournament(strategies, count, ruleset, seed, jobs, out, as_json, quiet, scheduler):
+def tournament(strategies, count, ruleset, seed, jobs, out, save_hands, as_json, quiet, scheduler):
     """Every pair of strategies on the same duplicate deals: crosstable and Bradley-Terry ratings.
 
     \b
-    Example:
+    Examples:
       escoba-sim tournament greedy maxoros random -n 1e4
+      escoba-sim tournament greedy maxoros -n 100 --seed 3 --save-hands --out t3
+      escoba-sim replay t3/runs/00/records/chunk-000000/d7-r1-h0.json
+
+    With --save-hands every hand is also a hand record: pair NN (the order of
+    manifest.json's pairs), deal D, rotation R (0: the first-named strategy in
+    seat 0, 1: the seats swapped), hand H of that game (docs/records.md).
     """
     if len(strategies) < 2:
         fail("a tournament needs two or more strategies")
     out, seed = _folder("tournament", out, seed)
-    _start("tournament", {"strategies": list(strategies), "n": count, "seed": seed, "rules": ruleset}, out,
-           jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
+    args = {"strategies": list(strategies), "n": count, "seed": seed, "rules": ruleset}
+    if save_hands:
+        args["save_hands"] = True
+    _start("tournament", args, out, jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
 
 
 @click.command()

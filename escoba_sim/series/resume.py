@@ -133,7 +133,8 @@ def play_series(plan: SeriesPlan, *, jobs: int = 1, executor=None, argv: list[st
                   on_run=None if on_run is None else (lambda k, what: on_run(k, plan.label(what))))
     if plan.kind == "compare":
         return compare(plan.variants, args["strategies"][0], args["strategies"][1], args["n"], plan.out, **common)
-    return tournament(list(args["strategies"]), args["n"], plan.out, rules=args["rules"], **common)
+    return tournament(list(args["strategies"]), args["n"], plan.out, rules=args["rules"],
+                      save_hands=args.get("save_hands") is True, **common)
 
 
 @dataclass(frozen=True)

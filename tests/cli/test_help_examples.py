@@ -47,6 +47,7 @@ SLOW = [
     ("--design-effects", "eleven rulesets"),
     ("escoba-play/6-g0-h0", "reads the hand of the game against ismcts"),
     ("tune1/best.toml", "reads what tune writes"),
+    ("t3/runs/00/records", "reads a record of the tournament example"),
 ]
 ANSWERS = "1\n" * 3000  # stdin for `play`: always the first move
 
