@@ -290,12 +290,21 @@ def _convergence_line(ax, part, color):
         ax.fill_between(band["n"].to_list(), band["lo"].to_list(), band["hi"].to_list(), color=color, alpha=0.2)
 
 
+def _round_log_ticks(ax, lo: float, hi: float, most: int) -> None:
+    """Round counts (500, 1k, 2k) on a log x axis rather than 6x10^2."""
+    ticks = log_ticks(lo, hi, most)
+    if ticks:
+        ax.set_xticks(ticks, [count_text(t) for t in ticks])
+        ax.xaxis.set_minor_formatter("")
+
+
 def plot_convergence(ax, df, *, ylabel: str = "estimate", xlabel: str = "n (log scale)"):
     """The running estimate against n, one line per label (at most ``len(PALETTE)``), with its 95 % band."""
     labels = df["label"].unique(maintain_order=True).to_list()
     for label, color in zip(labels, _palette(len(labels))):
         _convergence_line(ax, df.filter(df["label"] == label), color)
     ax.set_xscale("log")
+    _round_log_ticks(ax, df["n"].min(), df["n"].max(), 6)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)  # off the lines
@@ -358,10 +367,7 @@ def plot_convergence_panels(fig, df, *, ylabel: str = "estimate", xlabel: str = 
     for i, ax in enumerate(list(axes.flat)[len(labels):], len(labels)):  # the last row's empty slots: no empty
         fig.delaxes(ax)                                                  # panels, and the panel above shows
         axes.flat[i - ncols].tick_params(axis="x", which="both", labelbottom=True)  # the x scale
-    ticks = log_ticks(df["n"].min(), df["n"].max(), 4)
-    if ticks:  # the panels share their x axis: round counts (500, 1k, 2k) rather than 6x10^2 on every panel
-        axes.flat[0].set_xticks(ticks, [count_text(t) for t in ticks])
-        axes.flat[0].xaxis.set_minor_formatter("")
+    _round_log_ticks(axes.flat[0], df["n"].min(), df["n"].max(), 4)  # the panels share their x axis
     fig.supxlabel(xlabel, fontsize="medium")
     fig.supylabel(ylabel, fontsize="medium")
     return axes
