@@ -319,10 +319,23 @@ def convergence_grid(n_labels: int, ncols: int = 4) -> tuple[int, int]:
 
 
 def panel_title(label: str, width: int = 30) -> str:
-    """A label wrapped to a small panel's width (a long strategy spec has no spaces: it is cut anywhere)."""
+    """A label wrapped to a small panel's width: ``A vs B`` on two lines when long, a strategy spec broken
+    after its commas (``heuristic:oros=2,`` / ``escoba=5,risk=12``), never inside a word that fits."""
+    import re
     import textwrap
 
-    return "\n".join(textwrap.wrap(label, width, break_on_hyphens=False)) or label
+    if len(label) <= width:
+        return label
+    lines = []
+    for part in re.split(r"(?<= vs) ", label):
+        line = ""
+        for token in re.findall(r"[^,\s]+,?\s*", part):
+            if line and len(line.rstrip()) + len(token.rstrip()) > width:
+                lines.append(line.rstrip())
+                line = ""
+            line += token
+        lines.append(line.rstrip())
+    return "\n".join(x for line in lines for x in (textwrap.wrap(line, width) or [line]))
 
 
 def count_text(v: float) -> str:

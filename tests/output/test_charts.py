@@ -139,6 +139,9 @@ def test_convergence_panels_one_per_label_sharing_their_scales():
     assert fig.axes[0].get_shared_y_axes().joined(fig.axes[0], fig.axes[-1])
     long = "heuristic:oros=2,keep=0.5,escoba=5,risk=12 vs heuristic:oros=3,keep=0.25,risk=9"
     assert all(len(line) <= 30 for line in charts.panel_title(long).splitlines())
+    # a long pair on two lines at " vs ", a spec broken after a comma, never inside a word
+    assert charts.panel_title("greedy vs heuristic:oros=2,escoba=5,risk=12") == \
+        "greedy vs\nheuristic:oros=2,escoba=5,\nrisk=12"
 
 
 def test_distributions_beyond_the_palette_are_drawn_as_panels():
