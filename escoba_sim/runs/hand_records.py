@@ -23,13 +23,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..batch import make_player
-from ..files import make_dirs, write_json
+from ..files import UntrustedFile, make_dirs, write_json
 from ..game import engine
 from ..game.rules import Ruleset
 from ..hands.record import make_record
 from ..strategies import parse_strategy
 from .folder import chunk_name, finished_chunks, read_chunk
-from .spec import RunSpec
+from .spec import RunError, RunSpec
 
 RECORDS = "records"
 
@@ -93,5 +93,8 @@ def write_records(out: str | Path, spec: RunSpec, used: int) -> int:
         if done_file(out, k).is_file() or k not in done:
             continue
         deals = int(read_chunk(done[k], spec, k)["clusters"][0])
-        written += write_chunk_records(out, spec, k, deals)
+        try:
+            written += write_chunk_records(out, spec, k, deals)
+        except UntrustedFile as e:  # a symlinked records/ or chunk folder: refused, as chunks/ is
+            raise RunError(f"{e}; refusing to write the folder {out}") from None
     return written
