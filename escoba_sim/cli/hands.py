@@ -72,7 +72,10 @@ def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json, 
       escoba-sim trace --strategy greedy --vs random --seed 7
       escoba-sim trace -s greedy --vs maxoros --seed 7 --json > hand.json
       escoba-sim trace -s greedy --vs greedy --vs random -r 'tradicional(players=3)' --seed 1
-      escoba-sim trace -s greedy --vs maxoros --deck "7o Rb 3c ..." --dealer 1
+      escoba-sim trace -s greedy --vs maxoros --dealer 1 --deck \\
+          "7e Cc 3o 4b 4c 4o 5o 4e Sc Se 3c 3e 2e 6e \\
+           Ro 6c 1b Cb 6b Rc 2o 7c 1c 3b 5e Ce 2b 5c \\
+           Re Sb 1e 7b 6o Co Rb 5b 1o So 2c 7o"
       escoba-sim trace -s ismcts --vs greedy --seed 7 --analyze
 
     The same --seed/--game/--hand as a batch run shows the very hand the run

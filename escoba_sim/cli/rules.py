@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import click
 
 from .options import RULES, emit_json, json_option
@@ -15,25 +17,36 @@ def rules_cmd():
 @rules_cmd.command("list")
 @json_option("Print the presets and their fields as JSON.")
 def rules_list(as_json):
-    """List the presets, their source rule text and what sets them apart.
+    """List the presets, the fields that set them apart, and the rule text each follows.
 
     \b
     Example:
       escoba-sim rules list
     """
-    from ..game.rules import DEFAULT_PRESET, FIELD_NAMES, PRESET_SOURCES, PRESETS, format_value
+    from ..game.rules import DEFAULT_PRESET, FIELD_HELP, FIELD_NAMES, PRESET_SOURCES, PRESETS, short_value
 
     if as_json:
         emit_json({name: {"source": PRESET_SOURCES[name], "default": name == DEFAULT_PRESET,
                           "fields": r.as_dict()} for name, r in PRESETS.items()})
         return
+    # one column per preset, one row per field (fits 80 columns), then what each field decides
     shown = [f for f in FIELD_NAMES if len({getattr(r, f) for r in PRESETS.values()}) > 1] + ["players"]
-    click.echo(f"{'preset':<13}" + "".join(f"{f:<12}" for f in shown))
-    for name, r in PRESETS.items():
-        click.echo(f"{name:<13}" + "".join(f"{format_value(getattr(r, f)):<12}" for f in shown))
+    heads = {name: name + (" (default)" if name == DEFAULT_PRESET else "") for name in PRESETS}
+    width = {name: max(len(heads[name]), *(len(short_value(f, getattr(r, f))) for f in shown)) + 2
+             for name, r in PRESETS.items()}
+    click.echo(f"{'field':<12}" + "".join(f"{heads[n]:<{width[n]}}" for n in PRESETS).rstrip())
+    for f in shown:
+        click.echo(f"{f:<12}" + "".join(f"{short_value(f, getattr(r, f)):<{width[n]}}"
+                                       for n, r in PRESETS.items()).rstrip())
     click.echo("")
+    for f in shown:
+        click.echo(f"{f:<12}{FIELD_HELP[f]}")
+    click.echo("(every field and what its value means: escoba-sim rules show PRESET)")
+    click.echo("")
+    click.echo("sources:")
     for name in PRESETS:
-        click.echo(f"{name:<13}{PRESET_SOURCES[name]}" + ("  [default]" if name == DEFAULT_PRESET else ""))
+        click.echo(textwrap.fill(PRESET_SOURCES[name], 80, initial_indent=f"  {name + ':':<13}",
+                                 subsequent_indent=" " * 15))
 
 
 @click.command("strategies")
@@ -71,7 +84,7 @@ def strategies_cmd(as_json):
 @click.argument("ruleset", type=RULES)
 @json_option("Print the fields, canonical string and digest as JSON.")
 def rules_show(ruleset, as_json):
-    """Show every field of RULESET with its value, its preset and its canonical string.
+    """Show every field of RULESET with its value and what it means, its preset and canonical string.
 
     RULESET is a preset, preset(field=value,...) or a TOML file.
 
@@ -80,20 +93,24 @@ def rules_show(ruleset, as_json):
       escoba-sim rules show tradicional
       escoba-sim rules show 'cardgames(players=4,teams=yes)' --json
     """
-    from ..game.rules import FIELD_NAMES, PRESET_SOURCES, PRESETS, format_value
+    from ..game.rules import FIELD_HELP, FIELD_NAMES, PRESET_SOURCES, PRESETS, describe_value, format_value
 
     canonical = ruleset.canonical()
     preset = canonical.split("(")[0]
     base = PRESETS[preset]
     if as_json:
         emit_json({"canonical": canonical, "digest": ruleset.digest(), "preset": preset,
-                   "source": PRESET_SOURCES[preset], "fields": ruleset.as_dict()})
+                   "source": PRESET_SOURCES[preset], "fields": ruleset.as_dict(),
+                   "meanings": {f: describe_value(f, getattr(ruleset, f)) for f in FIELD_NAMES},
+                   "field_help": dict(FIELD_HELP)})
         return
     click.echo(f"{'canonical':<18}{canonical}")
     click.echo(f"{'digest':<18}{ruleset.digest()}")
-    click.echo(f"{'preset':<18}{preset}: {PRESET_SOURCES[preset]}")
+    click.echo(textwrap.fill(f"{preset}, after {PRESET_SOURCES[preset]}", 80, initial_indent=f"{'preset':<18}",
+                             subsequent_indent=" " * 18))
     click.echo("")
     for f in FIELD_NAMES:
         v = getattr(ruleset, f)
-        note = "" if v == getattr(base, f) else f"  (preset: {format_value(getattr(base, f))})"
-        click.echo(f"{f:<18}{format_value(v)}{note}")
+        note = "" if v == getattr(base, f) else f" (preset: {format_value(getattr(base, f))})"
+        click.echo(textwrap.fill(f"{describe_value(f, v)}{note}", 80,
+                                 initial_indent=f"{f:<18}{format_value(v):<10}", subsequent_indent=" " * 28))

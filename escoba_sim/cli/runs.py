@@ -40,7 +40,7 @@ from .running import executor, play_and_print_series, run_and_report
               help="duplicate: every deal is played once per seat rotation (removes card luck).")
 @out_option("Keep manifest, per-chunk Parquet and summary.json here (resumable).")
 @json_option()
-@click.option("--save-hands", is_flag=True, help="With --out: keep every hand's row (Parquet per chunk).")
+@click.option("--save-hands", is_flag=True, help="With --out: keep every hand as a hand record (DIR/records/) and a row (Parquet per chunk).")
 @click.option("--sprt", help="Stop early by a GSPRT on paired results, e.g. elo0=0,elo1=20 (checked after every deal).")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT false-positive rate.")
 @click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT false-negative rate.")
@@ -88,7 +88,8 @@ def run(strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairing,
                    err=True)
     argv = ["run", *sys.argv[2:]] if len(sys.argv) > 1 and sys.argv[1] == "run" else []
     with executor(scheduler, jobs, quiet) as (pool, jobs):
-        run_and_report(lambda bar: run_chunks(spec, out, jobs=jobs, executor=pool, on_chunk=bar, argv=argv).summary,
+        run_and_report(lambda bar: run_chunks(spec, out, jobs=jobs, executor=pool, on_chunk=bar, argv=argv,
+                                                  hand_records=save_hands).summary,
                        as_json=as_json, quiet=quiet, spec=spec, out=out)
 
 

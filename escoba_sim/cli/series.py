@@ -37,14 +37,19 @@ def _start(kind: str, args: dict, out: str, *, jobs, as_json, quiet, scheduler) 
 
 
 def _folder(kind: str, out: str | None, seed: int | None) -> tuple[str, int]:
-    """``--out`` or a folder the command names (``compare-SEED``), and the seed (drawn when not given)."""
+    """``--out`` or a folder the command names (``compare-SEED``, or ``compare-DATE-TIME`` for a seed
+    drawn at random), and the seed (drawn when not given)."""
     import secrets
 
+    from ..series.resume import default_folder
+
+    named = out is None
+    if named:
+        out = default_folder(kind, seed)
     if seed is None:
         seed = secrets.randbits(64)
         click.echo(f"seed {seed} (drawn at random; pass --seed {seed} to repeat this {kind})", err=True)
-    if out is None:
-        out = f"{kind}-{seed}"
+    if named:
         click.echo(f"results go to {out}/ (choose another folder with --out)", err=True)
     return out, seed
 
@@ -61,7 +66,7 @@ def _folder(kind: str, out: str | None, seed: int | None) -> tuple[str, int]:
 @click.option("-n", "count", type=COUNT, default="10000", show_default=True, help="Games per ruleset (e.g. 1e5).")
 @seed_option("One seed for every ruleset (the same deals).")
 @jobs_option()
-@out_option("Output folder, resumable (default: compare-SEED in the current folder).")
+@out_option("Output folder, resumable (default: compare-SEED, or compare-DATE-TIME without --seed).")
 @json_option()
 @quiet_option
 @scheduler_option
@@ -70,7 +75,7 @@ def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, o
 
     \b
     Examples:
-      escoba-sim compare --rules ludoteka --rules cardgames -n 1e4
+      escoba-sim compare --rules ludoteka --rules cardgames -n 1e4 --seed 12345
       escoba-sim compare --vary lucky_deal=escobas,off --vary ties=shared,none -n 1e4 --out cmp2
       escoba-sim compare --design-effects -n 1e4 --out effects
     """
@@ -107,22 +112,32 @@ def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, o
 @ruleset_option
 @seed_option("One seed for every pair (the same deals).")
 @jobs_option()
-@out_option("Output folder, resumable (default: tournament-SEED in the current folder).")
+@out_option("Output folder, resumable (default: tournament-SEED, or tournament-DATE-TIME without --seed).")
+@click.option("--save-hands", is_flag=True,
+              help="Keep every hand as a hand record (runs/NN/records/) that replay and analyze read.")
 @json_option()
 @quiet_option
 @scheduler_option
-def tournament(strategies, count, ruleset, seed, jobs, out, as_json, quiet, scheduler):
+def tournament(strategies, count, ruleset, seed, jobs, out, save_hands, as_json, quiet, scheduler):
     """Every pair of strategies on the same duplicate deals: crosstable and Bradley-Terry ratings.
 
     \b
-    Example:
+    Examples:
       escoba-sim tournament greedy maxoros random -n 1e4
+      escoba-sim tournament greedy maxoros -n 100 --seed 3 --save-hands --out t3
+      escoba-sim replay t3/runs/00/records/chunk-000000/d7-r1-h0.json
+
+    With --save-hands every hand is also a hand record: pair NN (the order of
+    manifest.json's pairs), deal D, rotation R (0: the first-named strategy in
+    seat 0, 1: the seats swapped), hand H of that game (docs/records.md).
     """
     if len(strategies) < 2:
         fail("a tournament needs two or more strategies")
     out, seed = _folder("tournament", out, seed)
-    _start("tournament", {"strategies": list(strategies), "n": count, "seed": seed, "rules": ruleset}, out,
-           jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
+    args = {"strategies": list(strategies), "n": count, "seed": seed, "rules": ruleset}
+    if save_hands:
+        args["save_hands"] = True
+    _start("tournament", args, out, jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
 
 
 @click.command()
@@ -133,7 +148,7 @@ def report(directory, out):
 
     \b
     Example:
-      escoba-sim report cmp && chromium cmp/report/index.html
+      escoba-sim report cmp2 && chromium cmp2/report/index.html
     """
     from ..files import UntrustedFile
     from ..output.report import ReportError, write_report

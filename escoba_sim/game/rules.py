@@ -175,13 +175,77 @@ PRESETS: dict[str, Ruleset] = {
     "cardgames": Ruleset(lucky_deal="capture", capture="any", ties="none", target=21),
     "robo": Ruleset(lucky_deal="off", capture="any", ties="none", deal="draw", target=0),
 }
+# The rule text each preset follows, named by what it is (the texts are numbered 000-004 in the
+# project's rule collection: "rule text 000", never "seed 000", which reads as a --seed)
 PRESET_SOURCES = {
-    "ludoteka": "seed 000: Ludoteka classic scoring, the main reference (default)",
-    "tradicional": "seed 001: traditional sheet, all four sevens, soplar; target 15 (choice)",
-    "cardgames": "seed 003: must capture if any card can, lucky deal without escoba, ties score nothing, game to 21",
-    "robo": ("seed 004: must capture if any card can, draw after each play (after a capture too, then play the "
-             "hand out: choice), ties score nothing, one hand; no lucky deal (choice)"),
+    "ludoteka": ("a Spanish player's guide for two with Ludoteka's classic scoring to 15, the main reference "
+                 "(rule text 000)"),
+    "tradicional": ("a short Spanish traditional rule sheet: the point for all four sevens, soplar; "
+                    "the target of 15 is our choice (rule text 001)"),
+    "cardgames": ("an English card-games site's rules: must capture if any card can, a lucky deal that is no "
+                  "escoba, ties score nothing, game to 21 (rule text 003)"),
+    "robo": ("a general Spanish description for 2 to 6 players: draw a card after each play (after a capture "
+             "too, then play the hand out: our choice), ties score nothing; one hand and no lucky deal are our "
+             "choices (rule text 004)"),
 }
+# What each field decides, in a phrase (rules list, rules show --json)
+FIELD_HELP = {
+    "players": "how many play: 2, 3, 4 or 6",
+    "teams": "partners sit alternately and pool their captures",
+    "hand_size": "cards dealt to each player at each deal",
+    "table_size": "cards dealt face up to the table when a hand starts",
+    "lucky_deal": "the dealer's prize when the first table cards make 15",
+    "capture": "when a player must capture",
+    "soplar": "may the next player take a capture someone missed",
+    "deal": "how the hands are refilled from the stock",
+    "sevens": "who scores the sevens point",
+    "ties": "who scores a majority point that sides tie on",
+    "bonus_all_oros": "extra points for taking all ten oros",
+    "bonus_all_sevens": "extra points for taking all four sevens",
+    "target": "the points that end a game",
+}
+_VALUE_HELP = {
+    ("lucky_deal", "escobas"): "the dealer takes a first table of 15 (or 30) as escobas",
+    ("lucky_deal", "capture"): "the dealer takes a first table of 15, no escoba",
+    ("lucky_deal", "off"): "a first table of 15 is left for play",
+    ("capture", "card"): "a card played that can capture must capture",
+    ("capture", "any"): "when any card in hand can capture, one must",
+    ("capture", "optional"): "capturing is never forced",
+    ("soplar", True): "a missed capture may be blown by the next player",
+    ("soplar", False): "a missed capture is just missed",
+    ("deal", "rounds"): "new cards when every hand is empty",
+    ("deal", "draw"): "a card drawn after each play, while the stock lasts",
+    ("sevens", "majority"): "the sevens point for the most sevens",
+    ("sevens", "all"): "the sevens point only for all four sevens",
+    ("ties", "shared"): "every tied side scores a tied majority point",
+    ("ties", "none"): "nobody scores a tied majority point",
+    ("teams", True): "two teams; partners pool their captures",
+    ("teams", False): "everyone plays alone",
+}
+
+
+def describe_value(name: str, value: Any) -> str:
+    """What a field's value means, in a phrase that stands alone (``rules show``)."""
+    if (name, value) in _VALUE_HELP:
+        return _VALUE_HELP[name, value]
+    if name == "players":
+        return f"{value} players"
+    if name in ("hand_size", "table_size"):
+        return f"{value} card{'s' if value != 1 else ''} " + ("to each player at each deal" if name == "hand_size"
+                                                              else "face up to the table")
+    if name.startswith("bonus_"):
+        what = "all ten oros" if name == "bonus_all_oros" else "all four sevens"
+        return f"no bonus for {what}" if value == 0 else f"{value} extra point{'s' if value != 1 else ''} for {what}"
+    if name == "target":
+        return "one hand is the game" if value == 0 else f"a game ends when a side has {value} points"
+    return FIELD_HELP[name]
+
+
+def short_value(name: str, value: Any) -> str:
+    """A field's value for a table cell: as typed, and ``0 (one hand)`` for the target that means it."""
+    return "0 (one hand)" if name == "target" and value == 0 else format_value(value)
+
+
 DEFAULT_PRESET = "ludoteka"
 
 _SPEC = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$", re.S)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ PERSON = "person"  # the `strategies` entry of the person's seat in a record
 PERSON_SEAT = 0
 SUIT_COLOURS = ("yellow", "red", "blue", "green")  # oros, copas, espadas, bastos
 KEYS = "? hint, u take back, q quit"
+NUMBER = re.compile(r"[+-]?[0-9]+(?:[.,][0-9]*)?")  # what a person types meaning a number, a wrong one included
 MAX_LINE = 200  # an answer longer than this is no move (the reply quotes no more of it)
 
 
@@ -151,6 +153,14 @@ def table_seats(rules_text: str | None, vs: list[str], *, teams: bool = False, p
         raise PlayError(f"{rules.canonical()} is played by {rules.players} players: give one --vs (every computer "
                         f"seat) or {rules.players - 1}")
     return seat_specs(rules, list(vs), partner)
+
+
+
+def number_choice(first: int, count: int) -> str:
+    """What to type instead: ``type 1, the only move`` or ``choose a number from 1 to 5``."""
+    if count == 1:
+        return f"type {first}, the only one"
+    return f"choose a number from {first} to {first + count - 1}"
 
 
 class Session:
@@ -272,7 +282,9 @@ class Session:
             k = int(text)
             if first <= k < first + len(options):
                 return options[k - first], None
-            return None, f"choose a number from {first} to {first + len(options) - 1}"
+            return None, f"there is no {'blow option' if blow else 'move'} {k}: {number_choice(first, len(options))}"
+        if NUMBER.fullmatch(text):  # `-1`, `+2` or `1.5` is a number, not a card with a bad suit
+            return None, f"`{text}` is not one of the numbers shown: {number_choice(first, len(options))}"
         words = text.replace(",", " ").split()
         if not words:
             return None, f"type a number, a card like 5o, or {KEYS}"
@@ -378,7 +390,11 @@ class Session:
         moves = engine.legal_moves(st)
         for i, m in enumerate(moves, 1):
             self.say(f"  {i:>2}) {self.option_text(m)}")
-        choice = self.read(st, f"your move [1-{len(moves)}, a card like 5o or '5o Rc', {KEYS}]: ", moves, False)
+        if len(moves) == 1:  # a forced move: no range "1-1", and its card names it too
+            ask = f"your only move [1 or {card_str(moves[0].card)}, {KEYS}]: "
+        else:
+            ask = f"your move [1-{len(moves)}, a card like 5o or '5o Rc', {KEYS}]: "
+        choice = self.read(st, ask, moves, False)
         if choice is UNDO:
             return False
         self.apply(st, choice, "you")

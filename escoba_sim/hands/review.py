@@ -25,6 +25,9 @@ from .record import WRONG_ESCOBA_LABEL, RecordError, parse_record, replay_record
 
 # (mark, least loss in points): a loss is marked only when it is also more than twice its standard error
 MARKS = (("blunder", 1.0), ("mistake", 0.5), ("inaccuracy", 0.2))
+# losses are printed with this many decimals, and marked by that printed value: a loss shown as
+# 0.20 is an inaccuracy even when it was 0.1957, so the table and the thresholds never disagree
+LOSS_DECIMALS = 2
 SIGNIFICANT = 2.0
 PLURAL = {"blunder": "blunders", "mistake": "mistakes", "inaccuracy": "inaccuracies"}
 
@@ -34,10 +37,11 @@ class AnalysisError(ValueError):
 
 
 def mark_for(loss: float, spread: float) -> str | None:
-    """The mark of a loss: the first threshold it reaches, if it is clear of the noise."""
+    """The mark of a loss: the first threshold its printed value reaches, if it is clear of the noise."""
     if loss <= SIGNIFICANT * spread:
         return None
-    return next((name for name, least in MARKS if loss >= least), None)
+    shown = round(loss, LOSS_DECIMALS)
+    return next((name for name, least in MARKS if shown >= least), None)
 
 
 @dataclass
@@ -79,9 +83,9 @@ class Decision:
         if self.forced:
             return "forced"
         text = format_value(ev.options[self.played], ev.method)
-        if self.best != self.played and round(self.loss, 2) > 0:
+        if self.best != self.played and round(self.loss, LOSS_DECIMALS) > 0:
             text += (f"  best {option_label(ev.options[self.best].move)} {format_value(ev.options[self.best], ev.method)}"
-                     f", loss {self.loss:.2f}")
+                     f", loss {self.loss:.{LOSS_DECIMALS}f}")
             if self.mark:
                 text += f" ({self.mark})"
         return text
@@ -249,10 +253,10 @@ def format_analysis(an: Analysis, name: str = "", width: int = 80) -> str:
         if bl is None:
             out.append(f"{d.number:>3}  {d.seat:<5}{pl:<{pw}}forced")
         elif one_line:
-            out.append(f"{d.number:>3}  {d.seat:<5}{pl:<{pw}}{pv:<{vw}}{bl:<{bw}}{bv:<{vw}}{d.loss:>6.2f}  "
+            out.append(f"{d.number:>3}  {d.seat:<5}{pl:<{pw}}{pv:<{vw}}{bl:<{bw}}{bv:<{vw}}{d.loss:>6.{LOSS_DECIMALS}f}  "
                        f"{d.mark or ''}".rstrip())
         else:
-            out.append(f"{d.number:>3}  {d.seat:<5}{pl:<{pw}}{pv:<{vw}}{d.loss:>6.2f}  {d.mark or ''}".rstrip())
+            out.append(f"{d.number:>3}  {d.seat:<5}{pl:<{pw}}{pv:<{vw}}{d.loss:>6.{LOSS_DECIMALS}f}  {d.mark or ''}".rstrip())
             if d.best != d.played:
                 out.append(f"{'':10}{bl:<{pw}}{bv}")
     out.append("")

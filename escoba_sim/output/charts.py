@@ -21,6 +21,10 @@ The frames the prep functions take:
   estimate after each chunk (deals in order) with its 95 % interval, computed
   by the deal model (``stats``) where the per-deal sums are, never here.
 
+One axes never holds more lines than ``PALETTE`` has colours: convergence beyond a few
+lines, and distributions beyond the palette, are drawn as small multiples (one panel per
+label, shared scales), so no two lines share a colour and no band hides another.
+
 The frames are built with the schemas of ``series.tables`` (``estimate_frame``,
 ``category_frame``, ``count_frame``, ``convergence_frame``).
 
@@ -37,6 +41,11 @@ from ..game.columns import CATEGORY_TEXT, POINT_COLUMNS
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 SVG_HASHSALT = "escoba-sim"
+# Tableau 10: the colours of the lines of one axes; an axes never holds more lines than this has colours
+# (``CONVERGENCE_LINES`` keeps convergence to a few, beyond which it is drawn as small multiples)
+PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
+           "#bab0ac")
+CONVERGENCE_LINES = 3  # more labels than this: one small panel each (bands of more lines hide each other)
 CATEGORY_COLORS = {"escobas": "#4e79a7", "siete_oros": "#f28e2b", "sevens": "#e15759", "oros": "#edc948",
                    "cards": "#59a14f", "bonus": "#b07aa1"}
 
@@ -210,16 +219,39 @@ def plot_effects(ax, df, *, xlabel: str = "paired difference vs the first rulese
 
 
 def plot_distribution(ax, df, *, xlabel: str = "value", ylabel: str = "share"):
-    """One step line per label: the share of observations at each value (a legend only for two labels or more)."""
-    for label in df["label"].unique(maintain_order=True).to_list():
+    """One step line per label (at most ``len(PALETTE)``): the share of observations at each value (a legend
+    only for two labels or more)."""
+    labels = df["label"].unique(maintain_order=True).to_list()
+    for label, color in zip(labels, _palette(len(labels))):
         part = df.filter(df["label"] == label)
-        ax.plot(part["value"].to_list(), part["share"].to_list(), drawstyle="steps-mid", marker=".", label=label)
+        ax.plot(part["value"].to_list(), part["share"].to_list(), drawstyle="steps-mid", marker=".", label=label,
+                color=color)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    if df["label"].n_unique() > 1:
+    if len(labels) > 1:
         ax.legend(fontsize="small")
     ax.grid(alpha=0.3)
     return ax
+
+
+def plot_distribution_panels(fig, df, *, xlabel: str = "value", ylabel: str = "share", ncols: int = 4):
+    """Small multiples of ``plot_distribution``: one axes per label, the same scales, for more labels than
+    the palette has colours (a comparison's rulesets times its players)."""
+    labels = df["label"].unique(maintain_order=True).to_list()
+    nrows, ncols = convergence_grid(len(labels), ncols)
+    axes = fig.subplots(nrows, ncols, squeeze=False, sharex=True, sharey=True)
+    for ax, label in zip(axes.flat, labels):
+        part = df.filter(df["label"] == label)
+        ax.plot(part["value"].to_list(), part["share"].to_list(), drawstyle="steps-mid", marker=".", color=PALETTE[0])
+        ax.set_title(panel_title(label), fontsize="small")
+        ax.grid(alpha=0.3)
+        ax.tick_params(labelsize="small")
+    for i, ax in enumerate(list(axes.flat)[len(labels):], len(labels)):  # as in plot_convergence_panels
+        fig.delaxes(ax)
+        axes.flat[i - ncols].tick_params(axis="x", which="both", labelbottom=True)
+    fig.supxlabel(xlabel, fontsize="medium")
+    fig.supylabel(ylabel, fontsize="medium")
+    return axes
 
 
 def plot_crosstable(ax, df, *, value_label: str = "score", centre: float = 0.0):
@@ -245,22 +277,114 @@ def plot_crosstable(ax, df, *, value_label: str = "score", centre: float = 0.0):
     return ax
 
 
+def _palette(n: int) -> tuple[str, ...]:
+    if n > len(PALETTE):
+        raise ValueError(f"{n} lines in one axes: more than the {len(PALETTE)} colours of the palette")
+    return PALETTE[:n]
+
+
+def _convergence_line(ax, part, color):
+    n = part["n"].to_list()
+    ax.plot(n, part["estimate"].to_list(), color=color, label=part["label"][0])
+    band = part.drop_nulls(["lo", "hi"])
+    if band.height:
+        ax.fill_between(band["n"].to_list(), band["lo"].to_list(), band["hi"].to_list(), color=color, alpha=0.2)
+
+
+def _round_log_ticks(ax, lo: float, hi: float, most: int) -> None:
+    """Round counts (500, 1k, 2k) on a log x axis rather than 6x10^2."""
+    ticks = log_ticks(lo, hi, most)
+    if ticks:
+        ax.set_xticks(ticks, [count_text(t) for t in ticks])
+        ax.xaxis.set_minor_formatter("")
+
+
 def plot_convergence(ax, df, *, ylabel: str = "estimate", xlabel: str = "n (log scale)"):
-    """The running estimate against n, one line per label, with its 95 % band."""
-    for label in df["label"].unique(maintain_order=True).to_list():
-        part = df.filter(df["label"] == label)
-        n = part["n"].to_list()
-        (line,) = ax.plot(n, part["estimate"].to_list(), label=label)
-        band = part.drop_nulls(["lo", "hi"])
-        if band.height:
-            ax.fill_between(band["n"].to_list(), band["lo"].to_list(), band["hi"].to_list(),
-                            color=line.get_color(), alpha=0.2)
+    """The running estimate against n, one line per label (at most ``len(PALETTE)``), with its 95 % band."""
+    labels = df["label"].unique(maintain_order=True).to_list()
+    for label, color in zip(labels, _palette(len(labels))):
+        _convergence_line(ax, df.filter(df["label"] == label), color)
     ax.set_xscale("log")
+    _round_log_ticks(ax, df["n"].min(), df["n"].max(), 6)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)  # off the lines
     ax.grid(alpha=0.3)
     return ax
+
+
+def convergence_grid(n_labels: int, ncols: int = 4) -> tuple[int, int]:
+    """(rows, columns) of the small multiples for ``n_labels`` panels."""
+    cols = min(ncols, n_labels)
+    return -(-n_labels // cols), cols
+
+
+def panel_title(label: str, width: int = 30) -> str:
+    """A label wrapped to a small panel's width: ``A vs B`` on two lines when long, a strategy spec broken
+    after its commas (``heuristic:oros=2,`` / ``escoba=5,risk=12``), never inside a word that fits."""
+    import re
+    import textwrap
+
+    if len(label) <= width:
+        return label
+    lines = []
+    for part in re.split(r"(?<= vs) ", label):
+        line = ""
+        for token in re.findall(r"[^,\s]+,?\s*", part):
+            if line and len(line.rstrip()) + len(token.rstrip()) > width:
+                lines.append(line.rstrip())
+                line = ""
+            line += token
+        lines.append(line.rstrip())
+    return "\n".join(x for line in lines for x in (textwrap.wrap(line, width) or [line]))
+
+
+def count_text(v: float) -> str:
+    """A count for a tick label: 500, 2k, 50k, 1.5M."""
+    for unit, word in ((1e6, "M"), (1e3, "k")):
+        if v >= unit:
+            return f"{v / unit:g}{word}"
+    return f"{v:g}"
+
+
+def log_ticks(lo: float, hi: float, most: int = 5) -> list[float]:
+    """At most ``most`` round ticks (1, 2 and 5 times a power of ten) between ``lo`` and ``hi``, for a log axis:
+    a panel's few labels, never crowded (1-2-5 when it fits, else powers of ten, else every other one)."""
+    if not (lo > 0 and hi >= lo):
+        return []
+    k0, k1 = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+    for subs in ((1, 2, 5), (1,)):
+        ticks = [m * 10.0 ** k for k in range(k0, k1 + 1) for m in subs if lo <= m * 10.0 ** k <= hi]
+        if len(ticks) <= most:
+            return ticks
+    return ticks[::-(-len(ticks) // most)]
+
+
+def plot_convergence_panels(fig, df, *, ylabel: str = "estimate", xlabel: str = "n (log scale)",
+                            reference: float | None = None, ncols: int = 4):
+    """Small multiples: one axes per label (its name as the title), the same x and y scales, one colour.
+
+    Where one axes would stack many bands on top of each other (a comparison of eleven rulesets, a
+    tournament's 21 pairs), each label keeps its own panel and they read side by side.
+    """
+    labels = df["label"].unique(maintain_order=True).to_list()
+    nrows, ncols = convergence_grid(len(labels), ncols)
+    axes = fig.subplots(nrows, ncols, squeeze=False, sharex=True, sharey=True)
+    for ax, label in zip(axes.flat, labels):
+        _convergence_line(ax, df.filter(df["label"] == label), PALETTE[0])
+        if reference is not None:
+            ax.axhline(reference, color="#888888", lw=1, ls="--")
+        ax.set_xscale("log")
+        ax.set_title(panel_title(label), fontsize="small")
+        ax.grid(alpha=0.3)
+        ax.tick_params(labelsize="small")
+    for i, ax in enumerate(list(axes.flat)[len(labels):], len(labels)):  # the last row's empty slots: no empty
+        fig.delaxes(ax)                                                  # panels, and the panel above shows
+        axes.flat[i - ncols].tick_params(axis="x", which="both", labelbottom=True)  # the x scale
+    _round_log_ticks(axes.flat[0], df["n"].min(), df["n"].max(), 4)  # the panels share their x axis
+    fig.supxlabel(xlabel, fontsize="medium")
+    fig.supylabel(ylabel, fontsize="medium")
+    return axes
 
 
 # --- figures and files -----------------------------------------------------------------------

@@ -312,6 +312,42 @@ def _effects_chart(effects, labels: list[str] | None) -> Chart:
                             "(95% interval; dark = excludes 0)", draw, width=11.0, height=0.6 + nrows * panel_h)
 
 
+def _distribution_chart(name: str, title: str, df, **kw) -> Chart:
+    """One axes, a line per label, while the palette has a colour for each; small multiples beyond."""
+    labels = df["label"].unique(maintain_order=True).to_list()
+    if len(labels) <= len(charts.PALETTE):
+        return _ax_chart(name, title, df, charts.plot_distribution, **kw)
+    nrows, ncols = charts.convergence_grid(len(labels))
+    title_lines = max(len(charts.panel_title(x).splitlines()) for x in labels)
+
+    def draw(fig):
+        charts.plot_distribution_panels(fig, df, **kw)
+    return Chart(name, title + " (one panel each)", draw, width=1.0 + 2.6 * ncols,
+                 height=1.0 + nrows * (1.7 + 0.18 * title_lines))
+
+
+def _convergence_chart(kind: str, conv, first: str) -> Chart:
+    """One axes for a few lines (a run's players); small multiples beyond (``charts.CONVERGENCE_LINES``)."""
+    import textwrap
+
+    who = ("the first-named strategy's win rate in each pair" if kind == "tournament" else
+           "each player's win rate" if kind == "run" else f"{first}'s win rate")
+    title = f"Convergence of {who}\n(95% interval, the deal as unit)"
+    kw = {"ylabel": "share of games won", "xlabel": "games played (log scale)"}
+    labels = conv["label"].unique(maintain_order=True).to_list()
+    if len(labels) <= charts.CONVERGENCE_LINES:
+        return _ax_chart("convergence", title, conv, charts.plot_convergence, width=8.0, **kw)
+    title += ("; one panel per pair" if kind == "tournament" else "; one panel per ruleset" if kind == "compare"
+              else "; one panel per player") + " (dashed: 0.5)"
+    nrows, ncols = charts.convergence_grid(len(labels))
+    title_lines = max(len(charts.panel_title(x).splitlines()) for x in labels)
+
+    def draw(fig):
+        charts.plot_convergence_panels(fig, conv, reference=0.5, **kw)
+    return Chart("convergence", title, draw, width=1.0 + 2.6 * ncols,
+                 height=1.2 + nrows * (1.7 + 0.18 * title_lines) + 0.2 * len(textwrap.wrap(title, 60)))
+
+
 def chart_list(kind: str, tables: dict, manifest: dict | None = None) -> list[Chart]:
     """Every chart a folder's tables support, in page order (``manifest`` names the players in titles)."""
     import polars as pl
@@ -370,21 +406,16 @@ def chart_list(kind: str, tables: dict, manifest: dict | None = None) -> list[Ch
             out.append(_ax_chart("seat_advantage", title, sa, charts.plot_intervals, height=1.5 + 0.4 * sa.height,
                                  xlabel="points per hand (dashed: no advantage)", reference=0.0))
     if "points_hist" in tables and tables["points_hist"].height:
-        out.append(_ax_chart("points_distribution", "Distribution of points per hand",
-                             charts.prep_distribution(tables["points_hist"]), charts.plot_distribution,
-                             xlabel="points in a hand", ylabel="share of hands"))
+        out.append(_distribution_chart("points_distribution", "Distribution of points per hand",
+                                       charts.prep_distribution(tables["points_hist"]),
+                                       xlabel="points in a hand", ylabel="share of hands"))
     if "hands_hist" in tables and tables["hands_hist"].height:
         hh = charts.prep_distribution(tables["hands_hist"])
         title = "Hands per game" + (" (all pairs together)" if kind == "tournament" else "")
-        out.append(_ax_chart("hands_per_game", title, hh, charts.plot_distribution, xlabel="hands in a game",
-                             ylabel="share of games"))
+        out.append(_distribution_chart("hands_per_game", title, hh, xlabel="hands in a game", ylabel="share of games"))
     conv = tables.get("convergence")
     if conv is not None and conv.height and conv["chunks"].n_unique() >= 3:  # a line needs a few points
-        who = ("the first-named strategy's win rate in each pair" if kind == "tournament" else
-               "each player's win rate" if kind == "run" else f"{first}'s win rate")
-        out.append(_ax_chart("convergence", f"Convergence of {who}\n(95% interval, the deal as unit)",
-                             charts.prep_convergence(tables["convergence"]), charts.plot_convergence,
-                             ylabel="share of games won", xlabel="games played (log scale)", width=8.0))
+        out.append(_convergence_chart(kind, charts.prep_convergence(conv), first))
     return out
 
 

@@ -7,6 +7,8 @@
                                 (running / interrupted / complete / stopped-by-sprt), times
     DIR/chunks/chunk-000123.parquet   aggregates of chunk 123 (its presence marks it done)
     DIR/hands/chunk-000123.parquet    per-hand rows with --save-hands
+    DIR/records/chunk-000123/*.json   every counted hand as a hand record with --save-hands
+                                (``runs.hand_records``, written as the run ends)
     DIR/deals/chunk-000123.parquet    per-deal vectors (``runs.aggregates.DealLayout``) of a run in a
                                 comparison or tournament, which pairs them across runs
                                 (``series.tables.series_deal_sums``); checked like a chunk file

@@ -60,6 +60,7 @@ from .folder import (
     write_chunk,
     write_json,
 )
+from .hand_records import write_records
 from .spec import RunError, RunSpec
 from .summary import summarize
 
@@ -97,7 +98,7 @@ class RunResult:
 def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor: cf.Executor | None = None,
         on_chunk: Callable[[Progress], None] | None = None, resume: bool = False,
         argv: list[str] | None = None, only_chunks: Iterable[int] | None = None,
-        trust_plugins: bool = True) -> RunResult:
+        trust_plugins: bool = True, hand_records: bool = False) -> RunResult:
     """Play (or finish, with ``resume``) a run and return its summary.
 
     ``executor``: any ``concurrent.futures.Executor``-like object (``submit``
@@ -110,13 +111,15 @@ def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor
     plugin is refused. Ctrl-C raises ``RunInterrupted`` after saving what
     finished; a chunk that fails (a plugin's error, a dead worker, a full disk)
     raises a one-line ``RunError`` that says what is kept and how to continue.
+    ``hand_records`` (with ``spec.save_hands`` and ``out``; kept in the manifest, so resume does the
+    same): every counted hand also as a hand record (``hand_records``), written as the run ends.
     """
     out = Path(out) if out is not None else None
     with folder_lock(out, create=not resume) if out is not None else nullcontext(), deferred_stops():
-        return _run(spec, out, jobs, executor, on_chunk, resume, argv, only_chunks, trust_plugins)
+        return _run(spec, out, jobs, executor, on_chunk, resume, argv, only_chunks, trust_plugins, hand_records)
 
 
-def _run(spec, out, jobs, executor, on_chunk, resume, argv, only_chunks, trust_plugins) -> RunResult:
+def _run(spec, out, jobs, executor, on_chunk, resume, argv, only_chunks, trust_plugins, hand_records) -> RunResult:
     external = executor is not None
     loaded: dict[int, dict[str, np.ndarray]] = {}
     manifest: dict = {}
@@ -125,6 +128,9 @@ def _run(spec, out, jobs, executor, on_chunk, resume, argv, only_chunks, trust_p
             manifest = _open_folder(out, spec, resume, argv, loaded)
         except OSError as e:
             raise RunError(f"{out}: cannot write there ({e.strerror or e})") from None
+        if hand_records and spec.save_hands and manifest.get("hand_records") is not True:
+            manifest["hand_records"] = True  # before any chunk: a resume after a kill writes them too
+            write_json(manifest_path(out), manifest, out)
     dirs = (str(out / "hands") if (out is not None and spec.save_hands) else None,
             str(out / "deals") if (out is not None and spec.keep_deals) else None)
     # lazily, in index order: a run of 10^15 deals has 10^10 chunks, and no list of them is built
@@ -284,6 +290,8 @@ def _finish(spec: RunSpec, out: Path | None, manifest: dict, state: _Fold, secon
                               "jobs": jobs}
     if out is not None:
         write_json(out / "summary.json", summary, out)
+        if spec.save_hands and manifest.get("hand_records") is True:  # before the folder is marked finished
+            write_records(out, spec, used)
         manifest.update(status=status if status != "incomplete" else "interrupted", ended=utc_now())
         write_json(manifest_path(out), manifest, out)
     return RunResult(spec, summary, out, agg)

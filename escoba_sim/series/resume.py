@@ -10,9 +10,11 @@ is rebuilt from them.
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from ..game.rules import RulesError, parse_rules
@@ -29,6 +31,24 @@ SERIES_KINDS = ("compare", "tournament")
 class ResumeError(RunError):
     """A folder or series that cannot be resumed or rebuilt (a manifest that does not describe one, an
     untrusted plugin); the message is one line for the user."""
+
+
+def default_folder(kind: str, seed: int | None, parent: str | Path = ".", now: datetime | None = None) -> str:
+    """The folder a comparison or tournament writes to without ``--out``.
+
+    With a seed the person chose, ``KIND-SEED`` (the same command finds the same folder, to resume
+    it). Without one, the seed drawn at random is 19-20 digits that nobody reads: the folder is
+    named by the local time instead, ``KIND-2026-12-01-2315`` (the manifest keeps the seed), with
+    ``-2``, ``-3``, ... when that name is taken, so an existing folder is never reused.
+    """
+    if seed is not None:
+        return f"{kind}-{seed}"
+    stem = f"{kind}-{(now or datetime.now()).strftime('%Y-%m-%d-%H%M')}"
+    name, n = stem, 1
+    while os.path.lexists(Path(parent) / name):
+        n += 1
+        name = f"{stem}-{n}"
+    return name
 
 
 def folder_kind(manifest: dict) -> str:
@@ -113,7 +133,8 @@ def play_series(plan: SeriesPlan, *, jobs: int = 1, executor=None, argv: list[st
                   on_run=None if on_run is None else (lambda k, what: on_run(k, plan.label(what))))
     if plan.kind == "compare":
         return compare(plan.variants, args["strategies"][0], args["strategies"][1], args["n"], plan.out, **common)
-    return tournament(list(args["strategies"]), args["n"], plan.out, rules=args["rules"], **common)
+    return tournament(list(args["strategies"]), args["n"], plan.out, rules=args["rules"],
+                      save_hands=args.get("save_hands") is True, **common)
 
 
 @dataclass(frozen=True)

@@ -94,11 +94,13 @@ def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[Run
             try:
                 if not resume or read_manifest(run_dir).get("status") != "complete":
                     runner.run(spec, run_dir, jobs=jobs, executor=executor, resume=resume, argv=argv,
+                               hand_records=spec.save_hands,
                                on_chunk=on_chunk)
                 try:
                     aggregates.append(read_run_chunks(run_dir, spec))
                 except RunError:  # a damaged or missing chunk (or deal file) of a finished run: resume repairs it
-                    runner.run(spec, run_dir, jobs=jobs, executor=executor, resume=True, argv=argv, on_chunk=on_chunk)
+                    runner.run(spec, run_dir, jobs=jobs, executor=executor, resume=True, argv=argv, on_chunk=on_chunk,
+                               hand_records=spec.save_hands)
                     aggregates.append(read_run_chunks(run_dir, spec))
             except RunError as e:  # a full disk, a failing chunk: continue the series, not one of its runs
                 raise RunError(_series_resume(str(e), out, run_dir, spec, manifest)) from None

@@ -129,8 +129,11 @@ def analyse(labels: list[str], pairs: list[tuple[int, int]], aggs_by_pair: list[
 
 def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, seed: int | None = None,
                jobs: int = 1, argv: list[str] | None = None, on_run=None,
-               executor=None, chunk_size: int = 0, on_chunk=None) -> dict:
+               executor=None, chunk_size: int = 0, on_chunk=None, save_hands: bool = False) -> dict:
     """Play every pair on the same duplicate deals (via the runner), then write the tables and summary.
+
+    ``save_hands``: every hand of every pair is also kept as a hand record (``runs.hand_records``, in
+    each pair's ``runs/NN/records/``) and as a per-hand row (``runs/NN/hands/``).
 
     ``executor`` (e.g. ``cluster.connect(...)``) is handed to ``runner.run`` for every run (``tables.run_series``).
     """
@@ -151,7 +154,7 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
     for i, j in pairs:
         try:
             s = make_spec(strategies[i], [strategies[j]], r, n, seed=seed, players_fixed=True, keep_deals=True,
-                          chunk_size=chunk_size)
+                          chunk_size=chunk_size, save_hands=save_hands)
         except RunError as e:
             raise TournamentError(str(e)) from None
         seed = s.seed
@@ -163,6 +166,8 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
                 "pairs": [{"a": strategies[i], "b": strategies[j], "run": f"runs/{k:02d}"}
                           for k, (i, j) in enumerate(pairs)],
                 "argv": argv or []}
+    if save_hands:  # kept only when asked, so the manifest of a tournament without records is unchanged
+        manifest["save_hands"] = True
     try:
         aggs_by_pair = run_series(out, manifest, ("kind", "seed", "n", "rules", "strategies"), specs,
                                   "tournament", jobs=jobs, executor=executor, argv=argv,

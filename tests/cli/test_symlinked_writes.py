@@ -85,6 +85,10 @@ def test_finding_2_no_write_follows_a_symlink_out_of_the_folder(made, tmp_path, 
     _, again, inside = COMMANDS[command]
     written = files_of(made / command / inside)
     assert len(written) >= 4, written
+    # hand records (run --save-hands) are hundreds of files written alike: one per chunk, and the .done.json
+    records = [p for p in written if p.parts[0] == "records" and len(p.parts) == 3]
+    written = [p for p in written if p not in records] + [min(p for p in records if p.parent == d)
+                                                          for d in {p.parent for p in records}]
     rewritten = 0
     for rel in written:
         # garbage in a deals/ file is finding 4's (deal files get a checksum), in a tune folder's JSON
@@ -112,7 +116,8 @@ def test_finding_2_no_write_follows_a_symlink_out_of_the_folder(made, tmp_path, 
 # sub folder -> a chunk removed first (through the link when it is under it), so that the command must
 # write into the sub folder again
 SUBFOLDERS = {
-    "run": {"chunks": "chunks/chunk-000001.parquet", "hands": "chunks/chunk-000001.parquet"},
+    "run": {"chunks": "chunks/chunk-000001.parquet", "hands": "chunks/chunk-000001.parquet",
+            "records": "records/chunk-000001.done.json"},
     "compare": {"runs": "runs/00/chunks/chunk-000000.parquet", "runs/00": "runs/00/chunks/chunk-000000.parquet",
                 "tables": None, "runs/01/deals": "runs/01/chunks/chunk-000000.parquet"},
     "tournament": {"runs/00": "runs/00/chunks/chunk-000000.parquet", "tables": None},

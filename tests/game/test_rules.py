@@ -42,7 +42,8 @@ def test_presets_match_the_rules_md_table(name, row):
 def test_every_preset_names_its_source_and_ludoteka_is_default():
     assert set(PRESETS) == set(PRESET_SOURCES) == {"ludoteka", "tradicional", "cardgames", "robo"}
     for name, seed in (("ludoteka", "000"), ("tradicional", "001"), ("cardgames", "003"), ("robo", "004")):
-        assert f"seed {seed}" in PRESET_SOURCES[name]
+        # named as a rule text, never "seed 000", which reads as a --seed (issue 26)
+        assert f"(rule text {seed})" in PRESET_SOURCES[name] and "seed" not in PRESET_SOURCES[name]
     assert parse_rules(None) == PRESETS["ludoteka"] == Ruleset()
 
 

@@ -93,7 +93,7 @@ def test_the_computer_blows_the_persons_misses(tmp_path):
 
     def ask(prompt):
         m = re.search(r"\[(\d+)-(\d+)", prompt)
-        return m.group(2) if prompt.startswith("your move") else "0"
+        return "1" if prompt.startswith("your only move") else m.group(2) if prompt.startswith("your move") else "0"
 
     s = Session(seat_specs(parse_rules("tradicional"), ["greedy"]), 4, tmp_path, ask=ask, say=lines.append)
     s.play(2, hands_mode=True)
@@ -101,6 +101,30 @@ def test_the_computer_blows_the_persons_misses(tmp_path):
     assert "seat 1 (greedy) BLOWS your " in text
     assert any(m.get("soplar") and m["player"] == 1
                for f in check_records(tmp_path) for m in json.loads(f.read_text())["moves"])
+
+
+def test_forced_moves_and_wrong_numbers_get_plain_prompts(tmp_path):
+    # issue 26: a forced move was asked as "[1-1 ...]" and `-1` was answered "suit must be o, c, e or b"
+    prompts, lines, answers = [], [], {}
+
+    def ask(prompt):
+        prompts.append(prompt)
+        n = answers.get(prompt, 0)
+        answers[prompt] = n + 1
+        return ["-1", "0", "1.5", "1"][n] if n < 4 else "1"
+
+    s = Session(seat_specs(parse_rules("ludoteka"), ["greedy"]), 7, tmp_path, ask=ask, say=lines.append)
+    s.play(2, hands_mode=True)
+    assert not [p for p in prompts if "[1-1," in p]
+    forced = [p for p in prompts if p.startswith("your only move [1 or ")]
+    assert forced, prompts
+    text = "\n".join(lines)
+    assert "suit must be" not in text
+    assert "`-1` is not one of the numbers shown: choose a number from 1 to " in text
+    assert "there is no move 0: choose a number from 1 to " in text
+    assert "`-1` is not one of the numbers shown: type 1, the only one" in text
+    assert "`1.5` is not one of the numbers shown: type 1, the only one" in text
+    check_records(tmp_path)
 
 
 @pytest.mark.parametrize("args,players", [

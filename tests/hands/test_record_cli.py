@@ -9,7 +9,7 @@ import pytest
 from escoba_sim import batch
 from escoba_sim.game import columns
 from escoba_sim.game.cards import card_str
-from escoba_sim.game.rules import PRESETS, parse_rules
+from escoba_sim.game.rules import FIELD_HELP, PRESETS, describe_value, parse_rules
 from escoba_sim.hands.record import RecordError, legal_moves_for, parse_record, record_for_hand, replay_record, walk
 
 SEEDS = (0, 1, 7, 2024, 2**64 - 1)
@@ -340,8 +340,16 @@ def test_rules_list(cli):
     out = cli("rules", "list")
     assert out.exit_code == 0
     for name in PRESETS:
-        assert any(line.startswith(name) for line in out.stdout.splitlines())
-    assert "seed 003" in out.stdout and "[default]" in out.stdout
+        assert name in out.stdout.splitlines()[0] and f"  {name}: " in out.stdout
+    assert "rule text 003" in out.stdout and "seed" not in out.stdout
+    assert out.stdout.count("default") == 1  # once, not "(default) [default]"
+    assert all(len(line) <= 80 for line in out.stdout.splitlines())
+    rows = {line.split()[0]: line for line in out.stdout.split("\n\n")[0].splitlines()}
+    assert rows["target"].endswith("21         0 (one hand)")  # robo's target 0 is one hand, not a 0-point game
+    shown = [line.split()[0] for line in out.stdout.split("\n\n")[0].splitlines()[1:]]
+    explained = dict(line.split(None, 1) for line in out.stdout.split("\n\n")[1].splitlines() if not line.startswith("("))
+    assert shown and set(shown) == set(explained)
+    assert all(explained[f] == FIELD_HELP[f] for f in shown)
     js = json.loads(cli("rules", "list", "--json").stdout)
     assert {k: parse_rules(k).as_dict() for k in PRESETS} == {k: v["fields"] for k, v in js.items()}
 
@@ -349,11 +357,16 @@ def test_rules_list(cli):
 def test_rules_show(cli):
     out = cli("rules", "show", "ludoteka(ties=none)")
     assert out.exit_code == 0
-    lines = dict(line.split(None, 1) for line in out.stdout.splitlines() if line.strip())
+    lines = dict(line.split(None, 1) for line in out.stdout.splitlines() if line.strip() and line[0] != " ")
     assert lines["canonical"] == "ludoteka(ties=none)"
     assert lines["digest"] == parse_rules("ludoteka(ties=none)").digest()
-    assert lines["ties"] == "none  (preset: shared)" and lines["capture"] == "card"
-    assert "seed 000" in lines["preset"]
+    assert lines["ties"].split(None, 1) == ["none", describe_value("ties", "none") + " (preset: shared)"]
+    assert lines["capture"].split(None, 1) == ["card", describe_value("capture", "card")]
+    assert lines["preset"].startswith("ludoteka, after a Spanish player's guide")
+    assert "seed" not in out.stdout
+    shown = cli("rules", "show", "tradicional").stdout  # every value explained, as a phrase of its own
+    assert re.search(r"^sevens +all +the sevens point only for all four sevens$", shown, re.M)
+    assert "one hand is the game" in cli("rules", "show", "robo").stdout
     js = json.loads(cli("rules", "show", "robo(players=6,teams=yes)", "--json").stdout)
     assert js["canonical"] == "robo(players=6,teams=yes)" and js["preset"] == "robo"
     assert js["fields"] == parse_rules("robo(players=6,teams=yes)").as_dict()

@@ -79,6 +79,15 @@ def test_marks_follow_the_documented_thresholds():
     assert mark_for(1.5, 0.8) is None  # inside the noise: no mark
 
 
+def test_marks_go_by_the_loss_as_printed():
+    # issue 26: a loss of 0.1957 is printed 0.20, so it is an inaccuracy, as the help's 0.2 says
+    assert mark_for(0.1957, 0.01) == "inaccuracy"
+    assert mark_for(0.4951, 0.01) == "mistake" and mark_for(0.9962, 0.01) == "blunder"
+    assert mark_for(0.1949, 0.01) is None  # printed 0.19
+    for loss in [i / 10000 for i in range(1500, 10600, 7)]:
+        assert mark_for(loss, 0.0) == mark_for(float(f"{loss:.2f}"), 0.0), loss
+
+
 def test_seat_filter_json_and_decision_seeds(cli, tmp_path):
     rec = record_for_hand("tradicional", ["random", "greedy"], 3, 0, 0)
     path = tmp_path / "h.json"

@@ -26,6 +26,9 @@ def reports(tmp_path_factory):
                           base / "tournament", seed=4)
     compare.compare(compare.build_variants([], ["lucky_deal=escobas,off", "ties=shared,none", "target=15,31"]),
                     "greedy", LONG, 80, base / "compare", seed=5)
+    # issue 26: 21 pairs, more than a palette's colours and a legend taller than the figure
+    tournament.tournament(["greedy", "maxoros", "random", "defensive", "heuristic", "sevens", LONG], 120,
+                          base / "tournament_21", seed=6, chunk_size=20)
     return base
 
 
@@ -33,7 +36,44 @@ def _boxes_overlap(a, b) -> bool:
     return a.x0 < b.x1 - 0.5 and b.x0 < a.x1 - 0.5 and a.y0 < b.y1 - 0.5 and b.y0 < a.y1 - 0.5
 
 
+def _outside(b, fb) -> bool:
+    return b.x0 < fb.x0 - 1 or b.x1 > fb.x1 + 1 or b.y0 < fb.y0 - 1 or b.y1 > fb.y1 + 1
+
+
+def _cut_artists(fig, r) -> list[str]:
+    """Every drawn artist (legends and their entries, colour bars, patches, lines, ...) whose box, clipped
+    as it is drawn, reaches past the figure's edge: what the saved image cuts off."""
+    import math
+
+    from matplotlib.axis import Tick
+    from matplotlib.transforms import Bbox
+
+    skip = {id(fig), id(fig.patch)}
+    for t in fig.findobj(Tick):  # tick marks and labels: the text check looks at the drawn ones
+        skip.update(id(a) for a in t.findobj())
+    problems = []
+    for a in fig.findobj(lambda a: a.get_visible()):
+        if id(a) in skip:
+            continue
+        try:
+            b = a.get_window_extent(r)
+        except (TypeError, NotImplementedError, AttributeError, RuntimeError):
+            continue
+        if b is None or not all(map(math.isfinite, b.extents)) or (b.width == 0 and b.height == 0):
+            continue
+        clip = a.get_clip_box() if a.get_clip_on() else None
+        if clip is not None:
+            b = Bbox.intersection(b, clip)
+            if b is None:
+                continue
+        if _outside(b, fig.bbox):
+            what = getattr(a, "get_label", lambda: "")() or ""
+            problems.append(f"{type(a).__name__} {what!r} cut by the figure's edge".replace(" ''", ""))
+    return problems
+
+
 def _check_chart(c):
+    import matplotlib.colors
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.collections import LineCollection, PolyCollection
     from matplotlib.lines import Line2D
@@ -47,7 +87,7 @@ def _check_chart(c):
     canvas.draw()
     r = canvas.get_renderer()
     fb = fig.bbox
-    problems = []
+    problems = _cut_artists(fig, r)
     # tick labels exist for ticks outside the view limits too; only those drawn count
     ticks_drawn, all_tick_labels = {}, set()
     for ax in fig.axes:
@@ -73,6 +113,10 @@ def _check_chart(c):
             for (ta, a), (tb, b) in itertools.combinations(boxes, 2):
                 if _boxes_overlap(a, b):
                     problems.append(f"tick labels {ta!r} and {tb!r} overlap")
+        # issue 26: no two lines of one axes share a colour (so no more lines than the palette has colours)
+        colours = [matplotlib.colors.to_hex(ln.get_color()) for ln in ax.lines if not ln.get_label().startswith("_")]
+        if len(set(colours)) < len(colours):
+            problems.append(f"{len(colours)} lines in {ax.get_title() or c.name} with {len(set(colours))} colours")
         ab = ax.bbox
         marks = [p for p in ax.patches if isinstance(p, Rectangle)]
         marks += [ln for ln in ax.lines if isinstance(ln, Line2D) and ln.get_xydata().size]
@@ -86,7 +130,7 @@ def _check_chart(c):
     return problems
 
 
-@pytest.mark.parametrize("folder", ["run_long", "run_three", "run_robo", "tournament", "compare"])
+@pytest.mark.parametrize("folder", ["run_long", "run_three", "run_robo", "tournament", "compare", "tournament_21"])
 def test_every_chart_fits(reports, folder):
     kind, manifest, tables = report.read_folder(reports / folder)
     problems = {}

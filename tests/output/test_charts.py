@@ -114,6 +114,53 @@ def test_plot_convergence_one_line_and_band_per_label():
     assert len(ax.collections) == 2
 
 
+def _convergence(labels):
+    return charts.prep_convergence(tables.convergence_frame(
+        [(x, k, 100.0 * k, 0.5, 0.4, 0.6) for x in labels for k in (1, 2, 3)]))
+
+
+def test_one_axes_never_holds_more_lines_than_the_palette_has_colours():
+    labels = [f"s{i}" for i in range(len(charts.PALETTE) + 1)]
+    ax = charts.plot_convergence(_ax(), _convergence(labels[:-1]))
+    colours = [ln.get_color() for ln in ax.get_lines()]
+    assert len(set(colours)) == len(colours) == len(charts.PALETTE)
+    with pytest.raises(ValueError, match="more than the 10 colours"):
+        charts.plot_convergence(_ax(), _convergence(labels))
+
+
+def test_convergence_panels_one_per_label_sharing_their_scales():
+    labels = [f"pair {i}" for i in range(21)]
+    fig = charts.new_figure(11, 12)
+    axes = charts.plot_convergence_panels(fig, _convergence(labels), reference=0.5)
+    assert axes.shape == (6, 4) and len(fig.axes) == 21  # the 3 empty slots of the last row are removed
+    assert [ax.get_title() for ax in fig.axes] == labels
+    assert all(len(ax.get_lines()) == 2 for ax in fig.axes)  # the estimate and the dashed 0.5
+    assert len({ax.get_lines()[0].get_color() for ax in fig.axes}) == 1
+    assert fig.axes[0].get_shared_y_axes().joined(fig.axes[0], fig.axes[-1])
+    long = "heuristic:oros=2,keep=0.5,escoba=5,risk=12 vs heuristic:oros=3,keep=0.25,risk=9"
+    assert all(len(line) <= 30 for line in charts.panel_title(long).splitlines())
+    # a long pair on two lines at " vs ", a spec broken after a comma, never inside a word
+    assert charts.panel_title("greedy vs heuristic:oros=2,escoba=5,risk=12") == \
+        "greedy vs\nheuristic:oros=2,escoba=5,\nrisk=12"
+
+
+def test_distributions_beyond_the_palette_are_drawn_as_panels():
+    rows = [(f"r{i} / p", v, 10 + v) for i in range(len(charts.PALETTE) + 6) for v in range(4)]
+    df = charts.prep_distribution(pl.DataFrame(rows, schema=["label", "value", "count"], orient="row"))
+    with pytest.raises(ValueError, match="colours of the palette"):
+        charts.plot_distribution(_ax(), df)
+    fig = charts.new_figure(11, 9)
+    charts.plot_distribution_panels(fig, df)
+    assert len(fig.axes) == 16 and all(len(ax.get_lines()) == 1 for ax in fig.axes)
+
+
+def test_log_ticks_are_few_round_counts():
+    assert charts.log_ticks(500, 2000) == [500, 1000, 2000]
+    assert charts.log_ticks(100, 1e6, 5) == [100, 1000, 1e4, 1e5, 1e6]
+    assert len(charts.log_ticks(1, 1e9, 4)) <= 4
+    assert [charts.count_text(v) for v in (500, 1000, 2000, 1.5e6)] == ["500", "1k", "2k", "1.5M"]
+
+
 def test_save_figure_is_reproducible(tmp_path, est):
     paths = []
     for d in ("one", "two"):

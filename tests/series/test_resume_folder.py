@@ -1,6 +1,7 @@
 """series.resume: any output folder finished by its kind, and a comparison or tournament rebuilt from its arguments."""
 
 import json
+import re
 import shutil
 
 import pytest
@@ -74,3 +75,29 @@ def test_a_manifest_that_does_not_describe_a_series(tmp_path):
         open_folder(tmp_path / "nowhere")
     with pytest.raises(ResumeError, match="not a comparison or tournament"):
         plan_series("run", {}, tmp_path)
+
+
+def test_default_folder_names_are_short_and_never_reuse_a_folder(tmp_path):
+    from datetime import datetime
+
+    from escoba_sim.series.resume import default_folder
+
+    when = datetime(2026, 12, 1, 23, 15, 42)
+    assert default_folder("compare", 17, tmp_path, when) == "compare-17"  # a chosen seed finds its folder again
+    assert default_folder("tournament", None, tmp_path, when) == "tournament-2026-12-01-2315"
+    (tmp_path / "tournament-2026-12-01-2315").mkdir()
+    (tmp_path / "tournament-2026-12-01-2315-2").write_text("")  # a file or a link takes the name too
+    assert default_folder("tournament", None, tmp_path, when) == "tournament-2026-12-01-2315-3"
+
+
+def test_a_tournament_without_seed_writes_a_readable_folder_that_keeps_the_seed(cli, tmp_path, monkeypatch):
+    # issue 26: each run without --seed left a new tournament-<19 digits>/ behind
+    monkeypatch.chdir(tmp_path)
+    for _ in range(2):
+        assert cli("tournament", "greedy", "random", "-n", 8, "--quiet").exit_code == 0
+    folders = sorted(p.name for p in tmp_path.iterdir())
+    assert len(folders) == 2 and len(set(folders)) == 2
+    for name in folders:
+        assert re.fullmatch(r"tournament-\d{4}-\d\d-\d\d-\d{4}(-2)?", name), name
+        seed = json.loads((tmp_path / name / "manifest.json").read_text())["seed"]
+        assert isinstance(seed, int) and str(seed) not in name

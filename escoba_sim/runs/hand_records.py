@@ -1,0 +1,100 @@
+"""Every hand a run counted, as a hand record (``--save-hands``): what ``replay``, ``analyze`` and ``trace`` read.
+
+The compiled core keeps no moves, so the records are made after the chunks are played, by playing
+each deal again with the reference engine: a hand is determined by (ruleset, the seats' strategies,
+seed, game, hand) (docs/engine.md), and the two engines are tested to play every hand identically,
+so the replay is the very hand the core counted. Deal ``d`` of rotation ``r`` is game ``d`` with the
+strategies of ``RunSpec.lineup(r)``, its hands dealt as ``engine.play_game`` deals them::
+
+    DIR/records/chunk-000123/d45-r1-h2.json    deal 45, rotation 1, hand 2 of that game
+    DIR/records/chunk-000123.done.json         the chunk's records are all written: how many
+
+A chunk's folder holds records only (``replay DIR/records/chunk-000123/*.json`` reads them all). Its
+records are written whole, then its ``.done.json``: a run interrupted while writing them, or a
+resumed one, writes the chunks without ``.done.json`` again under the same names (each file atomic,
+its bytes a function of the deal), so records are never duplicated nor lost. Only the deals a chunk
+counted are recorded (an SPRT that stopped inside a chunk cut it: the chunk file says how many).
+The reference engine plays a few hundred to a few thousand hands a second: saving records is for
+runs that are read hand by hand, not for 10^8 games.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..batch import make_player
+from ..files import UntrustedFile, make_dirs, write_json
+from ..game import engine
+from ..game.rules import Ruleset
+from ..hands.record import make_record
+from ..strategies import parse_strategy
+from .folder import chunk_name, finished_chunks, read_chunk
+from .spec import RunError, RunSpec
+
+RECORDS = "records"
+
+
+def record_name(deal: int, rotation: int, hand: int) -> str:
+    return f"d{deal}-r{rotation}-h{hand}.json"
+
+
+def chunk_folder(out: Path, k: int) -> Path:
+    return Path(out) / RECORDS / chunk_name(k).split(".")[0]
+
+
+def done_file(out: Path, k: int) -> Path:
+    folder = chunk_folder(out, k)
+    return folder.with_name(folder.name + ".done.json")
+
+
+def deal_records(spec: RunSpec, deal: int, rotation: int, players=None) -> list[dict]:
+    """The records of one deal in one rotation: its game's hands (or its one hand with ``--hands``)."""
+    rules: Ruleset = spec.rules
+    lineup = spec.lineup(rotation)
+    if players is None:
+        players = [make_player(parse_strategy(s).for_rules(rules)) for s in lineup]
+    out, scores = [], [0] * rules.n_sides
+    for h in range(engine.MAX_HANDS_PER_GAME):
+        st = engine.play_hand(rules, players, spec.seed, deal, h, dealer=(deal + h) % rules.players)
+        out.append(make_record(st, seed=spec.seed, game=deal, hand=h, strategies=list(lineup)))
+        if spec.mode == "hands":
+            break
+        scores = [s + p for s, p in zip(scores, st.result.total)]
+        if engine.game_winner(scores, rules.target) is not None:
+            break
+    return out
+
+
+def write_chunk_records(out: Path, spec: RunSpec, k: int, deals: int) -> int:
+    """Write the records of chunk ``k``'s first ``deals`` deals, every rotation, then its ``.done.json``."""
+    folder = chunk_folder(out, k)
+    make_dirs(folder, out)
+    for tmp in folder.glob(".*.tmp"):  # a killed writer's (the caller holds the folder's lock)
+        tmp.unlink(missing_ok=True)
+    first, _ = spec.chunk_range(k)
+    written = 0
+    for r in range(spec.rotations):
+        players = [make_player(parse_strategy(s).for_rules(spec.rules)) for s in spec.lineup(r)]
+        for d in range(first, first + deals):
+            for rec in deal_records(spec, d, r, players):
+                write_json(folder / record_name(d, r, rec["hand"]), rec, out)
+                written += 1
+    write_json(done_file(out, k), {"chunk": k, "first_deal": first, "deals": deals, "records": written}, out)
+    return written
+
+
+def write_records(out: str | Path, spec: RunSpec, used: int) -> int:
+    """The records of the run's first ``used`` chunks (the ones its summary counts) that are not written yet;
+    how many records were written."""
+    out = Path(out)
+    done = finished_chunks(out, spec)
+    written = 0
+    for k in range(used):
+        if done_file(out, k).is_file() or k not in done:
+            continue
+        deals = int(read_chunk(done[k], spec, k)["clusters"][0])
+        try:
+            written += write_chunk_records(out, spec, k, deals)
+        except UntrustedFile as e:  # a symlinked records/ or chunk folder: refused, as chunks/ is
+            raise RunError(f"{e}; refusing to write the folder {out}") from None
+    return written
