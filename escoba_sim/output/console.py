@@ -276,3 +276,66 @@ def compare_lines(summary: dict) -> list[str]:
                             lines.append(f"    {CATEGORY_TEXT.get(c, c):<{w}} " +
                                          "".join(f"{_compare_cell(got.get(f'{c}:{p}'), signed):<28}" for p in labels).rstrip())
     return lines
+
+
+def _pm(r: dict | None, f: str, half_f: str | None = None) -> str:
+    """``estimate±half`` of a symmetric 95 % interval (``–`` where there is none)."""
+    if r is None or r["estimate"] is None:
+        return "–"
+    text = f.format(r["estimate"])
+    if r["lo"] is None or r["hi"] is None:
+        return text
+    return text + "±" + (half_f or f).format((r["hi"] - r["lo"]) / 2).lstrip("+")
+
+
+def _games_cell(r: dict | None) -> str:
+    """``7 [6-9]``: games (a count) and its interval; ``∞`` where the interval reaches no skill at all."""
+    if r is None:
+        return "–"
+    g = lambda x: "∞" if x is None else f"{x:,.0f}"  # noqa: E731
+    return f"{g(r['estimate'])} [{g(r['lo'])}-{g(r['hi'])}]"
+
+
+def skill_lines(summary: dict, width: int = 80) -> list[str]:
+    """The terminal report of a skill ladder: one row per ruleset (fits 80 columns), ranked as given, then
+    each ruleset's ladder (ratings) in a line or two."""
+    import textwrap
+
+    s = summary
+    labels = s["labels"]
+    rows: dict[str, dict[str, dict]] = {}
+    for r in s["skill"]:
+        rows.setdefault(r["label"], {})[r["metric"]] = r
+    lines = [f"skill ladder {' < '.join(labels)}",
+             f"seed {s['seed']}, {s['games_per_pair']:,} games per pair and ruleset (duplicate deals); "
+             f"±: 95% interval, the deal as unit",
+             *spec_lines(labels, s["strategies"]), ""]
+    w = 13
+    lines.append(f"{'':<{w}} {'skill share':<11} {'Elo':<8} {'games to win':<12} {'seat adv.':<11} "
+                 f"{'hands':>5} {'esc.':>5} {'lucky':>5}")
+    lines.append(f"{'ruleset':<{w}} {'of outcome':<11} {'spread':<8} {'95% (closest)':<12} {'pts/hand':<11} "
+                 f"{'/game':>5} {'/hand':>5} {'/hand':>5}")
+    long = []
+    for rs in s["rulesets"]:
+        got = rows.get(rs["label"], {})
+        name = rs["label"]
+        if len(name) > w:
+            long.append(name)
+            name = name[:w - 3] + f"#{len(long)}"
+        g = lambda m, f: "–" if m not in got or got[m]["estimate"] is None else f.format(got[m]["estimate"])  # noqa: E731
+        lines.append(f"{name:<{w}} {_pm(got.get('skill_share'), '{:.3f}'):<11} "
+                     f"{_pm(got.get('rating_spread'), '{:.0f}'):<8} {_games_cell(got.get('games_to_win')):<12} "
+                     f"{_pm(got.get('seat_advantage'), '{:+.3f}', '{:.3f}'):<11} {g('hands_per_game', '{:.2f}'):>5} "
+                     f"{g('escobas', '{:.3f}')[1:] if g('escobas', '{:.3f}').startswith('0') else g('escobas', '{:.2f}'):>5} "
+                     f"{g('lucky_escobas', '{:.3f}')[1:] if g('lucky_escobas', '{:.3f}').startswith('0') else g('lucky_escobas', '{:.2f}'):>5}")
+    for i, name in enumerate(long, 1):
+        lines.append(f"  #{i} = {name}")
+    lines.append("")
+    lines.append("ladder per ruleset (Bradley-Terry rating, Elo scale, mean 0):")
+    ratings: dict[str, list[dict]] = {}
+    for r in s["ratings"]:
+        ratings.setdefault(r["ruleset"], []).append(r)
+    for rs in s["rulesets"]:
+        text = "  ".join(f"{r['label']} {r['estimate']:+.0f}" for r in ratings.get(rs["label"], []))
+        lines += textwrap.wrap(f"{rs['label']}: {text}", width, subsequent_indent="    ", break_on_hyphens=False)
+    return lines
