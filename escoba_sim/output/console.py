@@ -307,27 +307,34 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
     for r in s["skill"]:
         rows.setdefault(r["label"], {})[r["metric"]] = r
     lines = [f"skill ladder {' < '.join(labels)}",
-             f"seed {s['seed']}, {s['games_per_pair']:,} games per pair and ruleset (duplicate deals); "
-             f"±: 95% interval, the deal as unit",
+             f"seed {s['seed']}, {s['games_per_pair']:,} games per pair and ruleset (duplicate deals)",
+             "±, [..]: 95% interval, the deal as unit; ∞: the edge may be nil",
              *spec_lines(labels, s["strategies"]), ""]
     w = 13
-    lines.append(f"{'':<{w}} {'skill share':<11} {'Elo':<8} {'games to win':<12} {'seat adv.':<11} "
-                 f"{'hands':>5} {'esc.':>5} {'lucky':>5}")
-    lines.append(f"{'ruleset':<{w}} {'of outcome':<11} {'spread':<8} {'95% (closest)':<12} {'pts/hand':<11} "
-                 f"{'/game':>5} {'/hand':>5} {'/hand':>5}")
+    lines.append(f"{'':<{w}} {'skill share':<13} {'Elo':<8} {'games to win':<13} {'seat adv.':<10} "
+                 f"{'hands':>5} {'esc.':>4} {'lucky':>5}")
+    lines.append(f"{'ruleset':<{w}} {'of outcome':<13} {'spread':<8} {'95% (closest)':<13} {'pts/hand':<10} "
+                 f"{'/game':>5} {'/hand':>4} {'/hand':>5}")
     long = []
+
+    def small(m: str, got: dict) -> str:  # a rate below 1 without its leading zero: 4 characters
+        if m not in got or got[m]["estimate"] is None:
+            return "–"
+        x = got[m]["estimate"]
+        return f"{x:.3f}"[1:] if 0 <= x < 1 else f"{x:.2f}"
+
     for rs in s["rulesets"]:
         got = rows.get(rs["label"], {})
         name = rs["label"]
         if len(name) > w:
             long.append(name)
             name = name[:w - 3] + f"#{len(long)}"
-        g = lambda m, f: "–" if m not in got or got[m]["estimate"] is None else f.format(got[m]["estimate"])  # noqa: E731
-        lines.append(f"{name:<{w}} {_pm(got.get('skill_share'), '{:.3f}'):<11} "
-                     f"{_pm(got.get('rating_spread'), '{:.0f}'):<8} {_games_cell(got.get('games_to_win')):<12} "
-                     f"{_pm(got.get('seat_advantage'), '{:+.3f}', '{:.3f}'):<11} {g('hands_per_game', '{:.2f}'):>5} "
-                     f"{g('escobas', '{:.3f}')[1:] if g('escobas', '{:.3f}').startswith('0') else g('escobas', '{:.2f}'):>5} "
-                     f"{g('lucky_escobas', '{:.3f}')[1:] if g('lucky_escobas', '{:.3f}').startswith('0') else g('lucky_escobas', '{:.2f}'):>5}")
+        hpg = got.get("hands_per_game")
+        lines.append(f"{name:<{w}} {_pm(got.get('skill_share'), '{:.3f}'):<13} "
+                     f"{_pm(got.get('rating_spread'), '{:.0f}'):<8} {_games_cell(got.get('games_to_win')):<13} "
+                     f"{_pm(got.get('seat_advantage'), '{:+.2f}', '{:.2f}'):<10} "
+                     f"{'–' if hpg is None else format(hpg['estimate'], '.2f'):>5} {small('escobas', got):>4} "
+                     f"{small('lucky_escobas', got):>5}")
     for i, name in enumerate(long, 1):
         lines.append(f"  #{i} = {name}")
     lines.append("")
