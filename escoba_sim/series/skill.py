@@ -224,7 +224,8 @@ def _ruleset_tables(v: Variant, labels: list[str], pairs, aggs, run_dirs, specs)
     steps, worst = [], None
     for k in range(len(labels) - 1):
         p = pairs.index((k, k + 1))
-        r = pair_df.filter((pair_df["row"] == labels[k]) & (pair_df["col"] == labels[k + 1])).row(0, named=True)
+        # the upper one's row: its games won, drawn and lost against the lower one
+        r = pair_df.filter((pair_df["row"] == labels[k + 1]) & (pair_df["col"] == labels[k])).row(0, named=True)
         games = r["games"]
         pw, pl_ = r["won"] / games, r["lost"] / games
         if pl_ > pw:  # the stronger of the two is the upper one only if it wins more
