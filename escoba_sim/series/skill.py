@@ -187,12 +187,16 @@ def skill_share(S, G, n: int, won_a: list[int], won_b: list[int], games: list[in
     delta = Sy / n
     w = (2 / (4 * P)) * (L.T @ delta) / D - share * (a - D * b) / (B / n) / D
     cov_v = (G - np.outer(S, S) / n) / (n - 1)
-    var1 = max(float(w @ cov_v @ w), 0.0) / n
+    # delta's plug-in inflates the first-order term by tr(Sigma_y^2) / n (E|delta-hat|^2 = |delta|^2 + ...):
+    # taken out, so that with no skill the first-order term is nil on average, as it is in truth
+    cov_y = L @ cov_v @ L.T
+    inflation = (2 / (4 * P)) ** 2 * float(np.trace(cov_y @ cov_y)) / n / D ** 2
+    var1 = (float(w @ cov_v @ w) - inflation) / n  # may be below 0 by chance: only the sum below is a variance
     # second order (what is left when delta = 0): 2 zeta_2 / n(n-1), zeta_2 = tr(M^2) - |delta|^4
     M = Gy / n
     zeta2 = max(float(np.trace(M @ M)) - max(U, 0.0) ** 2, 0.0) / (4 * P) ** 2
     var2 = 2 * zeta2 / (n * (n - 1)) / D ** 2
-    return float(share), math.sqrt(var1 + var2)
+    return float(share), math.sqrt(var1 + var2 if var1 + var2 > 0 else var2)
 
 
 # --- the tables of one ruleset ----------------------------------------------------------------

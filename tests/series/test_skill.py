@@ -120,19 +120,19 @@ def test_skill_share_of_known_outcomes():
 
 @pytest.mark.slow
 def test_skill_share_interval_coverage_under_no_skill_and_with_skill():
-    """Coverage of the 95% interval on synthetic deals: at the null (a boundary) and with a true share
-    computed exactly; the tolerance is the binomial standard error of the coverage (4 sigma)."""
+    """Coverage of the 95% interval on synthetic deals (400 ladders each, fixed seed), the tolerance the
+    binomial standard error of a coverage figure (4 sigma). With no skill the interval is conservative
+    (the first-order term estimated from the same deals grows with the estimate): at least 95%. With a
+    clear skill (true share computed exactly) it covers 95%."""
     rng = np.random.default_rng(7)
     reps, n, P = 400, 800, 3
-    hits = 0
-    for _ in range(reps):
-        share, se = _share_of(_null_per_deal(rng, n, P), P)
-        hits += abs(share) <= 1.959964 * se
-    cov = hits / reps
-    assert abs(cov - 0.95) < 4 * math.sqrt(0.95 * 0.05 / reps)
-    # with skill: the first side wins with 0.6, loses with 0.3 in every pair -> share = mean (s-1/2)^2 / (0.9/4)
+    tol = 4 * math.sqrt(0.95 * 0.05 / reps)
+    hits = sum(abs(share) <= 1.959964 * se for share, se in (_share_of(_null_per_deal(rng, n, P), P)
+                                                               for _ in range(reps)))
+    assert hits / reps >= 0.95 - tol
+    # the first side wins with 0.6, loses with 0.3 in every pair: share = (0.65 - 1/2)^2 / (0.9 / 4)
     p = [0.6, 0.3, 0.1]
-    true = (0.75 - 0.5) ** 2 / (0.9 / 4)
+    true = (p[0] + p[2] / 2 - 0.5) ** 2 / ((p[0] + p[1]) / 4)
     hits = 0
     for _ in range(reps):
         cols = []
@@ -141,8 +141,7 @@ def test_skill_share_interval_coverage_under_no_skill_and_with_skill():
             cols += [(res == 0).sum(1), (res == 1).sum(1), np.full(n, 2)]
         share, se = _share_of(np.stack(cols, axis=1).astype(np.int64), P)
         hits += abs(share - true) <= 1.959964 * se
-    cov = hits / reps
-    assert abs(cov - 0.95) < 4 * math.sqrt(0.95 * 0.05 / reps)
+    assert abs(hits / reps - 0.95) < tol
 
 
 @pytest.mark.parametrize("p_win,p_loss", [(0.55, 0.35), (0.6, 0.4), (0.45, 0.25)])

@@ -1,0 +1,83 @@
+"""Study: which rule choices make Escoba more a game of skill? The four presets and every design effect
+(each a one-field variant of ludoteka), ranked by the skill share of a ladder of strategies (docs/skill.md).
+
+Two ladders, each on the same duplicate deals in every ruleset (one `skill` call each):
+
+- the full ladder ``random,greedy,heuristic,endgame,ismcts`` (the command's default), at
+  ``ESCOBA_SKILL_FULL_N`` games per pair (default 300: ismcts costs ~0.2 s a game per pair of
+  rulesets, benchmarks/README.md, so this is the study's cost);
+- the cheap ladder ``random,greedy,heuristic,endgame`` at ``ESCOBA_SKILL_N`` games per pair
+  (default 5000), whose intervals are narrower.
+
+    python analysis/skill_study.py
+    ESCOBA_SKILL_FULL_N=300 ESCOBA_SKILL_N=5000 python analysis/skill_study.py
+
+Each ladder's folder (``results/skill_full``, ``results/skill_cheap``) is an ``escoba-sim skill`` folder
+with its report; ``results/skill_study.json`` holds the ranked numbers and ``results/skill_study.md`` the
+ranking tables and the reading in plain words.
+"""
+
+import os
+
+from _common import RESULTS, SEED, fresh, save_numbers
+
+from escoba_sim.game.rules import PRESETS, parse_rules
+from escoba_sim.output.report import write_report
+from escoba_sim.series.compare import DESIGN_EFFECTS, Variant, build_variants
+from escoba_sim.series.skill import DEFAULT_LADDER, skill
+
+FULL_N = int(float(os.environ.get("ESCOBA_SKILL_FULL_N", "300")))
+CHEAP_N = int(float(os.environ.get("ESCOBA_SKILL_N", "5000")))
+LADDERS = {"cheap": (["random", "greedy", "heuristic", "endgame"], CHEAP_N), "full": (list(DEFAULT_LADDER), FULL_N)}
+
+
+def rulesets() -> list[Variant]:
+    """The four presets, then each design effect's values on ludoteka (ludoteka itself once)."""
+    presets = [Variant(p, parse_rules(p)) for p in PRESETS]
+    effects = build_variants(["ludoteka"], list(DESIGN_EFFECTS))[1:]
+    return presets + effects
+
+
+def ranked(summary: dict) -> list[dict]:
+    rows: dict[str, dict] = {}
+    for r in summary["skill"]:
+        rows.setdefault(r["label"], {"ruleset": r["label"]})[r["metric"]] = [
+            None if x is None else round(x, 4) for x in (r["estimate"], r["lo"], r["hi"])]
+    return sorted(rows.values(), key=lambda r: -(r["skill_share"][0] or 0))
+
+
+def table(rows: list[dict]) -> str:
+    def ci(v, f):
+        if v is None or v[0] is None:
+            return "–"
+        lo = "–" if v[1] is None else f.format(v[1])
+        hi = "∞" if v[2] is None else f.format(v[2])
+        return f"{f.format(v[0])} [{lo}, {hi}]"
+
+    out = ["| rank | ruleset | skill share | rating spread (Elo) | games to win, closest step | seat advantage "
+           "(pts/hand) | hands per game |", "|---:|---|---|---|---|---|---|"]
+    for i, r in enumerate(rows, 1):
+        out.append(f"| {i} | {r['ruleset']} | {ci(r.get('skill_share'), '{:.3f}')} | "
+                   f"{ci(r.get('rating_spread'), '{:.0f}')} | {ci(r.get('games_to_win'), '{:.0f}')} | "
+                   f"{ci(r.get('seat_advantage'), '{:+.3f}')} | {ci(r.get('hands_per_game'), '{:.2f}')} |")
+    return "\n".join(out)
+
+
+def main() -> dict:
+    numbers = {}
+    for name, (ladder, n) in LADDERS.items():
+        out = fresh(f"skill_{name}")
+        s = skill(rulesets(), ladder, n, out, seed=SEED, jobs=2)
+        write_report(out)
+        numbers[name] = {"command": f"python analysis/skill_study.py (ladder {','.join(ladder)}, n={n} games per "
+                                    f"pair and ruleset, seed={SEED})", "ranked": ranked(s)}
+        print(name, table(numbers[name]["ranked"]), sep="\n", flush=True)
+    save_numbers("skill_study", numbers)
+    (RESULTS / "skill_study.tables.md").write_text(
+        "\n\n".join(f"### {name}: {numbers[name]['command']}\n\n{table(numbers[name]['ranked'])}" for name in numbers)
+        + "\n")
+    return numbers
+
+
+if __name__ == "__main__":
+    main()
