@@ -135,7 +135,7 @@ def tournament(strategies, count, ruleset, seed, jobs, out, as_json, quiet, sche
 @click.option("--design-effects", is_flag=True,
               help="Vary every effect the design names: lucky_deal, ties, sevens, capture, target.")
 @click.option("--ladder", default="random,greedy,heuristic,endgame,ismcts", show_default=True, metavar="S1,S2,...",
-              help="Strategies, weakest first, comma-separated (a spec's own parameters too: heuristic:oros=2,escobas=1).")
+              help="Strategies, weakest first, comma-separated (a spec's own parameters too: heuristic:oros=2,escoba=1).")
 @click.option("-n", "count", type=COUNT, default=str(SKILL_DEFAULT_N), show_default=True,
               help="Games per pair of the ladder and ruleset (e.g. 1e4).")
 @seed_option("One seed for every ruleset and pair (the same deals).")
@@ -154,7 +154,7 @@ def skill(rules_list, vary, design_effects, ladder, count, seed, jobs, out, as_j
     \b
     Examples:
       escoba-sim skill
-      escoba-sim skill --ladder random,greedy,maxoros -n 2000 --design-effects --out effects
+      escoba-sim skill --design-effects --ladder random,greedy,maxoros -n 2000
       escoba-sim skill --rules ludoteka --rules cardgames --ladder random,greedy,heuristic
     """
     from ..series.compare import DESIGN_EFFECTS, CompareError

@@ -303,13 +303,14 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
 
     s = summary
     labels = s["labels"]
+    names = dict(zip(labels, table_labels(labels)))  # a long spec by a short name, listed once in full
     rows: dict[str, dict[str, dict]] = {}
     for r in s["skill"]:
         rows.setdefault(r["label"], {})[r["metric"]] = r
-    lines = [f"skill ladder {' < '.join(labels)}",
+    lines = [f"skill ladder {' < '.join(names.values())}",
              f"seed {s['seed']}, {s['games_per_pair']:,} games per pair and ruleset (duplicate deals)",
              "±, [..]: 95% interval, the deal as unit; ∞: the edge may be nil",
-             *spec_lines(labels, s["strategies"]), ""]
+             *spec_lines(list(names.values()), s["strategies"]), ""]
     w = 13
     lines.append(f"{'':<{w}} {'skill share':<13} {'Elo':<8} {'games to win':<13} {'seat adv.':<10} "
                  f"{'hands':>5} {'esc.':>4} {'lucky':>5}")
@@ -343,6 +344,7 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
     for r in s["ratings"]:
         ratings.setdefault(r["ruleset"], []).append(r)
     for rs in s["rulesets"]:
-        text = "  ".join(f"{r['label']} {r['estimate']:+.0f}" for r in ratings.get(rs["label"], []))
+        text = "  ".join(f"{names.get(r['label'], r['label'])} {r['estimate']:+.0f}"
+                         for r in ratings.get(rs["label"], []))
         lines += textwrap.wrap(f"{rs['label']}: {text}", width, subsequent_indent="    ", break_on_hyphens=False)
     return lines

@@ -69,7 +69,7 @@ class SkillError(ValueError):
 
 
 def split_ladder(text: str) -> list[str]:
-    """``random,greedy,heuristic:oros=2,escobas=1`` into strategy specs: a piece with ``=`` and no ``:``
+    """``random,greedy,heuristic:oros=2,escoba=1`` into strategy specs: a piece with ``=`` and no ``:``
     is a parameter of the spec before it (a spec's own parameters are separated by commas too)."""
     out: list[str] = []
     for piece in (p.strip() for p in text.split(",")):

@@ -39,8 +39,8 @@ def two_rulesets(tmp_path_factory):
 
 
 def test_split_ladder_keeps_a_specs_own_parameters():
-    assert sk.split_ladder("random, greedy,heuristic:oros=2,escobas=1,ismcts") == [
-        "random", "greedy", "heuristic:oros=2,escobas=1", "ismcts"]
+    assert sk.split_ladder("random, greedy,heuristic:oros=2,escoba=1,ismcts") == [
+        "random", "greedy", "heuristic:oros=2,escoba=1", "ismcts"]
     assert sk.ladder_labels(["random", "random", "greedy"]) == ["random", "random#2", "greedy"]
 
 
