@@ -258,3 +258,17 @@ def test_ctrl_c_keeps_what_landed_and_resume_gives_the_same_result(tmp_path):
     assert again.returncode == 0 and whole.returncode == 0, again.stderr + whole.stderr
     strip = lambda s: {k: v for k, v in json.loads(s).items() if k != "argv"}  # noqa: E731
     assert strip(again.stdout) == strip(whole.stdout)
+
+
+@pytest.mark.slow
+def test_skill_intervals_cover_the_large_ladder_value():
+    """The skill ladder's intervals (benchmarks/coverage.py --skill; its table in benchmarks/COVERAGE.md):
+    300 small ladders, seeds 1..300, against one 50x larger (seed 0); each coverage within 92-98%."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("coverage_bench", REPO / "benchmarks" / "coverage.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    _, hits = mod.coverage(runs=300, scale=50, measure=mod.skill_quantities)
+    rates = {k: h / n for k, (h, n, _) in hits.items()}
+    assert len(rates) == 5 and all(0.92 <= r <= 0.98 for r in rates.values()), rates
