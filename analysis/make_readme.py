@@ -93,6 +93,9 @@ def main():
     s = _load("stronger_search")
     if s:
         lines += _stronger_section(s)
+    s = _load("skill_study")
+    if s:
+        lines += _skill_section(s)
     (HERE / "README.md").write_text("\n".join(lines) + "\n")
 
 
@@ -509,3 +512,31 @@ def _stronger_section(s) -> list[str]:
 
 if __name__ == "__main__":
     main()
+
+
+def _skill_section(s) -> list[str]:
+    """Which rule choices make Escoba more a game of skill (skill_study.py): each ladder's ranking, the reading."""
+    def ci(v, f):
+        if v is None or v[0] is None:
+            return "–"
+        return f"{f.format(v[0])} [{'–' if v[1] is None else f.format(v[1])}, {'∞' if v[2] is None else f.format(v[2])}]"
+
+    lines = ["## Which rules reward skill (skill ladders)", "",
+             _stale(s) + "Every preset and every design effect (a one-field variant of ludoteka), ranked by the "
+             "skill share of a ladder of strategies: the share of a game result's variance that is who plays rather "
+             "than the cards (docs/skill.md). Every pair of the ladder plays the same duplicate deals under every "
+             "ruleset; 95% intervals by deal.", ""]
+    for name in ("cheap", "full"):
+        if name not in s:
+            continue
+        lines += [f"Command: `{s[name]['command']}`.", "",
+                  "| rank | ruleset | skill share | rating spread (Elo) | games to win, closest step | "
+                  "seat advantage (pts/hand) | hands per game |", "|---:|---|---|---|---|---|---|"]
+        for i, r in enumerate(s[name]["ranked"], 1):
+            lines.append(f"| {i} | {r['ruleset']} | {ci(r.get('skill_share'), '{:.3f}')} | "
+                         f"{ci(r.get('rating_spread'), '{:.0f}')} | {ci(r.get('games_to_win'), '{:.0f}')} | "
+                         f"{ci(r.get('seat_advantage'), '{:+.3f}')} | {ci(r.get('hands_per_game'), '{:.2f}')} |")
+        lines += ["", _img(f"skill_{name}", "skill_share")]
+    if s.get("reading"):
+        lines += ["**Reading.** " + s["reading"], ""]
+    return lines

@@ -1,5 +1,6 @@
 """The commands that play or read a series of runs on the same deals: compare (rulesets), tournament
-(strategies), skill (a ladder of strategies per ruleset) and report (charts and a page for any folder); ``series.resume`` rebuilds and plays a series."""
+(strategies), skill (a ladder of strategies per ruleset) and report (charts and a page for any folder);
+``series.resume`` rebuilds and plays a series."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ from .options import (
 )
 from .running import play_and_print_series
 
-SKILL_DEFAULT_N = 1000  # games per pair: the default ladder, one ruleset, in about 2 minutes on two cores (benchmarks/README.md)
+# games per pair: the default ladder, one ruleset, in about 2 minutes on two free cores (benchmarks/README.md)
+SKILL_DEFAULT_N = 1000
 
 
 def _start(kind: str, args: dict, out: str, *, jobs, as_json, quiet, scheduler) -> None:
@@ -135,7 +137,8 @@ def tournament(strategies, count, ruleset, seed, jobs, out, as_json, quiet, sche
 @click.option("--design-effects", is_flag=True,
               help="Vary every effect the design names: lucky_deal, ties, sevens, capture, target.")
 @click.option("--ladder", default="random,greedy,heuristic,endgame,ismcts", show_default=True, metavar="S1,S2,...",
-              help="Strategies, weakest first, comma-separated (a spec's own parameters too: heuristic:oros=2,escoba=1).")
+              help="Strategies, weakest first, comma-separated (a spec's own parameters too: "
+                   "heuristic:oros=2,escoba=1).")
 @click.option("-n", "count", type=COUNT, default=str(SKILL_DEFAULT_N), show_default=True,
               help="Games per pair of the ladder and ruleset (e.g. 1e4).")
 @seed_option("One seed for every ruleset and pair (the same deals).")
@@ -176,7 +179,7 @@ def skill(rules_list, vary, design_effects, ladder, count, seed, jobs, out, as_j
 @click.argument("directory", type=click.Path(exists=True, file_okay=False))
 @out_option("Where to write (default: DIRECTORY/report).")
 def report(directory, out):
-    """Charts (PNG and SVG) and one self-contained HTML page for a run, compare or tournament folder.
+    """Charts (PNG and SVG) and one self-contained HTML page for a run, compare, tournament or skill folder.
 
     \b
     Example:

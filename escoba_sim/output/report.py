@@ -76,7 +76,7 @@ def read_folder(d: Path) -> tuple[str, dict, dict]:
         manifest = read_json_object(d / "manifest.json", what="a results manifest (a JSON object)")
     except UntrustedFile as e:
         if not (d / "manifest.json").exists() and not (d / "manifest.json").is_symlink():
-            raise ReportError(f"{d}: no manifest.json; give a run, compare or tournament folder") from None
+            raise ReportError(f"{d}: no manifest.json; give a run, compare, tournament or skill folder") from None
         raise ReportError(str(e)) from None
     kind = folder_kind(manifest)
     from ..runs.spec import RunError

@@ -241,9 +241,12 @@ def _ruleset_tables(v: Variant, labels: list[str], pairs, aggs, run_dirs, specs)
         d_lo, d_hi = interval(abs(d), dse)
         need = games_needed(pw, pl_)
         # the interval: games_needed at the ends of the interval of wins minus losses, draws as estimated
-        at_d = lambda x: games_needed((decisive + x) / 2, (decisive - x) / 2) if x is not None else math.inf  # noqa: E731
-        n_lo, n_hi = at_d(min(d_hi, decisive)) if d_hi is not None else None, at_d(d_lo)
-        hpg, _ = stats.deal_ratio(S, G, n, stats.unit(size * P, at(p, lay.hands)), stats.unit(size * P, at(p, lay.games)))
+        def at_d(x):
+            return games_needed((decisive + x) / 2, (decisive - x) / 2) if x is not None else math.inf
+
+        n_lo, n_hi = (at_d(min(d_hi, decisive)) if d_hi is not None else None), at_d(d_lo)
+        hpg, _ = stats.deal_ratio(S, G, n, stats.unit(size * P, at(p, lay.hands)),
+                                  stats.unit(size * P, at(p, lay.games)))
         rd = diff(k + 1, k)
         fin = lambda x: None if x is None or not math.isfinite(x) else float(x)  # noqa: E731
         step = {"ruleset": v.label, "lower": labels[k], "upper": labels[k + 1], "rating_diff": rd[0],
@@ -288,9 +291,11 @@ def analyse(variants: list[Variant], labels: list[str], pairs, aggs, run_dirs, s
         sl = slice(k * P, (k + 1) * P)
         t = _ruleset_tables(v, labels, pairs, aggs[sl], run_dirs[sl], specs[sl])
         rows += t["skill"]
-        ratings.append(t["ratings"].with_columns(pl.lit(v.label).alias("ruleset")).select("ruleset", pl.all().exclude("ruleset")))
+        first = lambda df: df.with_columns(pl.lit(v.label).alias("ruleset")).select(  # noqa: E731
+            "ruleset", pl.all().exclude("ruleset"))
+        ratings.append(first(t["ratings"]))
         steps += t["steps"]
-        pair_frames.append(t["pairs"].with_columns(pl.lit(v.label).alias("ruleset")).select("ruleset", pl.all().exclude("ruleset")))
+        pair_frames.append(first(t["pairs"]))
     f, s = pl.Float64, pl.String
     step_schema = {"ruleset": s, "lower": s, "upper": s, "rating_diff": f, "rating_diff_lo": f, "rating_diff_hi": f,
                    "score": f, "win": f, "draw": f, "loss": f, "games_to_win": f, "games_to_win_lo": f,
