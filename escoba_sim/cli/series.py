@@ -161,15 +161,15 @@ def skill(rules_list, vary, design_effects, ladder, count, seed, jobs, out, as_j
       escoba-sim skill --rules ludoteka --rules cardgames --ladder random,greedy,heuristic
     """
     from ..series.compare import DESIGN_EFFECTS, CompareError
-    from ..series.skill import SkillError, skill_variants, split_ladder
+    from ..series.skill import SkillError, check_ladder, check_rulesets, skill_variants, split_ladder
 
     try:
         variants = skill_variants(list(rules_list), list(vary) + (list(DESIGN_EFFECTS) if design_effects else []))
+        check_rulesets(variants)
+        strategies = split_ladder(ladder)
+        check_ladder(strategies)
     except (CompareError, SkillError) as e:
         fail(str(e))
-    strategies = split_ladder(ladder)
-    if len(strategies) < 2:
-        fail("a skill ladder needs two or more strategies (e.g. --ladder random,greedy)")
     out, seed = _folder("skill", out, seed)
     _start("skill", {"variants": variants, "strategies": strategies, "n": count, "seed": seed}, out,
            jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)

@@ -21,7 +21,7 @@ from ..runs.runner import Progress, run
 from ..runs.spec import RunError, RunSpec, make_spec
 from ..strategies import StrategyError, parse_strategy, plugins_in
 from .compare import Variant, compare
-from .skill import skill
+from .skill import check_ladder, check_rulesets, skill
 from .tournament import tournament
 
 SERIES_KINDS = ("compare", "tournament", "skill")
@@ -79,6 +79,9 @@ def plan_series(kind: str, args: dict, out: str | Path) -> SeriesPlan:
                 Variant(_label(r), parse_rules(r["rules"], files=False)) for r in args["rulesets"]]
             m = len(args["strategies"])
             runs = len(variants) * (m * (m - 1) // 2 if kind == "skill" else 1)
+            if kind == "skill":
+                check_rulesets(variants)
+                check_ladder(list(args["strategies"]))
             first = make_spec(args["strategies"][0], args["strategies"][1:2 if kind == "skill" else None],
                               variants[0].rules, args["n"], seed=args["seed"], players_fixed=True,
                               chunk_size=args.get("chunk_size", 0))

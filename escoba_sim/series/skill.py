@@ -101,6 +101,24 @@ def skill_variants(rules: list, vary: list[str]) -> list[Variant]:
     return build_variants(rules, vary)
 
 
+def check_rulesets(variants: list[Variant]) -> None:
+    """A ladder's pairs are two-sided games: 2 players, or 4 or 6 in teams (else one SkillError line)."""
+    for v in variants:
+        if v.rules.players != 2 and not v.rules.teams:
+            raise SkillError(f"{v.label}: a ladder's pairs are two-sided games: use 2 players, or 4 or 6 with "
+                             f"teams (e.g. --rules 'ludoteka(players=4,teams=true)')")
+
+
+def check_ladder(ladder: list[str]) -> list[str]:
+    """The ladder's specs in canonical form; a spec that names no strategy is one SkillError line."""
+    if len(ladder) < 2:
+        raise SkillError("a skill ladder needs two or more strategies (e.g. --ladder random,greedy)")
+    try:
+        return [check_strategy(x) for x in ladder]
+    except StrategyError as e:
+        raise SkillError(f"--ladder: {e}") from None
+
+
 # --- Fiedler & Rock's critical repetition frequency ------------------------------------------
 
 def match_win_probability(p_win: float, p_loss: float, games: int) -> float:
@@ -310,16 +328,8 @@ def skill(variants: list[Variant], ladder: list[str], n: int, out: str | Path, *
           on_chunk=None) -> dict:
     """Play the ladder's pairs in every ruleset on the same duplicate deals (via the runner), then write
     the tables and the summary; ``on_run(k, label)`` as run k starts."""
-    if len(ladder) < 2:
-        raise SkillError("a skill ladder needs two or more strategies (e.g. --ladder random,greedy)")
-    try:
-        ladder = [check_strategy(x) for x in ladder]
-    except StrategyError as e:
-        raise SkillError(str(e)) from None
-    for v in variants:
-        if v.rules.players != 2 and not v.rules.teams:
-            raise SkillError(f"{v.label}: a ladder's pairs are two-sided games: use 2 players, or 4 or 6 with "
-                             f"teams (e.g. --rules 'ludoteka(players=4,teams=true)')")
+    ladder = check_ladder(ladder)
+    check_rulesets(variants)
     labels = ladder_labels(ladder)
     pairs = list(combinations(range(len(ladder)), 2))
     out = Path(out)

@@ -175,6 +175,10 @@ def test_skill_refuses_what_it_cannot_play(tmp_path):
     r = CliRunner().invoke(main, ["skill", "--rules", "ludoteka(players=3)", "--ladder", "random,greedy", "-n", "10",
                                   "--seed", "1", "--out", str(tmp_path / "c")])
     assert r.exit_code == 1 and r.stderr.count("\n") == 1 and "Traceback" not in r.output
+    assert "two-sided games" in r.stderr
+    r = CliRunner().invoke(main, ["skill", "--ladder", "random,nosuch", "-n", "10", "--out", str(tmp_path / "e")])
+    assert r.exit_code == 1 and r.stderr.startswith("Error: --ladder: unknown strategy `nosuch`")
+    assert not (tmp_path / "e").exists()
     r = CliRunner().invoke(main, ["skill", "--ladder", "greedy", "-n", "10", "--out", str(tmp_path / "d")])
     assert r.exit_code == 1 and "two or more" in r.stderr
 
