@@ -401,15 +401,20 @@ def skill_charts(tables: dict) -> list[Chart]:
         pad = 0.05 * (hi - lo or 1.0)
 
         def draw(fig):
+            from matplotlib.ticker import MaxNLocator
+
             axes = fig.subplots(nrows, ncols, squeeze=False, sharex=True)
             for ax, (name, df) in zip(axes.flat, ladders):
                 charts.plot_ladder(ax, df, xlabel="")
                 ax.set_xlim(lo - pad, hi + pad)
+                ax.xaxis.set_major_locator(MaxNLocator(5))
                 ax.set_title(name, fontsize="small")
-            for ax in axes[-1]:
-                ax.set_xlabel("rating (Elo, mean 0)")
-            for ax in list(axes.flat)[len(ladders):]:
-                fig.delaxes(ax)
+            for k, ax in enumerate(axes.flat):
+                if k >= len(ladders):
+                    fig.delaxes(ax)
+                elif k + ncols >= len(ladders):  # the lowest panel of its column: its x axis is labelled
+                    ax.xaxis.set_tick_params(labelbottom=True)
+                    ax.set_xlabel("rating (Elo, mean 0)")
         out.append(Chart("skill_ladders", "The ladder per ruleset: Bradley-Terry ratings, Elo scale "
                                           "(95% interval; same x scale in every panel)",
                          draw, width=4.0 * ncols + 1.0, height=0.8 + nrows * (0.9 + 0.3 * per)))
