@@ -289,10 +289,15 @@ def _pm(r: dict | None, f: str, half_f: str | None = None) -> str:
 
 
 def _games_cell(r: dict | None) -> str:
-    """``7 [6-9]``: games (a count) and its interval; ``∞`` where the interval reaches no skill at all."""
+    """``7 [6-9]``, ``3.8k [111-∞]``: games (a count) and its interval; ``∞`` where the interval reaches no
+    skill at all."""
     if r is None:
         return "–"
-    g = lambda x: "∞" if x is None else f"{x:,.0f}"  # noqa: E731
+    def g(x) -> str:  # at most 4 characters: 89, 3.8k, 61k
+        if x is None:
+            return "∞"
+        return f"{x:.0f}" if x < 999.5 else f"{x / 1000:.1f}k" if x < 9950 else f"{x / 1000:.0f}k"
+
     return f"{g(r['estimate'])} [{g(r['lo'])}-{g(r['hi'])}]"
 
 
@@ -338,6 +343,10 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
                      f"{small('lucky_escobas', got):>5}")
     for i, name in enumerate(long, 1):
         lines.append(f"  #{i} = {name}")
+    if s.get("effects"):
+        lines += ["", f"skill share minus {s['rulesets'][0]['label']}'s (paired by deal, 95% interval):"]
+        for e in s["effects"]:
+            lines.append(f"  {e['label']:<28} {_compare_cell(e, True)}")
     lines.append("")
     lines.append("ladder per ruleset (Bradley-Terry rating, Elo scale, mean 0):")
     ratings: dict[str, list[dict]] = {}

@@ -173,7 +173,7 @@ TABLE_SCHEMAS = {
     "convergence": {"label": "String", "chunks": "Int64", "n": "Float64", "estimate": "Float64", "lo": "Float64",
                     "hi": "Float64"},
     "crosstable": {"row": "String", "col": "String", "value": "Float64"},
-    "skill": _EST,
+    "skill": _EST, "skill_effects": _EST,
     "skill_ratings": {"ruleset": "String", "label": "String", "estimate": "Float64", "lo": "Float64", "hi": "Float64"},
     "pairs": {"row": "String", "col": "String", "games": "Int64", "won": "Int64", "drawn": "Int64", "lost": "Int64",
               "score": "Float64", "score_lo": "Float64", "score_hi": "Float64", "points_diff": "Float64",
@@ -391,6 +391,13 @@ def skill_charts(tables: dict) -> list[Chart]:
                              sh, charts.plot_intervals, width=8.0, height=1.6 + 0.4 * sh.height,
                              xlabel="share of the game outcome's variance (0: luck only, 1: skill only)",
                              reference=0.0))
+    if "skill_effects" in tables and tables["skill_effects"].height:
+        ef = charts.prep_metric(tables["skill_effects"], "skill_share")
+        first = tables["skill"]["label"][0] if "skill" in tables and tables["skill"].height else "the first ruleset"
+        out.append(_ax_chart("skill_effects", f"Skill share minus {first}'s, paired by deal (95% interval)", ef,
+                             charts.plot_intervals, width=8.0, height=1.6 + 0.4 * ef.height,
+                             xlabel="difference in the share of the outcome's variance (dashed: no change)",
+                             reference=0.0))
     if "skill_ratings" in tables and tables["skill_ratings"].height:
         ladders = charts.prep_ladders(tables["skill_ratings"])
         ncols = min(3, len(ladders))
@@ -549,6 +556,10 @@ def people_tables(kind: str, tables: dict) -> list[tuple[str, object, str]]:
                                               .replace(" (closest step)", "").strip(), return_dtype=pl.String)
                 .alias("quantity")).select("label", "quantity", "estimate", "lo", "hi").rename({"label": "ruleset"}),
                         "skill"))
+        if "skill_effects" in tables and tables["skill_effects"].height:
+            out.append(("Skill share minus the first ruleset's, paired by deal (95% interval)",
+                        tables["skill_effects"].select("label", "estimate", "lo", "hi").rename({"label": "ruleset"}),
+                        "skill_effects"))
         if "skill_steps" in tables:
             out.append(("Steps between ladder neighbours: rating difference, the upper one's game W/D/L shares, "
                         "and the games and hands it needs to win a match 95% of the time", tables["skill_steps"],

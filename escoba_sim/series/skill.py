@@ -20,9 +20,11 @@ all rulesets hold the same deals (common random numbers). Per ruleset:
 - ``seat_advantage`` (mano's minus dealer's points per hand), ``hands_per_game``, ``escobas`` and
   ``lucky_escobas`` per hand, over all the ruleset's pairs, as ``compare`` defines them.
 
+With several rulesets, each one's skill share minus the first's, paired by deal (``share_effects``).
+
 Output folder: ``DIR/manifest.json`` (kind "skill": the ladder as ``strategies``, the ``rulesets``,
 and under ``pairs`` one ``{"ruleset", "a", "b", "run"}`` per run), ``DIR/runs/NN/`` (one runner
-folder per ruleset and pair, ruleset-major), ``DIR/tables/*.parquet`` (skill, skill_ratings,
+folder per ruleset and pair, ruleset-major), ``DIR/tables/*.parquet`` (skill, skill_effects, skill_ratings,
 skill_steps, skill_pairs) and ``DIR/summary.json``.
 """
 
@@ -174,47 +176,101 @@ def skill_share(S, G, n: int, won_a: list[int], won_b: list[int], games: list[in
     |delta|^2 / 4P``, estimated without bias by ``sum_{c != d} y_c . y_d / n(n-1)``. The total variance
     of the score about 1/2 is a quarter of the decisive share (a draw is 1/2 exactly).
     """
-    P = len(games)
+    return share_contrast(S, G, n, [(1, won_a, won_b, games)])
+
+
+def share_contrast(S, G, n: int, blocks) -> tuple[float, float]:
+    """``sum_b sign_b * skill_share_b`` over ``blocks`` of ``(sign, won_a, won_b, games)`` columns (e.g. one
+    ruleset's pairs minus another's, on the same deals) and its standard error (``skill_share``'s method).
+
+    The U-statistics' variance is Hoeffding's: a first-order term (each deal's influence, linear in its
+    vector, with the plug-in's bias ``tr((W Sigma)^2) / n`` taken out) and a second-order one,
+    ``2 (tr((W M)^2) - (delta' W delta)^2) / n(n-1)``, ``W`` the blocks' weights ``sign / 4 P D``, ``M =
+    E[y y']``; the ratios to the total variances ``D`` by the delta method.
+    """
     S = np.asarray(S, dtype=float)
     G = np.asarray(G, dtype=float)
-    g_total = sum(S[c] for c in games)
-    if n < 2 or g_total <= 0:
+    if n < 2:
         return math.nan, math.nan
-    g = g_total / (P * n)  # games per deal of each pair (every pair plays the same deals)
-    L = np.zeros((P, len(S)))
-    for p in range(P):
-        L[p, won_a[p]] += 1 / g
-        L[p, won_b[p]] -= 1 / g
-    Sy = L @ S
-    Gy = L @ G @ L.T
-    U = (Sy @ Sy - np.trace(Gy)) / (n * (n - 1))  # unbiased |delta|^2
-    between = U / (4 * P)
-    # the total: 1/4 of the decisive share, a ratio of per-deal sums
-    a = np.zeros(len(S))
-    b = np.zeros(len(S))
-    for p in range(P):
-        a[won_a[p]] += 0.25
-        a[won_b[p]] += 0.25
-        b[games[p]] += 1.0
-    A, B = a @ S, b @ S
-    if A <= 0:
-        return math.nan, math.nan
-    D = A / B
-    share = between / D
-    # first order: the influence of deal c on the share (U's is 2 (y_c - ybar) . delta / 4P)
-    delta = Sy / n
-    w = (2 / (4 * P)) * (L.T @ delta) / D - share * (a - D * b) / (B / n) / D
+    rows, weights, est, est_pos = [], [], 0.0, 0.0
+    w = np.zeros(len(S))
+    for sign, won_a, won_b, games in blocks:
+        P = len(games)
+        g_total = sum(S[c] for c in games)
+        if g_total <= 0:
+            return math.nan, math.nan
+        g = g_total / (P * n)  # games per deal of each pair (every pair plays the same deals)
+        L = np.zeros((P, len(S)))
+        a = np.zeros(len(S))
+        b = np.zeros(len(S))
+        for p in range(P):
+            L[p, won_a[p]] += 1 / g
+            L[p, won_b[p]] -= 1 / g
+            a[won_a[p]] += 0.25  # the total: 1/4 of the decisive share, a ratio of per-deal sums
+            a[won_b[p]] += 0.25
+            b[games[p]] += 1.0
+        A, B = a @ S, b @ S
+        if A <= 0:
+            return math.nan, math.nan
+        D = A / B
+        Sy = L @ S
+        U = (Sy @ Sy - np.trace(L @ G @ L.T)) / (n * (n - 1))  # unbiased |delta|^2
+        share = U / (4 * P) / D
+        est += sign * share
+        est_pos += sign * max(U, 0.0) / (4 * P) / D
+        # first order: deal c's influence on the share (U's is 2 (y_c - ybar) . delta)
+        w += sign * (2 * (L.T @ (Sy / n)) / (4 * P * D) - share * (a - D * b) / (B / n) / D)
+        rows.append(L)
+        weights += [sign / (4 * P * D)] * P
+    L = np.vstack(rows)
+    W = np.diag(weights)
     cov_v = (G - np.outer(S, S) / n) / (n - 1)
-    # delta's plug-in inflates the first-order term by tr(Sigma_y^2) / n (E|delta-hat|^2 = |delta|^2 + ...):
-    # taken out, so that with no skill the first-order term is nil on average, as it is in truth
-    cov_y = L @ cov_v @ L.T
-    inflation = (2 / (4 * P)) ** 2 * float(np.trace(cov_y @ cov_y)) / n / D ** 2
-    var1 = (float(w @ cov_v @ w) - inflation) / n  # may be below 0 by chance: only the sum below is a variance
-    # second order (what is left when delta = 0): 2 zeta_2 / n(n-1), zeta_2 = tr(M^2) - |delta|^4
-    M = Gy / n
-    zeta2 = max(float(np.trace(M @ M)) - max(U, 0.0) ** 2, 0.0) / (4 * P) ** 2
-    var2 = 2 * zeta2 / (n * (n - 1)) / D ** 2
-    return float(share), math.sqrt(var1 + var2 if var1 + var2 > 0 else var2)
+    WC = W @ (L @ cov_v @ L.T)
+    # delta's plug-in inflates the first-order term by 4 tr((W Sigma_y)^2) / n: taken out, so that with no
+    # skill the first-order term is nil on average, as it is in truth
+    var1 = (float(w @ cov_v @ w) - 4 * float(np.trace(WC @ WC)) / n) / n  # may be < 0: only the sum is a variance
+    WM = W @ (L @ G @ L.T) / n
+    zeta2 = max(float(np.trace(WM @ WM)) - est_pos ** 2, 0.0)
+    var2 = 2 * zeta2 / (n * (n - 1))
+    return float(est), math.sqrt(var1 + var2 if var1 + var2 > 0 else var2)
+
+
+def pair_columns(size: int, P: int, offset: int = 0, cols: tuple[int, int, int] | None = None):
+    """The won-by-each-side and games columns of ``P`` pairs' runs side by side (``size`` columns each) from run
+    ``offset`` on; ``cols`` are those columns within a run's vector (default ``DealLayout(2)``'s)."""
+    lay = DealLayout(2)
+    won_a, won_b, games = cols or (lay.won(0), lay.won(1), lay.games)
+    return ([(offset + p) * size + won_a for p in range(P)], [(offset + p) * size + won_b for p in range(P)],
+            [(offset + p) * size + games for p in range(P)])
+
+
+def share_effects(variants: list[Variant], P: int, run_dirs, specs) -> list[tuple]:
+    """Each ruleset's skill share minus the first's, paired by deal (every ruleset plays the same deals): the
+    runs' won and games columns side by side, deal by deal, one chunk at a time (flat memory)."""
+    from ..runs.aggregates import gram
+    from ..runs.folder import read_run_deals
+
+    if len(variants) < 2:
+        return []
+    lay = DealLayout(2)
+    keep = [lay.won(0), lay.won(1), lay.games]
+    n, S, G = 0, None, None
+    for k in range(specs[0].n_chunks):
+        parts = [read_run_deals(d, spec, k)[:, keep] for d, spec in zip(run_dirs, specs)]
+        if len({len(x) for x in parts}) != 1:
+            raise RunError(f"chunk {k} holds different deals in the runs of {run_dirs[0].parent}")
+        v = np.hstack(parts)
+        if S is None:
+            S, G = np.zeros(v.shape[1], np.int64), np.zeros((v.shape[1], v.shape[1]), np.int64)
+        n += len(v)
+        S += v.sum(axis=0)
+        G += gram(v)
+    rows = []
+    for r in range(1, len(variants)):
+        d, se = share_contrast(S, G, n, [(1, *pair_columns(3, P, r * P, (0, 1, 2))),
+                                         (-1, *pair_columns(3, P, 0, (0, 1, 2)))])
+        rows.append((variants[r].label, "skill_share", d, *interval(d, se)))
+    return rows
 
 
 # --- the tables of one ruleset ----------------------------------------------------------------
@@ -229,8 +285,7 @@ def _ruleset_tables(v: Variant, labels: list[str], pairs, aggs, run_dirs, specs)
     for _, n, S, G in series_deal_sums(run_dirs, specs, specs[0].n_chunks):
         pass
     rows = []
-    share, se = skill_share(S, G, n, [at(p, lay.won(0)) for p in range(P)], [at(p, lay.won(1)) for p in range(P)],
-                            [at(p, lay.games) for p in range(P)])
+    share, se = skill_share(S, G, n, *pair_columns(size, P))
     rows.append((v.label, "skill_share", share, *interval(share, se)))
     rating = np.asarray(t["ratings"]["estimate"].to_list())
     cov = t["rating_cov"].select(labels).to_numpy()
@@ -319,7 +374,9 @@ def analyse(variants: list[Variant], labels: list[str], pairs, aggs, run_dirs, s
                    "score": f, "win": f, "draw": f, "loss": f, "games_to_win": f, "games_to_win_lo": f,
                    "games_to_win_hi": f, "hands_per_game": f, "hands_to_win": f, "hands_to_win_lo": f,
                    "hands_to_win_hi": f}
-    return {"skill": estimate_frame(rows), "skill_ratings": pl.concat(ratings),
+    effects = share_effects(variants, P, run_dirs, specs)
+    return {"skill": estimate_frame(rows), "skill_effects": estimate_frame(effects),
+            "skill_ratings": pl.concat(ratings),
             "skill_steps": pl.DataFrame(steps, schema=step_schema), "skill_pairs": pl.concat(pair_frames)}
 
 
@@ -371,7 +428,8 @@ def skill(variants: list[Variant], ladder: list[str], n: int, out: str | Path, *
                            "deals): ratings by the tournament's sandwich estimator, the skill share by its "
                            "U-statistic's variance and the delta method, games_to_win at the ends of the "
                            "interval of the pair's wins minus losses",
-               "skill": json_rows(tables["skill"]), "ratings": json_rows(tables["skill_ratings"]),
+               "skill": json_rows(tables["skill"]), "effects": json_rows(tables["skill_effects"]),
+               "ratings": json_rows(tables["skill_ratings"]),
                "steps": json_rows(tables["skill_steps"])}
     write_results(out, manifest, tables, summary)
     return summary

@@ -74,6 +74,24 @@ def test_a_skilled_ladder_shows_skill_and_sensible_game_numbers(two_rulesets):
     assert rg["games_to_win_lo"] <= rg["games_to_win"] <= (rg["games_to_win_hi"] or math.inf)
 
 
+def test_the_skill_share_difference_is_paired_by_deal(two_rulesets):
+    """lucky_deal=off minus ludoteka: the difference of the two shares, with an interval narrower than the
+    unpaired one (the same deals move both rulesets' results together)."""
+    _, summary = two_rulesets
+    (e,) = summary["effects"]
+    a, b = metric(summary, "lucky_deal=off", "skill_share"), metric(summary, "ludoteka", "skill_share")
+    assert e["label"] == "lucky_deal=off" and e["estimate"] == pytest.approx(a["estimate"] - b["estimate"])
+    unpaired = math.hypot(a["hi"] - a["lo"], b["hi"] - b["lo"])
+    assert 0 < e["hi"] - e["lo"] < 0.8 * unpaired
+
+
+def test_a_share_minus_itself_is_exactly_nothing():
+    v = _null_per_deal(np.random.default_rng(2), 500, 2)
+    block = ([0, 3], [1, 4], [2, 5])
+    d, se = sk.share_contrast(v.sum(0), v.T @ v, len(v), [(1, *block), (-1, *block)])
+    assert d == 0 and se == 0
+
+
 def test_a_ladder_of_one_strategy_against_itself_shows_no_skill(tmp_path):
     """random against random on duplicate deals: each deal's two games are the same game with the seats
     swapped, so every pair's wins cancel deal by deal and the skill share is 0 with an interval of width 0
@@ -210,9 +228,9 @@ def test_resume_finishes_a_skill_folder_identically_and_report_draws_it(two_rule
     got = resume_folder(cut, on_run=lambda k, label: labels.append(label))
     assert got == want
     assert labels[4] == "lucky_deal=off: random vs maxoros"
-    assert set(read_tables(cut)) == {"skill", "skill_ratings", "skill_steps", "skill_pairs"}
+    assert set(read_tables(cut)) == {"skill", "skill_effects", "skill_ratings", "skill_steps", "skill_pairs"}
     page = write_report(cut)
-    assert {p.name for p in page.parent.glob("*.png")} == {"skill_share.png", "skill_ladders.png"}
+    assert {p.name for p in page.parent.glob("*.png")} == {"skill_share.png", "skill_effects.png", "skill_ladders.png"}
     html = page.read_text()
     assert "Skill share of the game outcome" in html and "lucky_deal=off" in html
 
