@@ -529,11 +529,13 @@ def _skill_section(s) -> list[str]:
     for name in ("cheap", "full"):
         if name not in s:
             continue
+        minus = s[name].get("minus_ludoteka") or {}
         lines += [f"Command: `{s[name]['command']}`.", "",
-                  "| rank | ruleset | skill share | rating spread (Elo) | games to win, closest step | "
-                  "seat advantage (pts/hand) | hands per game |", "|---:|---|---|---|---|---|---|"]
+                  "| rank | ruleset | skill share | minus ludoteka's (paired) | rating spread (Elo) | games to win, "
+                  "closest step | seat advantage (pts/hand) | hands per game |", "|---:|---|---|---|---|---|---|---|"]
         for i, r in enumerate(s[name]["ranked"], 1):
             lines.append(f"| {i} | {r['ruleset']} | {ci(r.get('skill_share'), '{:.3f}')} | "
+                         f"{ci(minus.get(r['ruleset']), '{:+.3f}')} | "
                          f"{ci(r.get('rating_spread'), '{:.0f}')} | {ci(r.get('games_to_win'), '{:.0f}')} | "
                          f"{ci(r.get('seat_advantage'), '{:+.3f}')} | {ci(r.get('hands_per_game'), '{:.2f}')} |")
         lines += ["", _img(f"skill_{name}", "skill_share")]

@@ -11,6 +11,7 @@ Two ladders, each on the same duplicate deals in every ruleset (one `skill` call
 
     python analysis/skill_study.py
     ESCOBA_SKILL_FULL_N=300 ESCOBA_SKILL_N=5000 python analysis/skill_study.py
+    ESCOBA_SKILL_REUSE=1 python analysis/skill_study.py   # keep finished folders: finish and re-read them
 
 Each ladder's folder (``results/skill_full``, ``results/skill_cheap``) is an ``escoba-sim skill`` folder
 with its report; ``results/skill_study.json`` holds the ranked numbers and ``results/skill_study.md`` the
@@ -26,6 +27,7 @@ from escoba_sim.output.report import write_report
 from escoba_sim.series.compare import DESIGN_EFFECTS, Variant, build_variants
 from escoba_sim.series.skill import DEFAULT_LADDER, skill
 
+REUSE = os.environ.get("ESCOBA_SKILL_REUSE") == "1"
 FULL_N = int(float(os.environ.get("ESCOBA_SKILL_FULL_N", "300")))
 CHEAP_N = int(float(os.environ.get("ESCOBA_SKILL_N", "5000")))
 LADDERS = {"cheap": (["random", "greedy", "heuristic", "endgame"], CHEAP_N), "full": (list(DEFAULT_LADDER), FULL_N)}
@@ -46,7 +48,7 @@ def ranked(summary: dict) -> list[dict]:
     return sorted(rows.values(), key=lambda r: -(r["skill_share"][0] or 0))
 
 
-def table(rows: list[dict]) -> str:
+def table(rows: list[dict], minus: dict) -> str:
     def ci(v, f):
         if v is None or v[0] is None:
             return "–"
@@ -54,28 +56,36 @@ def table(rows: list[dict]) -> str:
         hi = "∞" if v[2] is None else f.format(v[2])
         return f"{f.format(v[0])} [{lo}, {hi}]"
 
-    out = ["| rank | ruleset | skill share | rating spread (Elo) | games to win, closest step | seat advantage "
-           "(pts/hand) | hands per game |", "|---:|---|---|---|---|---|---|"]
+    out = ["| rank | ruleset | skill share | minus ludoteka's (paired) | rating spread (Elo) | games to win, closest "
+           "step | seat advantage (pts/hand) | hands per game |", "|---:|---|---|---|---|---|---|---|"]
     for i, r in enumerate(rows, 1):
         out.append(f"| {i} | {r['ruleset']} | {ci(r.get('skill_share'), '{:.3f}')} | "
+                         f"{ci(minus.get(r['ruleset']), '{:+.3f}')} | "
                    f"{ci(r.get('rating_spread'), '{:.0f}')} | {ci(r.get('games_to_win'), '{:.0f}')} | "
                    f"{ci(r.get('seat_advantage'), '{:+.3f}')} | {ci(r.get('hands_per_game'), '{:.2f}')} |")
     return "\n".join(out)
 
 
+READING = "(filled in below once both ladders are read)"
+
+
 def main() -> dict:
     numbers = {}
     for name, (ladder, n) in LADDERS.items():
-        out = fresh(f"skill_{name}")
+        out = RESULTS / f"skill_{name}" if REUSE else fresh(f"skill_{name}")
         s = skill(rulesets(), ladder, n, out, seed=SEED, jobs=2)
         write_report(out)
         numbers[name] = {"command": f"python analysis/skill_study.py (ladder {','.join(ladder)}, n={n} games per "
-                                    f"pair and ruleset, seed={SEED})", "ranked": ranked(s)}
-        print(name, table(numbers[name]["ranked"]), sep="\n", flush=True)
+                                    f"pair and ruleset, seed={SEED})", "ranked": ranked(s),
+                         "minus_ludoteka": {e["label"]: [None if x is None else round(x, 4)
+                                                         for x in (e["estimate"], e["lo"], e["hi"])]
+                                            for e in s.get("effects", [])}}
+        print(name, table(numbers[name]["ranked"], numbers[name]["minus_ludoteka"]), sep="\n", flush=True)
+    numbers["reading"] = READING
     save_numbers("skill_study", numbers)
-    (RESULTS / "skill_study.tables.md").write_text(
-        "\n\n".join(f"### {name}: {numbers[name]['command']}\n\n{table(numbers[name]['ranked'])}" for name in numbers)
-        + "\n")
+    (RESULTS / "skill_study.tables.md").write_text("\n\n".join(
+        f"### {name}: {numbers[name]['command']}\n\n{table(numbers[name]['ranked'], numbers[name]['minus_ludoteka'])}"
+        for name in LADDERS) + "\n")
     return numbers
 
 
