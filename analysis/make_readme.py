@@ -510,10 +510,6 @@ def _stronger_section(s) -> list[str]:
     return lines + [""]
 
 
-if __name__ == "__main__":
-    main()
-
-
 def _skill_section(s) -> list[str]:
     """Which rule choices make Escoba more a game of skill (skill_study.py): each ladder's ranking, the reading."""
     def ci(v, f):
@@ -542,3 +538,8 @@ def _skill_section(s) -> list[str]:
     if s.get("reading"):
         lines += ["**Reading.** " + s["reading"], ""]
     return lines
+
+
+if __name__ == "__main__":
+    main()
+
