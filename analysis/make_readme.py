@@ -32,7 +32,7 @@ def main():
     lines = ["# Findings", "",
              "Reproducible studies. Everything below (numbers and charts) is written by the scripts:",
              "", "    ESCOBA_ANALYSIS_N=300000 python analysis/run_all.py   # the count used below; about 2 minutes on the compiled core, 2 cores", "",
-             "Each study's folder `results/<study>/` is an `escoba-sim` compare or tournament folder; its "
+             "Each study's folder `results/<study>/` is an `escoba-sim` compare, tournament or skill folder; its "
              "`report/index.html` holds every table and chart with provenance (version, engine, rules digest, seed). "
              "Intervals are 95%.", ""]
     s = _load("strategies_by_preset")
