@@ -85,6 +85,14 @@ def test_the_skill_share_difference_is_paired_by_deal(two_rulesets):
     assert 0 < e["hi"] - e["lo"] < 0.8 * unpaired
 
 
+def test_the_skill_share_is_unbiased_with_no_skill():
+    """Over 200 synthetic ladders of equal players the mean estimate is 0 within 4 standard errors of the
+    mean; the plug-in mean(y)^2, biased by its own variance, sits about ten of them above."""
+    rng = np.random.default_rng(11)
+    shares = np.array([_share_of(_null_per_deal(rng, 300, 3), 3)[0] for _ in range(200)])
+    assert abs(shares.mean()) < 4 * shares.std(ddof=1) / math.sqrt(len(shares))
+
+
 def test_a_share_minus_itself_is_exactly_nothing():
     v = _null_per_deal(np.random.default_rng(2), 500, 2)
     block = ([0, 3], [1, 4], [2, 5])
