@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +17,18 @@ from escoba_sim.game.rules import CAPTURE, DEAL, LUCKY_DEAL, SEVENS, TIES, Rules
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data"
 EXAMPLE_PLUGIN = REPO / "examples" / "lowcard.py"
+
+
+def chromium() -> str:
+    """The system's Chromium for the browser tests (.ci/run installs it). Outside CI a missing browser skips
+    the test; in CI (CI=true) it fails instead, so the check can never silently disappear."""
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    if os.environ.get("CI") == "true":
+        pytest.fail("chromium is not installed; .ci/run must install it before the tests")
+    pytest.skip("chromium is not installed (apt-get install chromium)")
 
 
 def assert_same(ref: columns.Batch, got: columns.Batch, where: str) -> None:

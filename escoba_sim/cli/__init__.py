@@ -13,7 +13,7 @@ import sys
 import click
 
 from .. import __version__
-from . import hands, rules, runs, series, tune
+from . import hands, rules, runs, series, tune, web
 
 
 def _version_message() -> str:
@@ -55,6 +55,6 @@ for _command in (hands.trace, hands.replay, hands.moves, hands.play, hands.analy
                  rules.rules_cmd, rules.strategies_cmd,
                  runs.run, runs.resume,
                  series.compare, series.tournament, series.skill, series.report,
-                 tune.tune, runs.bench):
+                 tune.tune, runs.bench, web.serve):
     main.add_command(_command)
 del _command

@@ -8,7 +8,18 @@ import sys
 
 import click
 
-from .options import COUNT, RULES, SAMPLES, STRATEGY, emit_json, fail, json_option, out_option, seed_option
+from .options import (
+    COUNT,
+    RULES,
+    SAMPLES,
+    STRATEGY,
+    emit_json,
+    fail,
+    json_option,
+    out_option,
+    seed_option,
+    terminal_width,
+)
 
 
 def load_record_file(path: str):
@@ -119,7 +130,7 @@ def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json, 
     if as_json:
         emit_json(record)
     else:
-        click.echo(format_trace(record, notes))
+        click.echo(format_trace(record, notes, width=terminal_width()))
 
 
 @click.command()
@@ -385,4 +396,4 @@ def analyze(record, seats, samples, seed, as_json):
     if as_json:
         emit_json(an.to_json())
     else:
-        click.echo(format_analysis(an, record))
+        click.echo(format_analysis(an, record, width=terminal_width()))

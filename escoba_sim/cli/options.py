@@ -157,3 +157,10 @@ def fail(message: str, code: int = 1):
     """Print a one-line error on stderr and exit non-zero."""
     click.echo(f"Error: {message}", err=True)
     sys.exit(code)
+
+
+def terminal_width() -> int:
+    """Columns for plain-text tables: ``COLUMNS`` when set, else the terminal's, else 80 (piped)."""
+    import shutil
+
+    return shutil.get_terminal_size((80, 24)).columns

@@ -82,7 +82,7 @@ def run_and_report(start, *, as_json: bool, quiet: bool, spec, out) -> None:
 def play_and_print_series(plan, *, jobs, as_json, quiet, scheduler, continue_with: str) -> None:
     """Play (or finish) a planned comparison or tournament (``series.resume.SeriesPlan``) with one progress
     bar, then print its summary; Ctrl-C says ``continue_with``."""
-    from ..output.console import ProgressBar, compare_lines, print_tournament, skill_lines
+    from ..output.console import ProgressBar, print_compare, print_tournament, skill_lines
     from ..series.compare import CompareError
     from ..series.resume import play_series
     from ..series.skill import SkillError
@@ -101,10 +101,12 @@ def play_and_print_series(plan, *, jobs, as_json, quiet, scheduler, continue_wit
     if as_json:
         emit_json(summary)
         return
-    if plan.kind in ("compare", "skill"):
-        for line in (compare_lines if plan.kind == "compare" else skill_lines)(summary):
+    if plan.kind == "compare":
+        print_compare(summary)
+    elif plan.kind == "skill":
+        for line in skill_lines(summary):
             click.echo(line)
     else:
         print_tournament(summary)
-    click.echo(f"\nresults kept in {plan.out} (summary.json, tables/); charts: escoba-sim report "
-               f"{shlex.quote(str(plan.out))}")
+    click.echo(f"\nresults kept in {plan.out} (summary.json, tables/)\n"
+               f"charts: escoba-sim report {shlex.quote(str(plan.out))}")

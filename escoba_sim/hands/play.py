@@ -68,6 +68,12 @@ def unfinished_reason(e: BaseException) -> str:
     return f"error: {text}" if text else f"error: {type(e).__name__}"
 
 
+def hint_seed(hand_seed: int, st: HandState, blow: bool) -> int:
+    """The evaluator's seed for a hint at this decision of the hand dealt with ``hand_seed`` (its play stream's
+    start): the same question gets the same answer, in the terminal and on the page (escoba_sim.web)."""
+    return mix64(hand_seed ^ len(st.moves) ^ (blow << 8))
+
+
 @dataclass
 class Seats:
     """Who plays each seat: the person (None) or a strategy spec."""
@@ -213,8 +219,7 @@ class Session:
     def hint(self, st: HandState, blow: bool, options: list) -> None:
         start = time.perf_counter()
         try:
-            ev = evaluate(st, blow=blow, samples=self.samples,
-                          seed=mix64(self.hand_seed ^ len(st.moves) ^ (blow << 8)))
+            ev = evaluate(st, blow=blow, samples=self.samples, seed=hint_seed(self.hand_seed, st, blow))
         except (EvaluationError, ValueError) as e:
             self.say(f"no hint: {e}")
             return

@@ -429,10 +429,28 @@ def format_score(rules: Ruleset, score: list[dict[str, Any]], strategies: list[s
     return "\n".join(lines)
 
 
-def format_trace(data: dict[str, Any], notes: dict[int, str] | None = None) -> str:
+def fit_lines(lines: list[str], width: int, indent: int = 6) -> list[str]:
+    """Lines no wider than ``width``: a longer one wraps at spaces onto lines indented by ``indent``
+    (a card, a number or a word is never split)."""
+    import textwrap
+
+    out = []
+    for line in "\n".join(lines).split("\n"):  # an entry may hold several lines (the score sheet)
+        if len(line) <= width:
+            out.append(line)
+            continue
+        lead = len(line) - len(line.lstrip(" "))
+        out += textwrap.wrap(line.strip(), width, initial_indent=" " * lead, subsequent_indent=" " * max(indent, lead),
+                             break_long_words=False, break_on_hyphens=False)
+    return out
+
+
+def format_trace(data: dict[str, Any], notes: dict[int, str] | None = None, width: int = 80) -> str:
     """A hand record told play by play: seat, hand and table before each move, the move, escobas, the sheet.
 
-    ``notes`` (by move number) are printed after their move, e.g. the evaluator's view of it."""
+    ``notes`` (by move number) are printed on a line under their move, e.g. the evaluator's view of it,
+    headed by a second header line. Columns are as wide as their widest entry; no line is wider than
+    ``width`` (a longer one wraps at spaces)."""
     parsed = parse_record(data)
     rules, strategies = parsed.rules, data.get("strategies")
     out: list[str] = []
@@ -458,10 +476,16 @@ def format_trace(data: dict[str, Any], notes: dict[int, str] | None = None) -> s
                 else "no escoba (lucky_deal = capture)")
         out.append(f"lucky deal: the dealer (seat {parsed.dealer}, side {side}) takes the table: {what}")
     out.append("")
-    out.append(f"{'#':>3}  {'seat':<5}{'hand':<22}{'table':<34}move")
     problems: list[Problem] = []
+    # the walk updates one state in place: the stock left after each step is read as it goes
+    steps = [(st, step, len(st.stock)) for st, step in walk(rules, parsed.deck, parsed.dealer, parsed.moves, problems)]
+    hw = max([4, *(len(cards_str(step.hand)) for _, step, _ in steps)]) + 2
+    tw = max([5, *(len(cards_str(step.table)) for _, step, _ in steps)]) + 2
+    out.append(f"{'#':>3}  {'seat':<5}{'hand':<{hw}}{'table':<{tw}}move")
+    if notes:
+        out.append(f"{'':10}value ±se of the move played; a better move, its value, the loss")
     st = st0
-    for st, step in walk(rules, parsed.deck, parsed.dealer, parsed.moves, problems):
+    for st, step, stock in steps:
         m = step.move
         if m.soplar:
             text = f"BLOWS: takes {card_str(m.card)} + {cards_str(m.take)}"
@@ -471,12 +495,12 @@ def format_trace(data: dict[str, Any], notes: dict[int, str] | None = None) -> s
             text = f"lays {card_str(m.card)}"
         if step.drew is not None:
             text += f"  (draws {card_str(step.drew)})"
-        if notes and step.number in notes:
-            text = f"{text:<34}{notes[step.number]}"
         hand = "" if m.soplar else cards_str(step.hand)
-        out.append(f"{step.number:>3}  {m.player:<5}{hand:<22}{cards_str(step.table) or '-':<34}{text}")
+        out.append(f"{step.number:>3}  {m.player:<5}{hand:<{hw}}{cards_str(step.table) or '-':<{tw}}{text}")
+        if notes and step.number in notes:
+            out.append(f"{'':10}{notes[step.number]}")
         if step.dealt:
-            out.append(f"     -- new deal, {len(st.stock)} cards left in the stock --")
+            out.append(f"     -- new deal, {stock} cards left in the stock --")
     for p in problems:
         out.append(f"PROBLEM: {p}")
     if st.over and st.result is not None:
@@ -488,7 +512,7 @@ def format_trace(data: dict[str, Any], notes: dict[int, str] | None = None) -> s
             out.append(f"leftovers: {res.leftovers} card(s) to nobody (no capture in the hand)")
         out.append("")
         out.append(format_score(rules, score_json(rules, res), strategies))
-    return "\n".join(out)
+    return "\n".join(fit_lines(out, width))
 
 
 def legal_moves_for(rules: Ruleset, hand: list[int], table: list[int]) -> list[Move]:

@@ -214,23 +214,47 @@ def trace_notes(an: Analysis) -> dict[int, str]:
     return notes
 
 
-def format_analysis(an: Analysis, name: str = "") -> str:
-    """The analysis for people: one line per decision, then the per-player totals."""
+def format_analysis(an: Analysis, name: str = "", width: int = 80) -> str:
+    """The analysis for people: one line per decision (when that would be wider than ``width``, a better
+    move goes on a second line under the one played), then the per-player totals; no line wider than
+    ``width``."""
+    from .record import fit_lines
+
     out = [f"analysis{' of ' + name if name else ''}: rules {an.rules.canonical()}, up to {an.samples} deals "
            f"per decision (seed {an.seed}); loss = best value - value played, in points of hand margin"]
     for n in an.notes:
         out.append(f"note: {n}")
     out.append("")
-    out.append(f"{'#':>3}  {'seat':<5}{'played':<20}{'value':<16}{'best':<20}{'value':<16}{'loss':>6}  mark")
+    rows = []
     for d in an.decisions:
         ev = d.evaluation
         played = ev.options[d.played]
         if d.forced:
-            out.append(f"{d.number:>3}  {d.seat:<5}{option_label(played.move):<20}forced")
+            rows.append((d, option_label(played.move), "forced", None, None))
             continue
         best = ev.options[d.best]
-        out.append(f"{d.number:>3}  {d.seat:<5}{option_label(played.move):<20}{format_value(played, ev.method):<16}"
-                   f"{option_label(best.move):<20}{format_value(best, ev.method):<16}{d.loss:>6.2f}  {d.mark or ''}")
+        rows.append((d, option_label(played.move), format_value(played, ev.method), option_label(best.move),
+                     format_value(best, ev.method)))
+    pw = max([6, *(len(r[1]) for r in rows)]) + 2
+    vw = max([5, *(len(r[2]) for r in rows if r[3] is not None), *(len(r[4]) for r in rows if r[4])]) + 2
+    bw = max([4, *(len(r[3]) for r in rows if r[3])]) + 2
+    mw = max([4, *(len(r[0].mark or "") for r in rows)])
+    one_line = 10 + pw + vw + bw + vw + 6 + 2 + mw <= width
+    if one_line:
+        out.append(f"{'#':>3}  {'seat':<5}{'played':<{pw}}{'value':<{vw}}{'best':<{bw}}{'value':<{vw}}{'loss':>6}  mark")
+    else:  # a better move and its value on a second line, under the move played and its value
+        out.append(f"{'#':>3}  {'seat':<5}{'played':<{pw}}{'value':<{vw}}{'loss':>6}  mark")
+        out.append(f"{'':10}{'best':<{pw}}value   (only when another move was better)")
+    for d, pl, pv, bl, bv in rows:
+        if bl is None:
+            out.append(f"{d.number:>3}  {d.seat:<5}{pl:<{pw}}forced")
+        elif one_line:
+            out.append(f"{d.number:>3}  {d.seat:<5}{pl:<{pw}}{pv:<{vw}}{bl:<{bw}}{bv:<{vw}}{d.loss:>6.2f}  "
+                       f"{d.mark or ''}".rstrip())
+        else:
+            out.append(f"{d.number:>3}  {d.seat:<5}{pl:<{pw}}{pv:<{vw}}{d.loss:>6.2f}  {d.mark or ''}".rstrip())
+            if d.best != d.played:
+                out.append(f"{'':10}{bl:<{pw}}{bv}")
     out.append("")
     for t in an.totals():
         label = side_label(an.rules, t.seat, an.strategies) if not an.rules.teams else f"seat {t.seat}"
@@ -240,4 +264,4 @@ def format_analysis(an: Analysis, name: str = "") -> str:
         out.append(f"{label}: {t.decisions} decision{'s' if t.decisions != 1 else ''}, {t.choices} with a choice; "
                    f"total loss {t.loss:.2f} "
                    f"±{t.loss_spread:.2f}, average {t.average:.2f} per choice; {marks}")
-    return "\n".join(out)
+    return "\n".join(fit_lines(out, width))

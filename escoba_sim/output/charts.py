@@ -222,20 +222,21 @@ def plot_distribution(ax, df, *, xlabel: str = "value", ylabel: str = "share"):
     return ax
 
 
-def plot_crosstable(ax, df, *, value_label: str = "score"):
-    """A heatmap of the crosstable, cells annotated; row player's result against the column player."""
+def plot_crosstable(ax, df, *, value_label: str = "score", centre: float = 0.0):
+    """A heatmap of the crosstable, cells annotated as the terminal prints them; row player's result against
+    the column player. Colours diverge from ``centre`` (0.5 for a game score: even)."""
     labels = df["label"].to_list()
     cols = [c for c in df.columns if c != "label"]
     grid = [[math.nan if v is None else v for v in df[c].to_list()] for c in cols]
     matrix = [[grid[j][i] for j in range(len(cols))] for i in range(len(labels))]
     finite = [v for row in matrix for v in row if not math.isnan(v)]
-    lim = max((abs(v) for v in finite), default=1.0) or 1.0
-    im = ax.imshow(matrix, cmap="RdBu", vmin=-lim, vmax=lim)
+    lim = max((abs(v - centre) for v in finite), default=1.0) or 1.0
+    im = ax.imshow(matrix, cmap="RdBu", vmin=centre - lim, vmax=centre + lim)
     for i, row in enumerate(matrix):
         for j, v in enumerate(row):
             if not math.isnan(v):
-                ax.text(j, i, f"{v:+.3f}", ha="center", va="center", fontsize="small",
-                        color="white" if abs(v) > 0.6 * lim else "black")  # readable on dark cells
+                ax.text(j, i, f"{v:.3f}" if centre else f"{v:+.3f}", ha="center", va="center", fontsize="small",
+                        color="white" if abs(v - centre) > 0.6 * lim else "black")  # readable on dark cells
     # vertical column labels: any length, never on top of each other
     ax.set_xticks(range(len(cols)), cols, rotation=90)
     ax.set_yticks(range(len(labels)), labels)

@@ -1,26 +1,23 @@
 """Terminal output: the progress bar on stderr and the summary tables of run, compare and tournament on stdout.
 
-Tables keep their layout when piped: a console that is not a terminal gets a
-wide virtual width, so rich never wraps a row at 80 columns (``make_console``).
-Strategies are named by short labels in tables; long specs are listed once in full.
+Every table fits the console's width (the terminal's, ``COLUMNS`` when set, 80 when piped): a table
+wider than that is printed as several tables, each with the row names and as many value columns as
+fit (``print_table``); an interval stands under its estimate; a number is never cut. Strategies are
+named by short labels in tables; long specs are listed once in full.
 """
 
 from __future__ import annotations
-
-import sys
 
 from ..game.columns import COLUMN_TEXT, POINT_COLUMNS
 from ..runs.runner import Progress
 from ..runs.spec import RunSpec
 
-PIPE_WIDTH = 400  # columns when stdout is not a terminal: wide enough for any table, never wrapped
-
 
 def make_console(stderr: bool = False):
+    """A rich console as wide as the terminal, or ``COLUMNS``, or 80 columns when piped (rich's own rule)."""
     from rich.console import Console
 
-    stream = sys.stderr if stderr else sys.stdout
-    return Console(stderr=stderr, width=None if stream.isatty() else PIPE_WIDTH, soft_wrap=not stream.isatty())
+    return Console(stderr=stderr)
 
 
 class ProgressBar:
@@ -61,7 +58,7 @@ class ProgressBar:
             self._p.__exit__(*exc)
 
 
-def _fmt(x, digits: int = 3, pct: bool = False) -> str:
+def _fmt(x, digits: int = 3, pct: bool = False, signed: bool = False) -> str:
     if x is None:
         return "-"
     if pct:
@@ -72,18 +69,87 @@ def _fmt(x, digits: int = 3, pct: bool = False) -> str:
         if 100 - tiny < 100 * x < 100:
             return f">{100 - tiny:.{d}f}%"
         return f"{100 * x:.{d}f}%"
-    return f"{x:.{digits}f}"
+    return f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
 
 
-def _ci(d: dict, digits: int = 3, pct: bool = False) -> str:
+def _ci(d, digits: int = 3, pct: bool = False, signed: bool = False) -> str:
     lo, hi = d
-    return f"[{_fmt(lo, digits, pct)}, {_fmt(hi, digits, pct)}]"
+    return f"[{_fmt(lo, digits, pct, signed)}, {_fmt(hi, digits, pct, signed)}]"
+
+
+def _width(text: str) -> int:
+    """The widest line of a cell, in terminal columns."""
+    from rich.cells import cell_len
+
+    return max((cell_len(line) for line in str(text).split("\n")), default=0)
+
+
+def _longest_word(text: str) -> int:
+    from rich.cells import cell_len
+
+    return max((cell_len(w) for w in str(text).split()), default=0)
+
+
+def print_table(con, title: str, heads: list[str], rows: list[list[str]], *, left: int = 1) -> None:
+    """A table that fits the console: the first ``left`` columns name the rows (left-aligned, wrapped at
+    spaces when needed), the others hold values (right-aligned, never wrapped or cut). A table wider
+    than the console is printed as several tables, each repeating the naming columns with as many value
+    columns as fit. Headers wrap at spaces; a long row name (no spaces) folds."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    width = con.width
+    n = len(heads)
+    # value columns: their widest cell, or their header's longest word (a header wraps at spaces)
+    natural = [max([_width(r[j]) for r in rows] + [_longest_word(heads[j]) if j >= left else _width(heads[j])])
+               for j in range(n)]
+    full = [max(natural[j], _width(heads[j])) for j in range(n)]  # without wrapping the header
+    values = list(range(left, n))
+    names = list(range(left))
+    frame = lambda cols: sum(natural[j] for j in cols) + 3 * len(cols) + 1  # noqa: E731  (borders and padding)
+    name_w = {j: natural[j] for j in names}
+    # the naming columns may wrap (at spaces, or fold a long name) down to what one value column leaves, and
+    # to a quarter of the width when the table has to be split anyway (more value columns per part)
+    room = width - frame([values[0]] if values else []) - 3 * len(names)
+    if names and frame(names + values) > width:
+        room = min(room, max(width // 4, 12) * len(names))
+    if names and sum(natural[j] for j in names) > room:
+        share = max(room // len(names), 6)
+        name_w = {j: min(natural[j], share) for j in names}
+    groups: list[list[int]] = []
+    used = sum(name_w.values()) + 3 * len(names) + 1
+    cur: list[int] = []
+    for j in values:
+        if cur and used + sum(natural[k] + 3 for k in cur) + natural[j] + 3 > width:
+            groups.append(cur)
+            cur = []
+        cur.append(j)
+    groups.append(cur)
+    for g, cols in enumerate(groups):
+        more = f" (columns {g + 1} of {len(groups)})" if len(groups) > 1 else ""
+        t = Table(title=escape(title + more) if title else None, title_justify="left")
+        spare = width - (sum(name_w.values()) + sum(natural[j] for j in cols) + 3 * (len(names) + len(cols)) + 1)
+        for j in names:
+            t.add_column(escape(heads[j]), justify="left", max_width=name_w[j], overflow="fold")
+        for j in cols:  # a header is kept on one line while the width allows
+            w = natural[j]
+            if full[j] > w and spare >= full[j] - w:
+                w, spare = full[j], spare - (full[j] - w)
+            t.add_column(escape(heads[j]), justify="right", no_wrap=False, min_width=w, max_width=w,
+                         overflow="fold")
+        for r in rows:
+            t.add_row(*[escape(str(r[j])) for j in (*names, *cols)])
+        con.print(t)
+
+
+def _stack(est: str, ci: str) -> str:
+    """An estimate with its interval under it (one table row, two lines): narrower than side by side."""
+    return f"{est}\n{ci}"
 
 
 def print_report(summary: dict, console=None) -> None:
-    """The summary as rich tables on stdout: one row per measure, one column per strategy."""
+    """The summary as tables on stdout: one row per measure, one column per strategy."""
     from rich.markup import escape
-    from rich.table import Table
 
     con = console or make_console()
     s = summary
@@ -100,13 +166,10 @@ def print_report(summary: dict, console=None) -> None:
         con.print(escape(line))
     con.print(f"{s[unit]:,} {unit} ({s['hands']:,} hands, {s['deals']:,} deals, {s['pairing']} pairing with "
               f"{s['rotations']} rotations) of {s['planned']:,} planned; {s['status']}; engine {s['engine']}")
-    t = Table(title="Per strategy (95% intervals, the deal as unit)", title_justify="left")
-    t.add_column("", no_wrap=True)
-    for name in names:
-        t.add_column(escape(name), justify="right", no_wrap=True)
+    rows: list[list[str]] = []
 
     def row(name, f):
-        t.add_row(name, *[f(e) for e in ents])
+        rows.append([name, *[f(e) for e in ents]])
 
     wdl = lambda h: f"{_fmt(h['win'], 3, True)}/{_fmt(h['draw'], 3, True)}/{_fmt(h['loss'], 3, True)}"  # noqa: E731
     if s["mode"] == "games":
@@ -121,33 +184,32 @@ def print_report(summary: dict, console=None) -> None:
         row(f"as {pos['name']}", lambda e, q=q: _fmt(e["by_position"][q]["points_per_hand"]["mean"]))
         row("  interval", lambda e, q=q: _ci(e["by_position"][q]["points_per_hand"]["ci95"]))
         row("  W/D/L", lambda e, q=q: wdl(e["by_position"][q]["hands_result"]))
-    con.print(t)
-    t = Table(title="Comparison", title_justify="left")
-    t.add_column("measure", no_wrap=True)
-    t.add_column("value [95%]", justify="right", no_wrap=True)
+    print_table(con, "Per strategy (95% intervals, the deal as unit)", ["", *names], rows)
+    rows = []
     for d in s["differences"]:
         p = d["points_per_hand"]
-        t.add_row(escape(f"points/hand {names[d['a']]} - {names[d['b']]}"), f"{_fmt(p['mean'], 4)} {_ci(p['ci95'], 4)}")
+        rows.append([f"points/hand {names[d['a']]} - {names[d['b']]}",
+                     f"{_fmt(p['mean'], 4, signed=True)} {_ci(p['ci95'], 4, signed=True)}"])
     el = s.get("elo")
     if el and el["score"] is not None:
-        t.add_row(escape(f"score of {names[0]} ({el['unit']})"), f"{_fmt(el['score'], 4)} {_ci(el['score_ci95'], 4)}")
-        t.add_row("Elo difference", f"{_fmt(el['elo'], 1)} {_ci(el['elo_ci95'], 1)}")
+        rows.append([f"score of {names[0]} ({el['unit']})", f"{_fmt(el['score'], 4)} {_ci(el['score_ci95'], 4)}"])
+        rows.append(["Elo difference", f"{_fmt(el['elo'], 1, signed=True)} {_ci(el['elo_ci95'], 1, signed=True)}"])
         los = el["los"]  # a probability strictly between 0 and 1 unless every deal scored the same
-        t.add_row("likelihood of superiority", "<0.1%" if los < 0.001 and el["se"] else
-                  ">99.9%" if los > 0.999 and el["se"] else _fmt(los, 3, True))
+        rows.append(["likelihood of superiority", "<0.1%" if los < 0.001 and el["se"] else
+                     ">99.9%" if los > 0.999 and el["se"] else _fmt(los, 3, True)])
     if s.get("hands_per_game"):
-        t.add_row("hands per game", _fmt(s["hands_per_game"]["mean"], 3))
-    t.add_row("lucky-deal rate", _fmt(s["lucky_deal_rate"], 4, True))
+        rows.append(["hands per game", _fmt(s["hands_per_game"]["mean"], 3)])
+    rows.append(["lucky-deal rate", _fmt(s["lucky_deal_rate"], 4, True)])
     sp = s.get("sprt")
     if sp:
         llr = sp["llr"] if isinstance(sp["llr"], str) else _fmt(sp["llr"], 3)
-        t.add_row(f"SPRT elo0={sp['elo0']:g} elo1={sp['elo1']:g}", f"LLR {llr} in [{sp['lower']:.3f}, {sp['upper']:.3f}]")
-        t.add_row(f"  alpha {sp['alpha']:g}, beta {sp['beta']:g}", sp["decision"] or "undecided")
-        t.add_row(f"  {s['mode']} played", f"{sp.get(s['mode'], s[unit]):,} ({sp.get('deals', s['deals']):,} deals)")
+        rows.append([f"SPRT elo0={sp['elo0']:g} elo1={sp['elo1']:g}", f"LLR {llr} in [{sp['lower']:.3f}, {sp['upper']:.3f}]"])
+        rows.append([f"  alpha {sp['alpha']:g}, beta {sp['beta']:g}", sp["decision"] or "undecided"])
+        rows.append([f"  {s['mode']} played", f"{sp.get(s['mode'], s[unit]):,} ({sp.get('deals', s['deals']):,} deals)"])
     perf = s.get("performance") or {}
     if perf.get("hands_per_second"):
-        t.add_row("hands/s (this session)", f"{perf['hands_per_second']:,.0f}")
-    con.print(t)
+        rows.append(["hands/s (this session)", f"{perf['hands_per_second']:,.0f}"])
+    print_table(con, "Comparison", ["measure", "value [95%]"], rows)
 
 
 MAX_LABEL = 16  # a table column's strategy name at most; longer specs get a short name and are listed once
@@ -175,7 +237,6 @@ def print_tournament(summary: dict, console=None) -> None:
     """A tournament on stdout: ratings with intervals, the crosstable matrix (score and points per hand
     difference per pair), and games with W/D/L per pair."""
     from rich.markup import escape
-    from rich.table import Table
 
     con = console or make_console()
     s = summary
@@ -185,36 +246,29 @@ def print_tournament(summary: dict, console=None) -> None:
               f"{s['games_per_pair']:,} games per pair (duplicate deals)")
     for line in spec_lines(list(names.values()), s["strategies"]):
         con.print(escape(line))
-    t = Table(title="Ratings (Bradley-Terry, Elo scale, mean 0; 95% interval, the deal as unit)", title_justify="left")
-    for c in ("strategy", "rating", "95% interval", "score vs all"):
-        t.add_column(c, justify="left" if c == "strategy" else "right", no_wrap=True)
     score = {e["label"]: e for e in s.get("estimates", []) if e["metric"] == "win_rate"}
+    rows = []
     for r in sorted(s["ratings"], key=lambda r: -r["estimate"]):
         sc = score.get(r["label"])
-        t.add_row(escape(names[r["label"]]), f"{r['estimate']:+.1f}", f"[{r['lo']:+.1f}, {r['hi']:+.1f}]",
-                  f"{_fmt(sc['estimate'], 3, True)} {_ci((sc['lo'], sc['hi']), 3, True)}" if sc else "-")
-    con.print(t)
+        rows.append([names[r["label"]], f"{r['estimate']:+.1f}", _ci((r["lo"], r["hi"]), 1, signed=True),
+                     f"{_fmt(sc['estimate'], 3, True)} {_ci((sc['lo'], sc['hi']), 3, True)}" if sc else "-"])
+    print_table(con, "Ratings (Bradley-Terry, Elo scale, mean 0; 95% interval, the deal as unit)",
+                ["strategy", "rating", "95% interval", "score vs all"], rows)
     cell = {(p["row"], p["col"]): p for p in s["pairs"]}
-    t = Table(title="Crosstable: the row's game score against the column, and its points per hand minus "
-                    "the column's", title_justify="left")
-    t.add_column("", no_wrap=True)
-    for c in labels:
-        t.add_column(escape(names[c]), justify="right", no_wrap=True)
-    for r in labels:
-        t.add_row(escape(names[r]), *[(f"{cell[r, c]['score']:.3f}\n{cell[r, c]['points_diff']:+.3f}"
-                                       if (r, c) in cell else "") for c in labels])
-    con.print(t)
-    t = Table(title="Pairs (95% intervals)", title_justify="left")
-    for c in ("pair", "games", "W/D/L", "score", "points per hand diff"):
-        t.add_column(c, justify="left" if c == "pair" else "right", no_wrap=True)
+    rows = [[names[r], *[(f"{cell[r, c]['score']:.3f}\n{cell[r, c]['points_diff']:+.3f}" if (r, c) in cell else "")
+                         for c in labels]] for r in labels]
+    print_table(con, "Crosstable: the row's game score against the column (0 to 1), and under it its points per "
+                     "hand minus the column's", ["", *[names[c] for c in labels]], rows)
+    rows = []
     for p in s["pairs"]:
         if labels.index(p["row"]) > labels.index(p["col"]):
             continue  # each pair once, from the first-named strategy's side
-        t.add_row(escape(f"{names[p['row']]} vs {names[p['col']]}"), f"{p['games']:,}",
-                  f"{p['won']:,}/{p['drawn']:,}/{p['lost']:,}",
-                  f"{p['score']:.4f} {_ci((p['score_lo'], p['score_hi']), 4)}",
-                  f"{p['points_diff']:+.4f} {_ci((p['points_diff_lo'], p['points_diff_hi']), 4)}")
-    con.print(t)
+        rows.append([f"{names[p['row']]}\nvs {names[p['col']]}", f"{p['games']:,}",
+                     f"{p['won']:,}/{p['drawn']:,}/{p['lost']:,}",
+                     _stack(f"{p['score']:.4f}", _ci((p["score_lo"], p["score_hi"]), 4)),
+                     _stack(f"{p['points_diff']:+.4f}", _ci((p["points_diff_lo"], p["points_diff_hi"]), 4, signed=True))])
+    print_table(con, "Pairs (95% intervals under each value)",
+                ["pair", "games", "W/D/L", "score", "points per hand diff"], rows)
 
 
 def _compare_cell(r: dict | None, signed: bool) -> str:
@@ -223,59 +277,76 @@ def _compare_cell(r: dict | None, signed: bool) -> str:
     f = "{:+.4f}" if signed else "{:.4f}"
     lo = "–" if r["lo"] is None else f.format(r["lo"])
     hi = "–" if r["hi"] is None else f.format(r["hi"])
-    return f"{f.format(r['estimate'])} [{lo}, {hi}]"
+    return _stack(f.format(r["estimate"]), f"[{lo}, {hi}]")
 
 
-def compare_lines(summary: dict) -> list[str]:
-    """The terminal report of a comparison: per ruleset, quantities grouped and named with their units.
+def print_compare(summary: dict, console=None) -> None:
+    """The terminal report of a comparison: estimates per ruleset, then each variant's paired difference
+    against the reference, as tables of one row per ruleset in metric groups (games; points per hand by
+    category, one table per player; escobas per hand of all sides; how often each majority ties).
 
-    Estimates per ruleset first, then each variant's paired difference against the
-    reference; within each: games, points per hand by category (one column per
-    player), escobas per hand of all sides, and how often each majority ties.
-    """
+    A variant that gave every deal the reference's result (``summary["no_effect"]``) is marked ``*`` in the
+    estimates, and said once with its reason in place of its rows of differences, which are all 0."""
+    from rich.markup import escape
+
     from ..game.columns import CATEGORY_TEXT
     from ..series.compare import ESCOBA_METRICS, GAME_METRICS, ROW_TEXT, TIE_METRICS, describe_metric
 
+    con = console or make_console()
     labels = summary["labels"]
     short = table_labels(labels)  # column heads; long specs are listed once in full
     ref = summary["rulesets"][0]["label"]
-    lines = [f"seed {summary['seed']}, {summary['games_per_ruleset']:,} games per ruleset, "
-             f"{summary['chunks']} chunks; {summary['interval']}",
-             f"players: {short[0]} (--strategy) vs {' vs '.join(short[1:])} (--vs); reference ruleset: {ref}",
-             *spec_lines(short, summary["strategies"])]
+    con.print(escape(f"seed {summary['seed']}, {summary['games_per_ruleset']:,} games per ruleset, "
+                     f"{summary['chunks']} chunks; {summary['interval']}"))
+    con.print(escape(f"players: {short[0]} (--strategy) vs {' vs '.join(short[1:])} (--vs); "
+                     f"reference ruleset: {ref}"))
+    for line in spec_lines(short, summary["strategies"]):
+        con.print(escape(line))
+    flagged = {x["label"]: x["reason"] for x in summary.get("no_effect") or []}
+    heads_of = {"hands_per_game": "hands per game", "seat_advantage": "seat advantage (mano - dealer, points/hand)",
+                "win_rate": f"game win rate of {short[0]}"}
     for kind, signed in (("estimates", False), ("effects", True)):
-        rows: dict[str, dict[str, dict]] = {}
+        got: dict[str, dict[str, dict]] = {}
         for r in summary[kind]:
-            rows.setdefault(r["label"], {})[r["metric"]] = r
-        lines.append("")
-        lines.append("== estimates per ruleset (95% interval) ==" if kind == "estimates" else
-                     f"== paired differences vs {ref} (same deals; 95% interval) ==")
-        for rs in summary["rulesets"]:
-            got = rows.get(rs["label"])
-            if not got:
-                continue
-            lines.append("")
-            lines.append(rs["label"] if kind == "estimates" else f"{rs['label']} minus {ref}")
-            w = 48
-            for title, names in (("games", GAME_METRICS), ("escobas per hand (all sides)", ESCOBA_METRICS),
-                                 ("how often each majority ties (share of hands)", TIE_METRICS)):
-                present = [m for m in names if m in got]
-                if not present:
-                    continue
-                lines.append(f"  {title}")
-                for m in present:
-                    what, unit = describe_metric(m, short)
-                    text = ROW_TEXT.get(m) or f"{what} ({unit})"
-                    lines.append(f"    {text:<{w}} {_compare_cell(got[m], signed)}")
-                if title == "games":  # the category table comes right after the games block
-                    cats = [c for c in (*POINT_COLUMNS, "total") if any(f"{c}:{p}" in got for p in labels)]
-                    if cats:
-                        lines.append(f"  {'points per hand by category':<{w + 3}}" +
-                                     "".join(f"{p:<28}" for p in short).rstrip())
-                        for c in cats:
-                            lines.append(f"    {CATEGORY_TEXT.get(c, c):<{w}} " +
-                                         "".join(f"{_compare_cell(got.get(f'{c}:{p}'), signed):<28}" for p in labels).rstrip())
-    return lines
+            got.setdefault(r["label"], {})[r["metric"]] = r
+        order = [rs["label"] for rs in summary["rulesets"] if rs["label"] in got]
+        if not order:
+            continue
+        con.print()
+        con.print("[bold]" + escape("Estimates per ruleset (95% interval under each value)" if kind == "estimates" else
+                                    f"Paired differences: each variant minus {ref} (same deals; 95% interval under "
+                                    f"each value)") + "[/bold]")
+        name_head = "ruleset" if kind == "estimates" else "variant"
+
+        def name(label):
+            return f"{label} *" if label in flagged else label
+
+        shown = [x for x in order if not (kind == "effects" and x in flagged)]  # their rows would be all zeros
+        if kind == "effects" and flagged:
+            for label, reason in flagged.items():
+                con.print(escape(f"* {label}: no effect on any deal (every difference is exactly 0): {reason}"))
+        if not shown:
+            continue
+
+        def zero(r):
+            return r is None or (r["estimate"] == 0 and r["lo"] in (0, None) and r["hi"] in (0, None))
+
+        def group(title, metrics, head):
+            # a quantity that is 0 everywhere (bonuses of a ruleset without them) is left out
+            present = [m for m in metrics if any(m in got[x] for x in shown) and not all(zero(got[x].get(m))
+                                                                                       for x in shown)]
+            if not present:
+                return
+            rows = [[name(x), *[_compare_cell(got[x].get(m), signed) for m in present]] for x in shown]
+            print_table(con, title, [name_head, *[head(m) for m in present]], rows)
+
+        group("Games", GAME_METRICS, lambda m: heads_of.get(m) or describe_metric(m, short)[0])
+        for who, sh in zip(labels, short):
+            cats = [f"{c}:{who}" for c in (*POINT_COLUMNS, "total")]
+            group(f"Points per hand by category, {sh}", cats,
+                  lambda m: CATEGORY_TEXT.get(m.partition(":")[0], m.partition(":")[0]))
+        group("Escobas per hand (all sides)", ESCOBA_METRICS, lambda m: ROW_TEXT.get(m, m))
+        group("How often each majority ties (share of hands)", TIE_METRICS, lambda m: ROW_TEXT.get(m, m))
 
 
 def _pm(r: dict | None, f: str, half_f: str | None = None) -> str:

@@ -117,7 +117,8 @@ MANIFEST_FIELDS = {
 _ROWS = [{"label": "str", "metric": "str", "estimate": "num?", "lo": "num?", "hi": "num?"}]
 SUMMARY_FIELDS = {
     "compare": {"seed": "int", "strategies": ["str"], "labels?": ["str"], "games_per_ruleset": "int",
-                "rulesets": [{"label": "str"}], "effects": _ROWS},
+                "rulesets": [{"label": "str"}], "effects": _ROWS,
+                "no_effect?": [{"label": "str", "reason": "str"}]},
     "tournament": {"seed": "int", "rules": "str", "strategies": ["str"], "labels?": ["str"],
                    "games_per_pair": "int", "ratings": [{"label": "str", "estimate": "num", "lo": "num?",
                                                           "hi": "num?"}]},
@@ -205,7 +206,7 @@ def run_tables(d: Path, manifest: dict) -> dict:
     from ..runs.aggregates import DealLayout, merge
     from ..runs.folder import ChunkInvalid, finished_chunks, read_chunk, run_spec_of
     from ..runs.summary import summarize
-    from ..series.tables import category_frame, convergence_frame, count_frame, count_rows, estimate_frame, interval
+    from ..series.tables import category_frame, convergence_frame, count_frame, count_rows, estimate_frame, proportion
 
     spec = run_spec_of(d, manifest)  # the format and the manifest checked like the command line
     done = finished_chunks(d, spec)
@@ -229,7 +230,11 @@ def run_tables(d: Path, manifest: dict) -> dict:
             for e, who in enumerate(labels):
                 one = lambda col: stats.unit(lay.core_size, col)  # noqa: E731
                 r, se = stats.deal_ratio(S, G, n, one(lay.won(e)), one(lay.games))
-                conv.append((who, k + 1, float(merged["games"][0]), r, *interval(r, se)))
+                # the summary's interval of a win rate (runs.summary): Wilson for independent games, else
+                # Wilson at the deals' effective sample size
+                ci = (stats.wilson(int(merged["game_wins"][e]), int(merged["games"][0])) if spec.rotations == 1
+                      else proportion(r, se, n))
+                conv.append((who, k + 1, float(merged["games"][0]), r, *ci))
     if merged is None:
         raise ReportError(f"{d}: no finished chunk yet; nothing to report (continue it with: escoba-sim resume {d})")
     run_status = "stopped-by-sprt" if status == "stopped-by-sprt" else \
@@ -328,6 +333,10 @@ def chart_list(kind: str, tables: dict, manifest: dict | None = None) -> list[Ch
     est = tables.get("estimates")
     if est is not None:
         wr = charts.prep_win_rates(est)
+        if kind == "tournament" and "ratings" in tables:  # in the ratings' order, as the terminal's table
+            rank = {lab: k for k, lab in enumerate(tables["ratings"].sort("estimate", descending=True,
+                                                                             maintain_order=True)["label"])}
+            wr = wr.sort(pl.col("label").replace_strict(rank, default=len(rank)), maintain_order=True)
         if wr.height:
             title = {"compare": f"Game win rate of {first} against {', '.join(players[1:]) or 'its opponent'}, "
                                 "per ruleset (95% interval)",
@@ -335,17 +344,18 @@ def chart_list(kind: str, tables: dict, manifest: dict | None = None) -> list[Ch
                          kind, "Game win rate per player (95% interval)")
             out.append(_ax_chart("win_rates", title, wr, charts.plot_win_rates,
                                  height=1.5 + 0.4 * wr.height, xlabel="share of games won (dashed: 0.5)"))
-    if kind == "tournament" and "ratings" in tables:
-        r = charts.prep_metric(tables["ratings"], "rating")
+    if kind == "tournament" and "ratings" in tables:  # highest first, as the terminal and the page's table
+        r = charts.prep_metric(tables["ratings"], "rating").sort("estimate", descending=True, maintain_order=True)
         out.append(_ax_chart("ratings", "Bradley-Terry rating, Elo scale (95% interval, the deal as unit)", r,
                              charts.plot_intervals, height=1.5 + 0.4 * r.height,
                              xlabel="rating (Elo points, mean 0)", reference=0.0))
-    if kind == "tournament" and "crosstable" in tables:
-        ct = charts.prep_crosstable(tables["crosstable"].with_columns(pl.col("value") - 0.5))
+    if kind == "tournament" and "crosstable" in tables:  # the game score as the terminal prints it: 0 to 1
+        ct = charts.prep_crosstable(tables["crosstable"])
         longest = max(len(x) for x in ct["label"].to_list())
         side = 3.0 + 0.6 * ct.height + 0.075 * longest
-        out.append(_ax_chart("crosstable", "Crosstable: row's game score minus 0.5 against the column", ct,
-                             charts.plot_crosstable, width=side + 1.5, height=side, value_label="score - 0.5"))
+        out.append(_ax_chart("crosstable", "Crosstable: row's game score against the column (0.5 = even)", ct,
+                             charts.plot_crosstable, width=side + 1.5, height=side,
+                             value_label="game score (0.5 = even)", centre=0.5))
     if "categories" in tables and tables["categories"].height:
         c = charts.prep_points_by_category(tables["categories"])
         n_bars = c["label"].n_unique()
@@ -354,7 +364,12 @@ def chart_list(kind: str, tables: dict, manifest: dict | None = None) -> list[Ch
                              charts.plot_points_by_category, width=max(7.5, 5.5 + 0.075 * longest),
                              height=1.8 + 0.42 * max(n_bars, 4)))
     if kind == "compare" and "effects" in tables and tables["effects"].height:
-        out.append(_effects_chart(tables["effects"], players or None))
+        # a variant that changed no deal is named so in its rows (the page says why)
+        flagged = {x["label"] for x in (tables.get("_summary") or {}).get("no_effect") or []}
+        effects = tables["effects"].with_columns(
+            pl.when(pl.col("label").is_in(list(flagged))).then(pl.col("label") + " (no effect)")
+            .otherwise(pl.col("label")).alias("label")) if flagged else tables["effects"]
+        out.append(_effects_chart(effects, players or None))
     if est is not None:
         sa = charts.prep_metric(est, "seat_advantage")
         if sa.height:
@@ -439,11 +454,39 @@ def _fmt(v) -> str:
     return str(v)
 
 
+def column_decimals(values) -> int | None:
+    """Decimals for a column of floats, the same for every row (an estimate and its interval read alike:
+    3.6310 3.6300 3.6320, never 3.631 3.63 3.632), as the terminal prints them: 4 for scores, shares and
+    points (under 10), 2 up to 100, 1 for ratings and other larger numbers."""
+    finite = [abs(v) for v in values if isinstance(v, float) and math.isfinite(v)]
+    if not finite:
+        return None
+    top = max(finite)
+    return 4 if top < 10 else 2 if top < 100 else 1
+
+
+def _cell(v, decimals: int | None) -> str:
+    if isinstance(v, float) and math.isfinite(v) and decimals is not None:
+        return f"{v:.{decimals}f}"
+    return _fmt(v)
+
+
 def table_context(df, caption: str, download: str | None = None) -> dict:
-    """A table for people; with ``download`` the frame's raw values as a CSV link (``data:`` URL)."""
+    """A table for people, each float column with one number of decimals (``column_decimals``); with
+    ``download`` the frame's raw values as a CSV link (``data:`` URL)."""
     csv = base64.b64encode(df.write_csv().encode()).decode() if download is not None else None
+    main = next((c for c in ("estimate", "rating") if c in df.columns), None)
+
+    def base(c: str) -> str:  # an interval's ends read as their estimate: lo, hi -> estimate; score_lo -> score
+        return main if c in ("lo", "hi") and main else c.removesuffix("_lo").removesuffix("_hi")
+
+    groups: dict[str, list] = {}
+    for c in df.columns:
+        if df[c].dtype.is_float():
+            groups.setdefault(base(c), []).extend(df[c].to_list())
+    decimals = [column_decimals(groups[base(c)]) if df[c].dtype.is_float() else None for c in df.columns]
     return {"caption": caption, "download": download, "csv": csv, "columns": list(df.columns),
-            "rows": [[_fmt(v) for v in row] for row in df.iter_rows()]}
+            "rows": [[_cell(v, d) for v, d in zip(row, decimals)] for row in df.iter_rows()]}
 
 
 def _pct(x) -> str:
@@ -521,9 +564,13 @@ def headline(kind: str, manifest: dict, tables: dict, folder: str = "DIR") -> di
                         "shares": [{"label": x["label"], "estimate": f"{x['estimate']:.3f}",
                                     "ci": _ci_text(x["lo"], x["hi"], "{:.3f}")} for x in shares]}
     elif kind == "compare" and s:
+        no_effect = s.get("no_effect") or []
+        flagged = {x["label"] for x in no_effect}
         wins = [{"label": x["label"], "estimate": _num(x["estimate"], "{:+.4f}"),
-                 "ci": _ci_text(x["lo"], x["hi"], "{:+.4f}")} for x in s["effects"] if x["metric"] == "win_rate"]
-        out["compare"] = {"strategies": " vs ".join(s["strategies"]), "rulesets": len(s["rulesets"]),
+                 "ci": _ci_text(x["lo"], x["hi"], "{:+.4f}"), "no_effect": x["label"] in flagged}
+                for x in s["effects"] if x["metric"] == "win_rate"]
+        out["compare"] = {"no_effect": no_effect,
+                          "strategies": " vs ".join(s["strategies"]), "rulesets": len(s["rulesets"]),
                           "reference": s["rulesets"][0]["label"] if s["rulesets"] else "–",
                           "games": f"{s['games_per_ruleset']:,}", "seed": s["seed"], "wins": wins,
                           "first": (s.get("labels") or s["strategies"] or ["–"])[0]}
@@ -540,11 +587,15 @@ def people_tables(kind: str, tables: dict) -> list[tuple[str, object, str]]:
     s = tables.get("_summary") or {}
     labels = s.get("labels") or None
 
+    def described(m: str) -> str:
+        if kind == "run" and m == "win_rate":  # each player's own row: the label column says whose
+            return "game win rate"
+        return describe_metric(m, labels)[0]
+
     def named(df):
         if "metric" not in df.columns:
             return df
-        return df.with_columns(pl.col("metric").map_elements(lambda m: describe_metric(m, labels)[0],
-                                                             return_dtype=pl.String).alias("quantity")) \
+        return df.with_columns(pl.col("metric").map_elements(described, return_dtype=pl.String).alias("quantity")) \
                  .select("label", "quantity", *[c for c in df.columns if c not in ("label", "metric")])
 
     if kind == "skill":

@@ -22,9 +22,16 @@ of one deal are not (duplicate pairing makes them strongly dependent).
   ``se^2 = n / (n - 1) * sum_c (u_c - mean u)^2 = (n g'Gg - (g'S)^2) / (n - 1)``,
   evaluated in exact integer arithmetic. A paired difference keeps the
   covariance of the two ratios through the cross products in ``G``.
-- 95% intervals are ``estimate -/+ Z95 se``, ``Z95 = Phi^-1(0.975)``. The
-  Wilson interval is used only for proportions of independent outcomes
-  (independent pairing, where every deal is one game).
+- 95% intervals are ``estimate -/+ Z95 se``, ``Z95 = Phi^-1(0.975)``, for
+  quantities without bounds (points per hand, differences). A proportion or
+  score (win rate, game score, share of hands) keeps ``[0, 1]``: its interval
+  is Wilson's at the effective sample size ``n_eff = p (1 - p) / se^2`` (the
+  number of independent trials with the deal model's variance: Kish's design
+  effect), ``proportion_interval``; at ``p = 0`` or ``1`` (``se = 0``) it is
+  Wilson's one-sided bound with ``n_eff`` the number of deals (the largest
+  design effect: every game of a deal alike). The plain Wilson interval is
+  used for proportions of independent outcomes (independent pairing, where
+  every deal is one game).
 - Bradley-Terry ratings (tournaments): the MM fit on game wins, and a
   sandwich covariance ``H+ V H+`` whose score covariance ``V`` is taken over
   deals (``bradley_terry_cov``).
@@ -33,7 +40,7 @@ of one deal are not (duplicate pairing makes them strongly dependent).
   loss 0, averaged over the deal's equally many games or hands) is one
   observation; ``mu`` is their mean and ``var`` their population variance,
   ``se = sqrt(var / n)``. Elo = ``-400 log10(1 / s - 1)``; its interval maps
-  ``mu -/+ Z95 se`` through it; LOS = ``Phi((mu - 1/2) / se)``.
+  the score's interval (``proportion_interval``) through it; LOS = ``Phi((mu - 1/2) / se)``.
 - GSPRT (fishtest ``LLR_logistic``): ``s_i = 1 / (1 + 10^(-elo_i / 400))``,
   ``LLR = n (s1 - s0) (2 mu - s0 - s1) / (2 var)``; bounds
   ``log(beta / (1 - alpha))`` and ``log((1 - beta) / alpha)``. It is checked
@@ -64,6 +71,31 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1.0 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = z / denom * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def proportion_interval(p: float, se: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """95% interval of a proportion ``p`` in [0, 1] with the deal model's standard error ``se`` over ``n`` deals.
+
+    Wilson's score interval at the effective sample size ``n_eff = p (1 - p) / se^2`` (the design
+    effect of the deals), so it never leaves [0, 1] and is close to ``p -/+ z se`` away from the
+    bounds. ``p`` of exactly 0 or 1 (``se = 0``, nothing varied) gets Wilson's one-sided bound
+    with ``n_eff = n`` deals: ``[0, z^2 / (n + z^2)]`` at 0. ``se = 0`` inside (0, 1) (every
+    deal alike) is the point ``[p, p]``; NaN ``se`` (under two deals) gives NaNs.
+    """
+    if not (math.isfinite(p) and math.isfinite(se)) or n <= 0:
+        return (math.nan, math.nan)
+    p = min(max(p, 0.0), 1.0)
+    if p <= 0.0 or p >= 1.0:
+        bound = z * z / (n + z * z)
+        return (0.0, bound) if p <= 0.0 else (1.0 - bound, 1.0)
+    if se <= 0.0:
+        return (p, p)
+    m = p * (1.0 - p) / (se * se)
+    z2 = z * z
+    denom = 1.0 + z2 / m
+    centre = (p + z2 / (2 * m)) / denom
+    half = z / denom * math.sqrt(p * (1 - p) / m + z2 / (4 * m * m))
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
@@ -181,7 +213,7 @@ def elo_summary(hist: Sequence[int], z: float = Z95) -> dict:
     if n == 0:
         return {"clusters": 0, "score": None, "score_ci95": None, "elo": None, "elo_ci95": None, "los": None, "se": None}
     se = math.sqrt(var / n)
-    lo, hi = max(0.0, mu - z * se), min(1.0, mu + z * se)
+    lo, hi = proportion_interval(mu, se, n, z)
     if se > 0:
         los = phi((mu - 0.5) / se)
     else:

@@ -62,9 +62,10 @@ def summarize(spec: RunSpec, agg: dict[str, np.ndarray], chunks_used: int, statu
             if spec.rotations == 1:  # one game per deal: independent games
                 lo, hi = stats.wilson(w, games)
                 ci, se, how = [stats.finite(lo), stats.finite(hi)], None, "wilson"
-            else:
-                r = ratio(one(lay.won(e)), one(lay.games))
-                ci, se, how = r["ci95"], r["se"], "deal"
+            else:  # a share of games: the deal model's se, an interval kept in [0, 1]
+                m, se_ = stats.deal_ratio(S, G, n_cl, one(lay.won(e)), one(lay.games))
+                lo, hi = stats.proportion_interval(m, se_, n_cl)
+                ci, se, how = [stats.finite(lo), stats.finite(hi)], stats.finite(se_), "deal"
             d["games"] = {"won": w, "played": games, "win_rate": w / games if games else None, "se": se,
                           "ci95": ci, "interval": how}
         d["points_per_hand"] = ratio(one(lay.points(e)), one(lay.hands))
@@ -122,8 +123,9 @@ def summarize(spec: RunSpec, agg: dict[str, np.ndarray], chunks_used: int, statu
     return summary
 
 
-INTERVAL_TEXT = ("95% normal intervals with the deal (all seat rotations of it) as the unit, from per-deal "
-                 "sums (delta method); Wilson only for the win rate of independent games")
+INTERVAL_TEXT = ("95% intervals with the deal (all seat rotations of it) as the unit, from per-deal sums (delta "
+                 "method): normal for points, Wilson at the deals' effective sample size for a win rate or score "
+                 "(never outside [0, 1]); plain Wilson for the win rate of independent games")
 
 
 def _wdl_of_deals(agg: dict, spec: RunSpec) -> list[int]:

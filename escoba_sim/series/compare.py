@@ -16,7 +16,8 @@ Output folder::
                             (label, canonical string, digest, fields), args
     DIR/runs/NN/            one runner output folder per ruleset (resumable on its own), with deals/
     DIR/tables/*.parquet    estimates, effects, categories, points_hist, hands_hist, convergence
-    DIR/summary.json        the same tables as JSON
+    DIR/summary.json        the same tables as JSON, and ``no_effect``: the variants that gave every deal
+                            exactly the reference's result, each with the reason (``no_effect``)
 
 Quantities (``metric`` names; the player is named by its strategy label):
 
@@ -53,6 +54,7 @@ from .tables import (
     estimate_frame,
     interval,
     json_rows,
+    proportion,
     run_series,
     run_totals,
     series_deal_sums,
@@ -146,6 +148,8 @@ METRIC_TEXT = {
     "tie_oros": ("oros majority tied", "share of hands"),
     "tie_cards": ("cards majority tied", "share of hands"),
 }
+# shares of games or hands: their intervals stay in [0, 1] (``tables.proportion``)
+SHARE_METRICS = ("win_rate", "tie_sevens", "tie_oros", "tie_cards")
 # the groups the terminal output prints, in order; category points are their own table
 GAME_METRICS = ("win_rate", "hands_per_game", "seat_advantage")
 ESCOBA_METRICS = ("escobas", "lucky_escobas")
@@ -203,6 +207,40 @@ def _shift(w: list[int], run: int, size: int, runs: int) -> list[int]:
     return out
 
 
+# fields that only say whether a card that could capture may be laid: no change for strategies that always capture
+CAPTURE_FIELDS = ("capture", "soplar")
+
+
+def no_effect_reason(variant: Variant, reference: Variant, strategies: list[str]) -> str:
+    """Why a variant gave every deal the same result as the reference, when the strategies' definitions say it
+    (``StrategyDef.always_captures``), else what was seen."""
+    from ..strategies import parse_strategy
+
+    ref, var = reference.rules.as_dict(), variant.rules.as_dict()
+    changed = [f for f in var if var[f] != ref.get(f)]
+    specs = [parse_strategy(x, files=False) for x in strategies]
+    if changed and set(changed) <= set(CAPTURE_FIELDS) and all(p.builtin and p.builtin.always_captures
+                                                               for p in specs):
+        names = " and ".join(dict.fromkeys(p.short for p in specs))
+        return (f"{names} always capture when they can, so {' and '.join(changed)} (whether a card that could "
+                f"capture may be laid) never changes their play")
+    return f"every deal gave exactly the same result as under {reference.label}"
+
+
+def no_effect(variants: list[Variant], strategies: list[str], S, G, size: int) -> list[dict]:
+    """The variants whose every per-deal vector equals the reference's (each paired difference exactly 0 on
+    every deal: the rule cannot have mattered to these strategies), each with its reason.
+
+    ``sum_c |v_ic - v_0c|^2`` from the cross products ``G`` (exact integers) is 0 only then."""
+    out = []
+    for i, v in enumerate(variants[1:], start=1):
+        a, b = i * size, 0
+        dist = sum(int(G[a + j, a + j]) - 2 * int(G[a + j, b + j]) + int(G[b + j, b + j]) for j in range(size))
+        if dist == 0 and all(int(S[a + j]) == int(S[b + j]) for j in range(size)):
+            out.append({"label": v.label, "reason": no_effect_reason(v, variants[0], strategies)})
+    return out
+
+
 def analyse(variants: list[Variant], specs: list[RunSpec], chunks: list[list[dict]], run_dirs: list[Path]):
     """All result tables (Polars frames): estimates and paired effects from the runs' per-deal vectors."""
     labels = specs[0].labels()
@@ -217,7 +255,7 @@ def analyse(variants: list[Variant], specs: list[RunSpec], chunks: list[list[dic
             if "win_rate" in d:
                 a, b = d["win_rate"]
                 r, se = stats.deal_ratio(S, G, n, _shift(a, i, size, runs), _shift(b, i, size, runs))
-                conv_rows.append((v.label, k + 1, float(S[i * size + DealLayout.games]), r, *interval(r, se)))
+                conv_rows.append((v.label, k + 1, float(S[i * size + DealLayout.games]), r, *proportion(r, se, n)))
     est_rows, eff_rows = [], []
     for i, (v, d) in enumerate(zip(variants, defs)):
         for m, (a, b) in d.items():
@@ -225,7 +263,7 @@ def analyse(variants: list[Variant], specs: list[RunSpec], chunks: list[list[dic
             if weighted_sum(bi, S) == 0:
                 continue
             r, se = stats.deal_ratio(S, G, n, ai, bi)
-            est_rows.append((v.label, m, r, *interval(r, se)))
+            est_rows.append((v.label, m, r, *(proportion(r, se, n) if m in SHARE_METRICS else interval(r, se))))
             if i > 0 and m in common:
                 a0, b0 = defs[0][m]
                 diff, dse = stats.deal_ratio_diff(S, G, n, ai, bi, _shift(a0, 0, size, runs), _shift(b0, 0, size, runs))
@@ -247,6 +285,7 @@ def analyse(variants: list[Variant], specs: list[RunSpec], chunks: list[list[dic
                 ph += count_rows(f"{v.label} / {who}", hist[e])
         hh += count_rows(v.label, merged["game_hands_hist"])
     return {
+        "no_effect": no_effect(variants, list(specs[0].strategies), S, G, size),
         "estimates": estimates, "effects": effects, "categories": categories,
         "points_hist": count_frame(ph),
         "hands_hist": count_frame(hh),
@@ -286,11 +325,14 @@ def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | 
     except RunError as e:
         raise CompareError(str(e)) from None
     tables = analyse(variants, specs, chunks, [out / r["run"] for r in manifest["rulesets"]])
+    unchanged = tables.pop("no_effect")  # a list for the summary, not a table file
     summary = {"kind": KIND, "version": __version__, "engine": manifest["engine"], "seed": seed,
                "strategies": [strategy, vs], "labels": specs[0].labels(), "n": n,
                "games_per_ruleset": specs[0].played, "chunks": specs[0].n_chunks,
                "rulesets": manifest["rulesets"],
-               "interval": "95% normal interval, the deal as unit (per-deal sums, delta method); effects paired by deal",
-               "estimates": json_rows(tables["estimates"]), "effects": json_rows(tables["effects"])}
+               "interval": "95% interval, the deal as unit (per-deal sums, delta method; a share: Wilson at the deals' "
+                           "effective sample size, never outside [0, 1]); effects paired by deal",
+               "estimates": json_rows(tables["estimates"]), "effects": json_rows(tables["effects"]),
+               "no_effect": unchanged}
     write_results(out, manifest, tables, summary)
     return summary

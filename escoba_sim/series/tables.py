@@ -6,7 +6,8 @@ each with the series' seed and chunk size, so chunk ``k`` of every run holds the
 same deal indices (common random numbers). ``run_series`` plays (or finishes)
 the runs; ``series_deal_sums`` puts their per-deal vectors side by side, deal by
 deal, for the deal model's paired intervals (``stats``); ``interval`` turns an
-estimate and its standard error into the 95 % interval of the tables. The
+estimate and its standard error into the 95 % interval of the tables (``proportion`` for a share or a
+score: never outside [0, 1]). The
 tables are Polars frames of a few shared shapes (``estimate_frame``,
 ``category_frame``, ``count_frame``, ``convergence_frame``; the shapes are
 described in ``output.charts``), written to ``DIR/tables/*.parquet``
@@ -156,6 +157,14 @@ def interval(est: float, se: float) -> tuple[float | None, float | None]:
     if not math.isfinite(se):
         return (None, None)
     return stats.normal_ci(est, se)
+
+
+def proportion(est: float, se: float, n: int) -> tuple[float | None, float | None]:
+    """The 95 % interval of a proportion or score over ``n`` deals, kept in [0, 1] (``stats.proportion_interval``),
+    or ``(None, None)`` without a finite standard error."""
+    if not math.isfinite(se):
+        return (None, None)
+    return stats.proportion_interval(est, se, n)
 
 
 def run_totals(aggs: list[dict]) -> dict:

@@ -40,6 +40,7 @@ from .tables import (
     count_rows,
     interval,
     json_rows,
+    proportion,
     run_series,
     run_totals,
     series_deal_sums,
@@ -68,7 +69,7 @@ def analyse(labels: list[str], pairs: list[tuple[int, int]], aggs_by_pair: list[
     for k, n, S, G in series_deal_sums(run_dirs, specs, len(aggs_by_pair[0])):
         for p, (i, j) in enumerate(pairs):
             s, se = stats.deal_ratio(S, G, n, one(at(p, lay.won(0))), one(at(p, lay.games)))
-            conv.append((f"{labels[i]} vs {labels[j]}", k + 1, float(S[at(p, lay.games)]), s, *interval(s, se)))
+            conv.append((f"{labels[i]} vs {labels[j]}", k + 1, float(S[at(p, lay.games)]), s, *proportion(s, se, n)))
     pair_rows, cross = [], []
     wins = np.zeros((m, m), np.int64)
     for p, (i, j) in enumerate(pairs):
@@ -80,7 +81,7 @@ def analyse(labels: list[str], pairs: list[tuple[int, int]], aggs_by_pair: list[
             d, dse = stats.deal_ratio(S, G, n, one(at(p, lay.points(e)), at(p, lay.points(1 - e)), weights=[1, -1]),
                                       one(at(p, lay.hands)))
             pair_rows.append((labels[r], labels[c], games, won[e], games - won[0] - won[1], won[1 - e],
-                              s, *interval(s, se), d, *interval(d, dse)))
+                              s, *proportion(s, se, n), d, *interval(d, dse)))
             cross.append((labels[r], labels[c], s))
     f = pl.Float64
     pairs_df = pl.DataFrame(pair_rows, orient="row", schema={
@@ -119,7 +120,7 @@ def analyse(labels: list[str], pairs: list[tuple[int, int]], aggs_by_pair: list[
         mine = [(p, 0 if i == s else 1) for p, (i, j) in enumerate(pairs) if s in (i, j)]
         r, se = stats.deal_ratio(S, G, n, one(*(at(p, lay.won(e)) for p, e in mine)),
                                  one(*(at(p, lay.games) for p, _ in mine)))
-        est_rows.append((labels[s], "win_rate", r, *interval(r, se)))
+        est_rows.append((labels[s], "win_rate", r, *proportion(r, se, n)))
     estimates = pl.concat([ratings, pl.DataFrame(est_rows, orient="row", schema=ratings.schema)])
     return {"pairs": pairs_df, "crosstable": crosstable, "ratings": ratings, "rating_cov": rating_cov,
             "estimates": estimates, "categories": categories, "points_hist": points_hist, "hands_hist": hands_hist,
@@ -177,7 +178,8 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
                "games_per_pair": specs[0].played, "chunks": specs[0].n_chunks,
                "ratings": json_rows(tables["ratings"]), "pairs": json_rows(tables["pairs"]),
                "estimates": json_rows(tables["estimates"].filter(tables["estimates"]["metric"] == "win_rate")),
-               "interval": "95% normal intervals, the deal as unit (every pair plays the same deals): crosstable "
-                           "by the delta method, ratings by a sandwich estimator of the Bradley-Terry fit"}
+               "interval": "95% intervals, the deal as unit (every pair plays the same deals): crosstable "
+                           "by the delta method (scores: Wilson at the deals' effective sample size, never outside "
+                           "[0, 1]), ratings by a sandwich estimator of the Bradley-Terry fit"}
     write_results(out, manifest, tables, summary)
     return summary

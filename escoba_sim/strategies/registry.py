@@ -72,17 +72,22 @@ class StrategyDef:
     params: dict[str, Param] = field(default_factory=dict)
     code: int | None = None
     cheats: bool = False  # sees cards a player cannot (the oracle): a yardstick, never a fair opponent
+    # plays a capture whenever one is legal (its reference class and C twin): the capture rule (card, any,
+    # optional) and soplar, which only change whether a card that could capture may be laid, never change its play
+    always_captures: bool = False
 
 
 # Codes are the C strategy ids (ESC_RANDOM ... in csrc/escoba_tables.h); a new strategy takes the next one.
 BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
     StrategyDef("random", "a uniformly random legal card, then a random capture option", RandomStrategy, code=0),
-    StrategyDef("greedy", "most cards, then escoba, 7 of oros, oros; lays its lowest card", GreedyStrategy, code=1),
-    StrategyDef("maxoros", "most oros, then 7 of oros, cards, escoba; lays its lowest non-oro", MaxOrosStrategy, code=2),
+    StrategyDef("greedy", "most cards, then escoba, 7 of oros, oros; lays its lowest card", GreedyStrategy, code=1,
+                always_captures=True),
+    StrategyDef("maxoros", "most oros, then 7 of oros, cards, escoba; lays its lowest non-oro", MaxOrosStrategy, code=2,
+                always_captures=True),
     StrategyDef("sevens", "7 of oros, then sevens, cards, escoba, oros; never lays a seven if it can help it",
-                SevensStrategy, code=3),
+                SevensStrategy, code=3, always_captures=True),
     StrategyDef("defensive", "greedy, but first leaves the table fewest unseen cards can clear", DefensiveStrategy,
-                code=4),
+                code=4, always_captures=True),
     StrategyDef("heuristic", "weighted cards, oros, sevens, 7 of oros, escoba minus risk; weights settable",
                 HeuristicStrategy, dict(_WEIGHTS), code=5),
     StrategyDef("endgame", "heuristic until the stock is empty, then solves the hand exactly (2 players)",

@@ -40,8 +40,10 @@ def test_a_missed_escoba_is_a_blunder(cli, tmp_path):
     path.write_text(json.dumps(missed_escoba_record()))
     out = cli("analyze", path, "--samples", 1000)
     assert out.exit_code == 0
-    line = next(x for x in out.output.splitlines() if x.strip().startswith("1 "))
-    assert "1e" in line and "5o 1c 2c 3c 4c" in line and line.rstrip().endswith("blunder")
+    lines = out.output.splitlines()
+    k = next(i for i, x in enumerate(lines) if x.strip().startswith("1 "))
+    line = lines[k] if "5o 1c 2c 3c 4c" in lines[k] else lines[k] + lines[k + 1]  # at 80 columns: best below
+    assert "1e" in line and "5o 1c 2c 3c 4c" in line and lines[k].rstrip().endswith("blunder")
 
 
 def test_greedy_loses_points_on_average():
@@ -116,7 +118,9 @@ def test_errors_are_one_line(cli, tmp_path, monkeypatch):
 def test_trace_analyze_shows_values_next_to_plays(cli):
     out = cli("trace", "-s", "ismcts:iters=100", "--vs", "greedy", "--seed", 7, "--analyze", "--samples", 300)
     assert out.exit_code == 0
-    plays = [x for x in out.output.splitlines() if x[:3].strip().isdigit()]
+    lines = out.output.splitlines()
+    # each play's value is on the line under it
+    plays = [x + lines[i + 1] for i, x in enumerate(lines) if x[:3].strip().isdigit()]
     assert len(plays) == 36
     assert sum("±" in x or "exact" in x for x in plays) >= 20
     assert all(("±" in x) or ("exact" in x) or ("forced" in x) for x in plays)

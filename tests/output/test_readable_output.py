@@ -92,7 +92,7 @@ def test_resume_finishes_a_tournament_and_a_compare_folder(cli, tmp_path):
     assert again["ratings"] == first["ratings"] and again["pairs"] == first["pairs"]
     cli("compare", "--vary", "ties=shared,none", "-n", "40", "--seed", "2", "--out", tmp_path / "c", "-q")
     r = cli("resume", tmp_path / "c")
-    assert r.exit_code == 0 and "paired differences" in r.stdout
+    assert r.exit_code == 0 and "Paired differences" in r.stdout
 
 
 def test_ctrl_c_without_out_prints_the_partial_summary(cli, monkeypatch):

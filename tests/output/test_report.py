@@ -189,3 +189,86 @@ def test_report_works_on_an_unfinished_comparison(folders, tmp_path, cli):
     head = re.search(r'<section id="headline">(.*?)</section>', (d / "report" / "index.html").read_text(), re.S)
     assert "Partial result" in head.group(1) and "1 of 2 runs finished" in head.group(1)
     assert "runs/01 (interrupted)" in head.group(1)
+
+
+def test_a_variant_without_effect_is_named_on_the_page_and_in_the_chart(tmp_path):
+    """capture=any changes no deal of greedy against maxoros: the page says so with the reason, and its rows of
+    the effects chart read "(no effect)" instead of a silent +0.0000 [+0.0000, +0.0000]."""
+    from matplotlib.figure import Figure
+
+    out = tmp_path / "c"
+    compare.compare(compare.build_variants([], ["capture=any", "ties=none"]), "greedy", "maxoros", 40, out, seed=2)
+    page = report.write_report(out).read_text()
+    assert "No effect on any deal" in page and "greedy and maxoros always capture when they can" in page
+    _, manifest, tables = report.read_folder(out)
+    chart = next(c for c in report.chart_list("compare", tables, manifest) if c.name == "effects")
+    fig = Figure()
+    chart.draw(fig)
+    ticks = {t.get_text() for ax in fig.axes for t in ax.get_yticklabels()}
+    assert "capture=any (no effect)" in ticks and "ties=none" in ticks and "capture=any" not in ticks
+
+
+@pytest.fixture(scope="module")
+def ranked(tmp_path_factory):
+    """random first on the command line, rated last: command order and rating order differ."""
+    out = tmp_path_factory.mktemp("ranked") / "t"
+    s = tournament.tournament(["random", "greedy", "defensive"], 40, out, seed=3)
+    return out, s
+
+
+def _drawn(out, name):
+    from matplotlib.figure import Figure
+
+    _, manifest, tables = report.read_folder(out)
+    fig = Figure()
+    next(c for c in report.chart_list("tournament", tables, manifest) if c.name == name).draw(fig)
+    return fig
+
+
+def test_crosstable_chart_shows_the_score_as_the_terminal_does(ranked, cli):
+    """One convention: the game score from 0 to 1 (0.5 even), three decimals, in the terminal and the chart
+    (the chart showed score - 0.5)."""
+    out, s = ranked
+    fig = _drawn(out, "crosstable")
+    shown = sorted(t.get_text() for t in fig.axes[0].texts)
+    assert shown == sorted(f"{p['score']:.3f}" for p in s["pairs"])
+    assert "0.5 = even" in fig.axes[1].get_ylabel()  # the colour bar
+    text = cli("resume", out).stdout
+    assert all(f"{p['score']:.3f}" in text for p in s["pairs"])
+
+
+def test_ratings_and_scores_chart_are_in_the_ratings_order_of_the_tables(ranked):
+    """Highest rating on top in the terminal table, the page's table, the ratings chart and the win-rate chart
+    (the charts were in command order)."""
+    out, s = ranked
+    order = [r["label"] for r in sorted(s["ratings"], key=lambda r: -r["estimate"])]
+    assert order != s["labels"]  # the case that showed the difference
+    for name in ("ratings", "win_rates"):
+        ax = _drawn(out, name).axes[0]
+        ticks = sorted(zip(ax.get_yticks(), (t.get_text() for t in ax.get_yticklabels())), reverse=True)
+        assert [lab for _, lab in ticks] == order, name
+    page = report.write_report(out).read_text()
+    rows = re.search(r"<caption>Ratings.*?<tbody>(.*?)</tbody>", page, re.S).group(1)
+    assert [re.search(r"<td>(.*?)</td>", r).group(1) for r in rows.split("<tr>")[1:]] == order
+
+
+def test_page_tables_print_an_estimate_and_its_interval_with_the_same_decimals():
+    """The page printed "3.631 3.63 3.631" (four significant digits each); a column group now has one number
+    of decimals, as the terminal."""
+    import polars as pl
+
+    df = pl.DataFrame({"label": ["a", "b"], "estimate": [3.631, 0.5], "lo": [3.63, 0.25], "hi": [3.6314, 0.75],
+                       "score": [0.47, 0.5], "score_lo": [0.4, 0.45], "score_hi": [0.5, 0.55]})
+    rows = report.table_context(df, "t")["rows"]
+    assert rows[0][1:4] == ["3.6310", "3.6300", "3.6314"] and rows[1][1:4] == ["0.5000", "0.2500", "0.7500"]
+    assert rows[0][4:] == ["0.4700", "0.4000", "0.5000"]
+    ratings = pl.DataFrame({"label": ["x"], "rating": [185.93], "lo": [176.4], "hi": [195.3]})
+    assert report.table_context(ratings, "r")["rows"][0][1:] == ["185.9", "176.4", "195.3"]
+
+
+def test_a_run_page_names_each_players_win_rate_without_the_first_player(folders):
+    """maxoros' row of a run's estimates read "game win rate of the first player"."""
+    _, _, tables = report.read_folder(folders / "run")
+    est = next(df for caption, df, _ in report.people_tables("run", tables) if caption.startswith("Estimates"))
+    quantities = est.filter(est["label"] == "random")["quantity"].to_list()
+    assert "game win rate" in quantities and not any("first player" in q for q in quantities)

@@ -5,29 +5,17 @@ missing browser skips this test; in CI (CI=true) it fails instead, so the
 check can never silently disappear.
 """
 
-import os
 import re
-import shutil
 import subprocess
 
-import pytest
+from helpers import chromium
 
 from escoba_sim.output import report
 from escoba_sim.series import tournament
 
 
-def _chromium() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    if os.environ.get("CI") == "true":
-        pytest.fail("chromium is not installed; .ci/run must install it before the tests")
-    pytest.skip("chromium is not installed (apt-get install chromium)")
-
-
 def test_report_page_renders_every_chart_without_errors(tmp_path):
-    browser = _chromium()
+    browser = chromium()
     tournament.tournament(["greedy", "random"], 40, tmp_path / "t", seed=4)
     page = report.write_report(tmp_path / "t")
     expected = len(re.findall(r'<figure class="chart"', page.read_text()))

@@ -148,3 +148,17 @@ def test_ctrl_c_keeps_chunks_and_resume_matches(tmp_path, sig, interrupt):
     spec = make_spec("greedy", ["random"], None, 3000, hands=True, seed=7, chunk_size=50)
     assert strip(json.loads(r.stdout)) == strip(run(spec).summary)
     assert json.loads(r.stdout)["performance"]["hands_computed"] == 3000 - saved * 100
+
+
+def test_win_rate_interval_of_a_rotated_run_stays_within_0_and_1(cli):
+    """3 players rotate seats (the deal model, not Wilson): random wins no game, and its interval is the one-sided
+    [0, 1.96^2 / (deals + 1.96^2)] (it printed [-0.0%, <0.1%]); every entrant's interval holds its rate."""
+    r = cli("run", "-s", "random", "--vs", "greedy", "--vs", "greedy", "-r", "tradicional", "-n", "60", "--seed", "1",
+            "--json")
+    s = json.loads(r.output)
+    for e in s["entrants"]:
+        g = e["games"]
+        assert g["interval"] == "deal"
+        assert 0.0 <= g["ci95"][0] <= g["win_rate"] <= g["ci95"][1] <= 1.0 and g["ci95"][1] > g["ci95"][0]
+    rnd = s["entrants"][0]["games"]
+    assert rnd["won"] == 0 and rnd["ci95"][1] == pytest.approx(1.959964 ** 2 / (s["deals"] + 1.959964 ** 2))

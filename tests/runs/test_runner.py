@@ -118,7 +118,9 @@ def test_summary_matches_naive_oracle(kw):
         m, se = naive_ratio([o["score"][d] // 2 for d in deals], [spec.rotations] * len(deals))
         g = s["entrants"][0]["games"]
         assert g["win_rate"] == pytest.approx(m) and g["se"] == pytest.approx(se, rel=1e-9)
-        assert g["ci95"] == pytest.approx([m - stats.Z95 * se, m + stats.Z95 * se])
+        # a share: Wilson at the deals' effective sample size (never outside [0, 1])
+        assert g["ci95"] == pytest.approx(list(stats.proportion_interval(m, se, len(deals))))
+        assert 0 <= g["ci95"][0] <= m <= g["ci95"][1] <= 1
     if E == 2:
         scores = np.array([o["score"][d] for d in deals]) / (2 * spec.rotations)
         assert s["elo"]["score"] == pytest.approx(scores.mean())

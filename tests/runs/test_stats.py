@@ -105,7 +105,9 @@ def test_elo_summary_pentanomial_by_hand():
     assert e["score"] == pytest.approx(mu)
     assert e["se"] == pytest.approx(se)
     assert e["elo"] == pytest.approx(-400 * math.log10(1 / mu - 1))
-    lo, hi = mu - stats.Z95 * se, mu + stats.Z95 * se
+    lo, hi = stats.proportion_interval(mu, se, n)  # Wilson at the effective sample size, near mu -/+ Z95 se
+    assert (lo, hi) == pytest.approx((mu - stats.Z95 * se, mu + stats.Z95 * se), abs=se / 20)
+    assert e["score_ci95"] == pytest.approx([lo, hi])
     assert e["elo_ci95"] == pytest.approx([-400 * math.log10(1 / lo - 1), -400 * math.log10(1 / hi - 1)])
     assert e["los"] == pytest.approx(sps.norm.cdf((mu - 0.5) / se))
 
@@ -258,3 +260,34 @@ def test_bradley_terry_covariance_against_a_numeric_sandwich():
     assert cov == pytest.approx(naive, rel=1e-4, abs=1e-6)
     # the deal effect makes the pairs covary: ignoring it (independent games) gives another answer
     assert abs(cov[0, 0] - stats.ELO_PER_NAT ** 2 * Hp[0, 0]) > 0.05 * cov[0, 0]
+
+
+@pytest.mark.parametrize("k,n", [(0, 40), (1, 40), (13, 40), (39, 40), (40, 40), (3, 2000)])
+def test_proportion_interval_is_wilson_for_independent_trials(k, n):
+    """With the binomial standard error the effective sample size is n: the interval is Wilson's."""
+    p = k / n
+    se = math.sqrt(p * (1 - p) / n)
+    assert stats.proportion_interval(p, se, n) == pytest.approx(stats.wilson(k, n), abs=1e-12)
+
+
+@pytest.mark.parametrize("p,se,n", [(0.0, 0.0, 1000), (1.0, 0.0, 1000), (0.0025, 0.004, 1000), (0.995, 0.01, 300),
+                                    (0.5, 0.3, 5), (1e-5, 1e-4, 50_000)])
+def test_proportion_interval_never_leaves_0_1(p, se, n):
+    """The normal interval p -/+ 1.96 se would leave [0, 1] in each case (0.0050 [-0.0048, 0.0148] was printed)."""
+    lo, hi = stats.proportion_interval(p, se, n)
+    assert 0.0 <= lo <= p <= hi <= 1.0
+    if 0 < p < 1:
+        assert lo < p < hi
+    else:  # one-sided at the bound, Wilson's with the deals as trials
+        assert (lo, hi) == pytest.approx((0.0, stats.Z95 ** 2 / (n + stats.Z95 ** 2)) if p == 0 else
+                                         (1 - stats.Z95 ** 2 / (n + stats.Z95 ** 2), 1.0))
+
+
+def test_proportion_interval_follows_the_design_effect():
+    """A larger deal-model se (games of a deal alike) widens the interval by about the same factor."""
+    p, n = 0.3, 10_000
+    se1 = math.sqrt(p * (1 - p) / n)
+    lo1, hi1 = stats.proportion_interval(p, se1, n)
+    lo2, hi2 = stats.proportion_interval(p, 2 * se1, n)
+    assert (hi2 - lo2) / (hi1 - lo1) == pytest.approx(2.0, rel=1e-3)
+    assert math.isnan(stats.proportion_interval(p, math.nan, 1)[0])

@@ -2,7 +2,6 @@
 
 import json
 import os
-import re
 import shlex
 import shutil
 import subprocess
@@ -108,27 +107,37 @@ def test_compare_cli(cli, tmp_path):
     assert any(e["metric"] == "win_rate" for e in s["effects"])
 
 
+def _printed(summary: dict, width: int) -> str:
+    import io
+
+    from rich.console import Console
+
+    buf = io.StringIO()
+    console.print_compare(summary, Console(file=buf, width=width))
+    return buf.getvalue()
+
+
 def test_terminal_summary_names_rows_and_prints_categories_and_ties(cmp_dir):
     s = json.loads((cmp_dir / "summary.json").read_text())
-    text = "\n".join(console.compare_lines(s))
-    assert "escobas per hand (all sides)" in text
-    assert "how often each majority ties (share of hands)" in text
-    assert "points per hand by category" in text
-    assert "ties=none minus ludoteka" in text and "lucky_deal=off minus ludoteka" in text
+    text = _printed(s, 200)  # wide: every group in one table
+    assert "Escobas per hand (all sides)" in text
+    assert "How often each majority ties (share of hands)" in text
+    assert "Paired differences: each variant minus ludoteka" in text
     lines = text.splitlines()
-    # one category row per point category with a cell per player, for each ruleset and each difference
-    assert sum(1 for l in lines if l.strip().startswith("siete de oros")) == 5
-    assert sum(1 for l in lines if l.strip().startswith("oros (majority)")) == 5
-    tie_rows = [l for l in lines if re.match(r"\s+(sevens|oros|cards)\s+[+-]?\d", l)]
-    assert len(tie_rows) == 5 * 3
+    # one table of categories per player, for the estimates and for the differences: a row per ruleset
+    for who in ("greedy", "maxoros"):
+        assert sum(1 for l in lines if l.startswith(f"Points per hand by category, {who}")) == 2
+    assert sum(1 for l in lines if "siete de oros" in l and l.startswith("┃")) == 4
+    rows = [l for l in lines if l.startswith("│ ties=none ")]
+    assert len(rows) == 2 * 5  # games, 2 category tables, escobas, ties: estimates and differences
     # the raw metric names are not what the user reads
     assert "tie_oros" not in text and "total:greedy" not in text
 
 
 def test_compare_cli_prints_grouped_summary(cli, tmp_path):
     r = cli("compare", "--vary", "ties=shared,none", "-n", "100", "--seed", "3", "--out", tmp_path / "c")
-    assert "points per hand by category" in r.stdout
-    assert "how often each majority ties" in r.stdout
+    assert "Points per hand by category, greedy" in r.stdout
+    assert "How often each majority ties" in r.stdout
 
 
 def test_compare_provenance_names_the_engine_a_plugin_forces(tmp_path):
@@ -176,3 +185,37 @@ def test_ctrl_c_between_runs_of_a_series_exits_130_with_the_command(tmp_path, mo
     assert r.exit_code == 130, r.output
     assert r.stderr.strip().splitlines()[-1].startswith("Interrupted. Continue with: escoba-sim")
     assert json.loads((tmp_path / "c" / "runs" / "00" / "manifest.json").read_text())["status"] == "complete"
+
+
+@pytest.fixture(scope="module")
+def capture_cmp(tmp_path_factory):
+    out = tmp_path_factory.mktemp("capture")
+    variants = compare.build_variants([], ["capture=any,optional", "ties=none"])
+    return out, compare.compare(variants, "greedy", "maxoros", 120, out, seed=4)
+
+
+def test_a_variant_that_cannot_matter_is_flagged_with_its_reason(capture_cmp):
+    """greedy and maxoros capture whenever they can: capture=any and capture=optional change no deal (every
+    effect +0.0000 [+0.0000, +0.0000]); the summary says so and why; ties=none does change the points."""
+    out, s = capture_cmp
+    flagged = {x["label"]: x["reason"] for x in s["no_effect"]}
+    assert set(flagged) == {"capture=any", "capture=optional"}
+    assert all("always capture" in r and "greedy and maxoros" in r for r in flagged.values())
+    for e in s["effects"]:
+        if e["label"] in flagged:
+            assert e["estimate"] == 0 and e["lo"] == e["hi"] == 0
+    assert json.loads((out / "summary.json").read_text())["no_effect"] == s["no_effect"]
+
+
+def test_a_strategy_that_may_lay_instead_of_capturing_is_not_flagged(tmp_path):
+    """random lays a card that could capture under capture=optional: the rule matters, nothing is flagged."""
+    variants = compare.build_variants([], ["capture=optional"])
+    s = compare.compare(variants, "random", "greedy", 60, tmp_path / "c", seed=4)
+    assert s["no_effect"] == []
+
+
+def test_no_effect_reason_names_the_strategies_only_when_their_definition_says_it():
+    base, *rest = compare.build_variants([], ["capture=any", "ties=none"])
+    assert "always capture" in compare.no_effect_reason(rest[0], base, ["greedy", "defensive"])
+    assert "always capture" not in compare.no_effect_reason(rest[0], base, ["greedy", "heuristic"])
+    assert "always capture" not in compare.no_effect_reason(rest[1], base, ["greedy", "maxoros"])

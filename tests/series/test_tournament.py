@@ -61,3 +61,19 @@ def test_every_pair_uses_the_same_deals(tour):
 def test_tournament_cli(cli, tmp_path):
     r = cli("tournament", "greedy", "random", "-n", "60", "--seed", "2", "--out", tmp_path / "t")
     assert "Ratings" in r.output and "greedy" in r.output and "Crosstable" in r.output
+
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_score_intervals_stay_within_0_and_1(tmp_path, seed):
+    """random against greedy on 10 deals scores 0 (seed 1) or 0.05 (seed 2): the normal interval was [0, 0]
+    or [-0.048, 0.148]; the pair scores, scores vs all and convergence rows now keep [0, 1] and a width."""
+    tournament.tournament(["greedy", "random"], 20, tmp_path / "t", seed=seed)
+    t = read_tables(tmp_path / "t")
+    rows = [(r["score"], r["score_lo"], r["score_hi"]) for r in t["pairs"].iter_rows(named=True)]
+    rows += [(r["estimate"], r["lo"], r["hi"]) for r in t["estimates"].iter_rows(named=True)
+             if r["metric"] == "win_rate"]
+    rows += [(r["estimate"], r["lo"], r["hi"]) for r in t["convergence"].iter_rows(named=True)]
+    assert min(s for s, _, _ in rows) <= 0.05
+    for s, lo, hi in rows:
+        assert 0.0 <= lo <= s <= hi <= 1.0 and hi > lo

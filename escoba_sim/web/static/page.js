@@ -1,0 +1,288 @@
+// The page's script: draws the state the server sends (escoba_sim/web/games.py) and posts the person's
+// clicks. Every word comes from the server's catalogue (#words); every value is set as text, never as HTML.
+"use strict";
+
+const W = JSON.parse(document.getElementById("words").textContent);
+let game = null;   // the last state the server sent
+let busy = false;  // one request at a time: a second click waits for the answer
+
+function say(key, values) {
+  return (W[key] || key).replace(/\{(\w+)\}/g, (m, k) => (values && k in values ? String(values[k]) : m));
+}
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) node.append(c);
+  return node;
+}
+
+function cardImage(code, extra) {
+  return el("img", {src: `/cards/${code}.svg`, alt: code, title: code, class: "card " + (extra || ""),
+                    "data-card": code});
+}
+
+async function api(method, path, body) {
+  const options = {method, headers: {}};
+  if (method === "POST") {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body || {});
+  }
+  const response = await fetch(path, options);
+  const data = await response.json().catch(() => ({error: response.statusText}));
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function showError(message) {
+  const box = document.getElementById("error");
+  box.textContent = message ? say("error", {message}) : "";
+  box.hidden = !message;
+}
+
+async function run(work) {
+  if (busy) return;
+  busy = true;
+  document.body.classList.add("busy");
+  showError("");
+  try {
+    await work();
+  } catch (e) {
+    showError(e.message);
+  } finally {
+    busy = false;
+    document.body.classList.remove("busy");
+  }
+}
+
+function seatName(seat) {
+  if (seat === 0) return say("you");
+  const s = game.seats[seat];
+  return `${say("seat", {seat})} (${s.strategy})`;
+}
+
+function sideName(side) {
+  const seats = game.sides[side].seats;
+  if (seats.length === 1) return seatName(seats[0]);
+  if (seats[0] === 0) return say("your_team", {seat: seats[1]});
+  return say("team", {a: seats[0], b: seats[1]});
+}
+
+function eventText(e) {
+  if (e.kind === "deal") return say("new_deal", {stock: e.stock});
+  if (e.kind === "lucky") return say("lucky");
+  const who = seatName(e.seat);
+  const take = e.take.join(" ");
+  if (e.seat === 0 && e.kind === "capture") return say("you_play_take", {card: e.card, take}) + (e.escoba ? "  " + say("escoba") : "");
+  if (e.seat === 0 && e.kind === "lay") return say("you_lay", {card: e.card});
+  if (e.seat === 0 && e.kind === "blow") return say("you_blow", {card: e.card, take: [e.card, ...e.take].join(" ")});
+  if (e.kind === "capture") return say("plays_takes", {who, card: e.card, take}) + (e.escoba ? "  " + say("escoba") : "");
+  if (e.kind === "lay") return say("lays", {who, card: e.card});
+  if (e.kind === "blow") return say("blows", {who, card: e.card, take: [e.card, ...e.take].join(" ")});
+  return "";
+}
+
+function draw(state) {
+  game = state;
+  document.getElementById("game").hidden = false;
+  document.getElementById("hint-box").hidden = true;
+  document.getElementById("choices").replaceChildren();
+
+  const others = game.seats.filter(s => s.seat !== 0).map(s =>
+    el("div", {class: "seat" + (game.to_play === s.seat ? " to-play" : "") + (s.side === game.seats[0].side ? " partner" : "")},
+       el("span", {class: "name", text: seatName(s.seat) + (s.side === game.seats[0].side ? " · " + say("partner") : "")
+                                          + (game.dealer === s.seat ? " · " + say("dealer") : "")}),
+       el("span", {class: "backs"}, ...Array.from({length: s.cards}, () => cardImage("back", "small"))),
+       el("span", {class: "count", text: say("in_hand", {n: s.cards})})));
+  document.getElementById("others").replaceChildren(...others);
+
+  document.getElementById("table").replaceChildren(...game.table.map(c => cardImage(c)));
+  document.getElementById("stock").textContent = [say("hand_number", {n: game.hand_number}),
+    say("stock", {n: game.stock}), game.dealer === 0 ? say("dealer") + ": " + say("you") : ""].filter(Boolean).join(" · ");
+
+  const playable = new Set(game.decision === "move" ? game.options.map(o => o.card) : []);
+  const hand = game.hand.map(c => {
+    const img = cardImage(c, playable.has(c) ? "playable" : "");
+    if (playable.has(c)) {
+      const button = el("button", {type: "button", class: "card-button", "aria-label": c, onclick: () => chooseCard(c)}, img);
+      return button;
+    }
+    return img;
+  });
+  document.getElementById("hand").replaceChildren(...hand);
+
+  const prompt = document.getElementById("prompt");
+  if (game.decision === "move") prompt.textContent = say("your_turn");
+  else if (game.decision === "blow") { prompt.textContent = ""; offerBlow(); }
+  else prompt.textContent = say(game.game_over ? "game_over" : "hand_over") + " " + leftoversText();
+
+  document.getElementById("undo").disabled = !game.can_undo;
+  document.getElementById("hint").disabled = game.decision === "over";
+  document.getElementById("next").hidden = !(game.hand_over && !game.game_over);
+  document.getElementById("analyse").hidden = !game.hand_over;
+  const link = document.getElementById("download");
+  const last = game.hand_over ? game.records[game.records.length - 1] : null;
+  link.hidden = !last;
+  if (last) { link.href = `/records/${encodeURIComponent(last)}`; link.setAttribute("download", last); }
+
+  drawPiles();
+  document.getElementById("log").replaceChildren(...game.events.map(e => el("li", {class: e.kind, text: eventText(e)})));
+  if (game.hand_over) loadRecords();
+}
+
+function leftoversText() {
+  if (!game.leftovers) return "";
+  const {cards, seat} = game.leftovers;
+  if (seat === 0) return say("leftovers_you", {cards});
+  return seat >= 0 ? say("leftovers", {cards, who: seatName(seat)}) : say("leftovers_nobody", {cards});
+}
+
+function drawPiles() {
+  const head = el("tr", {}, el("th", {text: ""}), ...game.sides.map(s => el("th", {text: sideName(s.side)})));
+  const rows = [head];
+  const row = (label, values) => rows.push(el("tr", {}, el("th", {text: label}), ...values.map(v => el("td", {text: String(v)}))));
+  if (game.score) {
+    for (const key of ["escobas", "siete_oros", "sevens", "oros", "cards", "bonus", "total"]) {
+      row(say(key), game.score.map(s => s[key]));
+    }
+  } else {
+    row(say("cards_taken"), game.sides.map(s => s.cards));
+    row(say("oros_taken"), game.sides.map(s => s.oros));
+    row(say("sevens_taken"), game.sides.map(s => s.sevens));
+    row(say("siete_oros"), game.sides.map(s => (s.siete_oros ? "✓" : "–")));
+    row(say("escobas"), game.sides.map(s => s.escobas));
+  }
+  row(say("score") + (game.target ? " (" + say("to", {n: game.target}) + ")" : ""), game.sides.map(s => s.score));
+  document.getElementById("piles").replaceChildren(...rows);
+}
+
+function chooseCard(card) {
+  const moves = game.options.filter(o => o.card === card);
+  if (moves.length === 1) return play(moves[0]);
+  const box = document.getElementById("choices");
+  document.getElementById("prompt").textContent = say("choose_capture", {card});
+  box.replaceChildren(...moves.map(m => el("button", {type: "button", class: "choice", onclick: () => play(m)},
+    cardImage(m.card, "small"), el("span", {text: m.take.length ? "+" : say("lay")}),
+    ...m.take.map(c => cardImage(c, "small")), ...(m.escoba ? [el("strong", {text: say("escoba")})] : []))));
+}
+
+function play(move) {
+  run(async () => draw(await api("POST", `/api/games/${game.id}/move`, {card: move.card, take: move.take})));
+}
+
+function offerBlow() {
+  const laid = game.options[1].card;
+  const last = [...game.events].reverse().find(e => e.kind === "lay");
+  document.getElementById("prompt").textContent = say("blow_offer", {who: last ? seatName(last.seat) : "", card: laid});
+  const box = document.getElementById("choices");
+  box.replaceChildren(...game.options.map((o, i) => el("button", {type: "button", class: "choice",
+      onclick: () => run(async () => draw(await api("POST", `/api/games/${game.id}/blow`, {option: i})))},
+    el("span", {text: o.card === null ? say("no_blow") : say("blow_option", {card: o.card, take: o.take.join(" ")})}))));
+}
+
+function hint() {
+  run(async () => {
+    const h = await api("POST", `/api/games/${game.id}/hint`);
+    const box = document.getElementById("hint-box");
+    if (h.method === "forced") {
+      box.replaceChildren(el("p", {text: say("hint_forced")}));
+    } else {
+      const how = h.method === "exact" ? say("hint_exact") : say("hint_search", {samples: h.samples});
+      box.replaceChildren(el("p", {text: say("hint_title", {how, seconds: h.seconds.toFixed(2)})}),
+        el("ol", {}, ...h.options.map(o => el("li", {},
+          el("span", {class: "move", text: o.blow ? say("blow_option", {card: o.card, take: o.take.join(" ")})
+                                               : o.card === null ? say("no_blow") : o.label}),
+          el("span", {class: "value", text: o.text}),
+          el("span", {class: "hint-cards"}, ...(o.card === null ? [] : [o.card, ...o.take].map(c => cardImage(c, "tiny"))))))),
+        el("p", {class: "unit", text: say("hint_unit")}));
+    }
+    box.hidden = false;
+  });
+}
+
+function drawPosition(d) {
+  const p = d.position;
+  const box = document.getElementById("analysis-position");
+  box.replaceChildren(
+    el("p", {class: "caption", text: say("position", {n: d.number, seat: d.seat}) + " · " + say("stock", {n: p.stock})}),
+    el("div", {class: "felt"}, el("div", {class: "cards table-cards"}, ...p.table.map(c => cardImage(c, "small")),
+      ...(p.pending ? [cardImage(p.pending, "small pending")] : []))),
+    el("div", {class: "cards hand"}, ...p.hand.map(c => cardImage(c, "small" + (d.played.split(" ")[0] === c ? " played" : "")))));
+}
+
+function showAnalysis(a) {
+  const section = document.getElementById("analysis");
+  const body = section.querySelector("tbody");
+  body.replaceChildren(...a.decisions.map((d, i) => {
+    const cells = d.forced
+      ? [d.number, d.seat, d.played, say("forced"), "", "", "", ""]
+      : [d.number, d.seat, d.played, d.value_played, d.best, d.value_best, d.loss.toFixed(2), d.mark ? say(d.mark) : ""];
+    const tr = el("tr", {class: (d.mark || "") + (i === 0 ? " selected" : ""), tabindex: "0"},
+                  ...cells.map(c => el("td", {text: String(c)})));
+    tr.addEventListener("click", () => {
+      body.querySelectorAll("tr.selected").forEach(r => r.classList.remove("selected"));
+      tr.classList.add("selected");
+      drawPosition(d);
+    });
+    return tr;
+  }));
+  if (a.decisions.length) drawPosition(a.decisions[0]);
+  document.getElementById("analysis-totals").textContent = a.players.map(t => say("total_loss", {
+    who: say("seat", {seat: t.seat}), choices: t.choices, loss: t.total_loss.toFixed(2), blunders: t.marks.blunder,
+    mistakes: t.marks.mistake, inaccuracies: t.marks.inaccuracy})).join(" · ");
+  section.hidden = false;
+  section.scrollIntoView({behavior: "smooth"});
+}
+
+function analyseRecord(name, seat) {
+  const box = document.getElementById("analysis-totals");
+  document.getElementById("analysis").hidden = false;
+  box.textContent = say("analysing");
+  run(async () => showAnalysis(await api("GET", `/api/records/${encodeURIComponent(name)}/analysis?seat=${seat}`)));
+}
+
+async function loadRecords() {
+  try {
+    const {records} = await api("GET", "/api/records");
+    const list = document.getElementById("records");
+    list.replaceChildren(...(records.length ? records.slice(0, 20).map(name => el("li", {},
+      el("a", {href: `/records/${encodeURIComponent(name)}`, download: name, text: name}), " ",
+      el("button", {type: "button", class: "link", text: "▶", "aria-label": name,
+                    onclick: () => analyseRecord(name, "all")})))
+      : [el("li", {text: say("no_records")})]));
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+document.getElementById("new-game").addEventListener("submit", event => {
+  event.preventDefault();
+  const mode = document.getElementById("mode").value;
+  document.getElementById("analysis").hidden = true;
+  run(async () => draw(await api("POST", "/api/games", {rules: document.getElementById("rules").value,
+    vs: document.getElementById("vs").value, teams: mode === "teams"})));
+});
+document.getElementById("hint").addEventListener("click", hint);
+document.getElementById("undo").addEventListener("click",
+  () => run(async () => draw(await api("POST", `/api/games/${game.id}/undo`))));
+document.getElementById("next").addEventListener("click", () => {
+  document.getElementById("analysis").hidden = true;
+  run(async () => draw(await api("POST", `/api/games/${game.id}/next`)));
+});
+document.getElementById("analyse").addEventListener("click",
+  () => analyseRecord(game.records[game.records.length - 1], 0));
+document.getElementById("upload").addEventListener("change", event => {
+  const file = event.target.files[0];
+  if (!file) return;
+  run(async () => {
+    let record;
+    try { record = JSON.parse(await file.text()); } catch (e) { throw new Error(file.name + ": " + e.message); }
+    showAnalysis(await api("POST", "/api/analyze?seat=all", record));
+  });
+});
+loadRecords();

@@ -1,0 +1,123 @@
+"""The catalogue (escoba_sim/i18n.py, escoba_sim/locale/): every message marked in the package has a Spanish
+translation with the same placeholders, the compiled .mo says what the .po says, the game's own words are the
+Spanish ones, and the language is chosen from a choice, the environment or a browser's Accept-Language."""
+
+import gettext
+import re
+
+import pytest
+from helpers import REPO
+
+from escoba_sim import i18n
+
+babel_extract = pytest.importorskip("babel.messages.extract")
+pofile = pytest.importorskip("babel.messages.pofile")
+
+PO = REPO / "escoba_sim" / "locale" / "es" / "LC_MESSAGES" / "escoba_sim.po"
+
+
+def marked_messages() -> set[str]:
+    """Every message Babel extracts from the package with the project's map (babel.cfg), as `pybabel extract`."""
+    method_map, options_map = [], {}
+    section = None
+    for line in (REPO / "babel.cfg").read_text().splitlines():
+        line = line.strip()
+        if line.startswith("["):
+            method, _, pattern = line[1:-1].partition(":")
+            section = pattern.strip()
+            method_map.append((section, method.strip()))
+            options_map[section] = {}
+        elif "=" in line and section and not line.startswith("#"):
+            key, _, value = line.partition("=")
+            options_map[section][key.strip()] = value.strip()
+    keywords = {**babel_extract.DEFAULT_KEYWORDS, "N_": None}
+    found = babel_extract.extract_from_dir(str(REPO), method_map, options_map, keywords=keywords)
+    return {message if isinstance(message, str) else message[0] for _, _, message, _, _ in found}
+
+
+def spanish_catalogue():
+    with open(PO, "rb") as f:
+        return pofile.read_po(f)
+
+
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+def test_every_message_of_the_page_has_a_spanish_translation():
+    messages = marked_messages()
+    assert len(messages) > 50  # the page's template and script words, at least
+    catalogue = spanish_catalogue()
+    missing = sorted(m for m in messages if not catalogue.get(m) or not catalogue.get(m).string)
+    assert not missing, f"messages without a Spanish translation (docs/translating.md): {missing}"
+    fuzzy = sorted(m for m in messages if catalogue.get(m).fuzzy)
+    assert not fuzzy, f"translations marked fuzzy (to check): {fuzzy}"
+    for m in messages:
+        assert placeholders(catalogue.get(m).string) == placeholders(m), m
+
+
+def test_the_compiled_catalogue_matches_its_source():
+    es = i18n.translation("es")
+    assert isinstance(es, gettext.GNUTranslations)
+    stale = [m.id for m in spanish_catalogue() if m.id and es.gettext(m.id) != m.string]
+    assert not stale, f"escoba_sim.mo is older than escoba_sim.po (run pybabel compile): {stale}"
+
+
+def test_the_games_own_words_are_spanish():
+    es = i18n.translation("es").gettext
+    assert es("do not blow") == "no soplar"
+    assert "soplar" in es("{who} laid {card}, which could have captured: you may blow (soplar).")
+    assert es("escoba!") == "¡escoba!"
+    assert es("hand {n}") == "mano {n}"
+    assert "baza" in es("{cards} card(s) left on the table go to {who}, the last to capture")
+    # the point categories as the rule texts (seed 000's table) write them
+    assert [es(w) for w in ("siete de oros", "sevens (majority)", "oros (majority)", "cards (majority)")] == \
+        ["siete de oros", "mayoría de sietes", "mayoría de oros", "mayoría de cartas"]
+    assert i18n.translation("en").gettext("do not blow") == "do not blow"
+
+
+@pytest.mark.parametrize("header, lang", [
+    ("es-ES,es;q=0.9,en;q=0.8", "es"), ("en-GB,en;q=0.9,es;q=0.8", "en"), ("fr-FR,fr;q=0.9,es;q=0.5", "es"),
+    ("fr-FR", "en"), ("", "en"), (None, "en"), ("es;q=0", "en"), ("en;q=0.2, es-AR;q=0.7", "es"),
+    ("es;q=abc,en", "en"), ("," * 5000, "en")])
+def test_the_browsers_language_is_the_best_known_one(header, lang):
+    assert i18n.from_accept_language(header) == lang
+
+
+@pytest.mark.parametrize("environ, lang", [
+    ({"LANG": "es_ES.UTF-8"}, "es"), ({"LANG": "es_AR"}, "es"), ({"LANG": "C.UTF-8"}, "en"), ({}, "en"),
+    ({"LANG": "es_ES.UTF-8", "LC_ALL": "en_US.UTF-8"}, "en"), ({"LANG": "en_US", "LC_MESSAGES": "es_MX"}, "es"),
+    ({"LANG": "en_US", "ESCOBA_SIM_LANG": "es"}, "es")])
+def test_the_environments_language_follows_posix_order(environ, lang):
+    assert i18n.from_environment(environ) == lang
+
+
+def test_normalize_knows_only_the_catalogues_languages():
+    assert [i18n.normalize(t) for t in ("es", "es_ES.UTF-8", "es-AR", "EN", "en_GB@euro", "fr", "", None)] == \
+        ["es", "es", "es", "en", "en", None, None, None]
+
+
+def test_install_for_cli_makes_the_catalogue_the_default_domain_before_click_loads():
+    """The command line's pass (docs/translating.md): bound before Click is imported, gettext.gettext -- what
+    Click calls -- answers from the package's catalogue in the language of the environment."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("from escoba_sim import i18n; lang = i18n.install_for_cli(); import click, gettext; "
+            "print(lang, gettext.gettext('do not blow'))")
+    for env, expected in (({"LANG": "es_ES.UTF-8"}, "es no soplar"), ({"LANG": "C.UTF-8"}, "en do not blow")):
+        clean = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG",
+                                                                  i18n.ENV_VARIABLE)}
+        out = subprocess.run([sys.executable, "-c", code], env={**clean, **env}, capture_output=True, text=True,
+                             cwd=REPO, check=True).stdout
+        assert out.strip() == expected
+
+
+def test_every_word_the_script_asks_for_is_in_the_catalogue():
+    """A key the page's script names but words.WORDS lacks would show the key itself, untranslated."""
+    from escoba_sim.web.words import WORDS
+
+    script = (REPO / "escoba_sim" / "web" / "static" / "page.js").read_text()
+    asked = set(re.findall(r'say\("(\w+)"', script))
+    assert len(asked) > 30 and not asked - set(WORDS), sorted(asked - set(WORDS))

@@ -1,0 +1,41 @@
+"""`escoba-sim serve`: its help, and a port it cannot take or an --out that is a file as one line and exit 1."""
+
+import socket
+import subprocess
+import sys
+
+import pytest
+from helpers import REPO
+
+pytest.importorskip("uvicorn")
+
+
+def test_help_names_the_options_and_the_default_address(cli):
+    r = cli("serve", "--help")
+    assert r.exit_code == 0
+    for word in ("--port", "--host", "--open", "--out", "127.0.0.1", "escoba-sim serve --open"):
+        assert word in r.output
+
+
+def test_a_busy_port_is_one_line_and_exit_1(cli, tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        r = cli("serve", "--port", port, "--out", tmp_path / "hands")
+    assert r.exit_code == 1
+    assert r.output.strip() == f"Error: cannot listen on 127.0.0.1:{port} (Address already in use)"
+
+
+def test_an_out_that_is_a_file_is_refused_before_listening(cli, tmp_path):
+    (tmp_path / "f").write_text("x")
+    r = cli("serve", "--port", 1, "--out", tmp_path / "f")
+    assert r.exit_code != 0 and "is a file" in r.output and "Traceback" not in r.output
+
+
+def test_without_the_web_extra_serve_says_what_to_install():
+    code = ("import sys; sys.modules['starlette'] = None; sys.argv = ['escoba-sim', 'serve']; "
+            "from escoba_sim.cli import main; main()")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert r.returncode == 1
+    assert r.stderr.strip() == 'Error: serve needs the web extra: pip install "escoba-sim[web]" (starlette is missing)'
