@@ -372,6 +372,18 @@ def _games_cell(r: dict | None) -> str:
     return f"{g(r['estimate'])} [{g(r['lo'])}-{g(r['hi'])}]"
 
 
+def _fold_at_commas(line: str, width: int) -> list[str]:
+    """A ``name = spec`` line folded after a comma of the spec when it is wider than ``width``."""
+    out, cur = [], ""
+    for piece in line.split(","):
+        if cur and len(cur) + 1 + len(piece) > width:
+            out.append(cur + ",")
+            cur = "      " + piece
+        else:
+            cur = cur + "," + piece if cur else piece
+    return out + [cur]
+
+
 def skill_lines(summary: dict, width: int = 80) -> list[str]:
     """The terminal report of a skill ladder: one row per ruleset (fits 80 columns), ranked as given, then
     each ruleset's ladder (ratings) in a line or two."""
@@ -386,7 +398,8 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
     lines = [f"skill ladder {' < '.join(names.values())}",
              f"seed {s['seed']}, {s['games_per_pair']:,} games per pair and ruleset (duplicate deals)",
              "±, [..]: 95% interval, the deal as unit; ∞: the edge may be nil",
-             *spec_lines(list(names.values()), s["strategies"]), ""]
+             *[part for line in spec_lines(list(names.values()), s["strategies"])
+               for part in _fold_at_commas(line, width)], ""]
     w = 13
     lines.append(f"{'':<{w}} {'skill share':<13} {'Elo':<8} {'games to win':<13} {'seat adv.':<10} "
                  f"{'hands':>5} {'esc.':>4} {'lucky':>5}")
