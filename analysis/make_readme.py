@@ -32,7 +32,7 @@ def main():
     lines = ["# Findings", "",
              "Reproducible studies. Everything below (numbers and charts) is written by the scripts:",
              "", "    ESCOBA_ANALYSIS_N=300000 python analysis/run_all.py   # the count used below; about 2 minutes on the compiled core, 2 cores", "",
-             "Each study's folder `results/<study>/` is an `escoba-sim` compare or tournament folder; its "
+             "Each study's folder `results/<study>/` is an `escoba-sim` compare, tournament or skill folder; its "
              "`report/index.html` holds every table and chart with provenance (version, engine, rules digest, seed). "
              "Intervals are 95%.", ""]
     s = _load("strategies_by_preset")
@@ -93,6 +93,9 @@ def main():
     s = _load("stronger_search")
     if s:
         lines += _stronger_section(s)
+    s = _load("skill_study")
+    if s:
+        lines += _skill_section(s)
     (HERE / "README.md").write_text("\n".join(lines) + "\n")
 
 
@@ -507,5 +510,36 @@ def _stronger_section(s) -> list[str]:
     return lines + [""]
 
 
+def _skill_section(s) -> list[str]:
+    """Which rule choices make Escoba more a game of skill (skill_study.py): each ladder's ranking, the reading."""
+    def ci(v, f):
+        if v is None or v[0] is None:
+            return "–"
+        return f"{f.format(v[0])} [{'–' if v[1] is None else f.format(v[1])}, {'∞' if v[2] is None else f.format(v[2])}]"
+
+    lines = ["## Which rules reward skill (skill ladders)", "",
+             _stale(s) + "Every preset and every design effect (a one-field variant of ludoteka), ranked by the "
+             "skill share of a ladder of strategies: the share of a game result's variance that is who plays rather "
+             "than the cards (docs/skill.md). Every pair of the ladder plays the same duplicate deals under every "
+             "ruleset; 95% intervals by deal.", ""]
+    for name in ("cheap", "full"):
+        if name not in s:
+            continue
+        minus = s[name].get("minus_ludoteka") or {}
+        lines += [f"Command: `{s[name]['command']}`.", "",
+                  "| rank | ruleset | skill share | minus ludoteka's (paired) | rating spread (Elo) | games to win, "
+                  "closest step | seat advantage (pts/hand) | hands per game |", "|---:|---|---|---|---|---|---|---|"]
+        for i, r in enumerate(s[name]["ranked"], 1):
+            lines.append(f"| {i} | {r['ruleset']} | {ci(r.get('skill_share'), '{:.3f}')} | "
+                         f"{ci(minus.get(r['ruleset']), '{:+.3f}')} | "
+                         f"{ci(r.get('rating_spread'), '{:.0f}')} | {ci(r.get('games_to_win'), '{:.0f}')} | "
+                         f"{ci(r.get('seat_advantage'), '{:+.3f}')} | {ci(r.get('hands_per_game'), '{:.2f}')} |")
+        lines += ["", _img(f"skill_{name}", "skill_share")]
+    if s.get("reading"):
+        lines += ["**Reading.** " + s["reading"], ""]
+    return lines
+
+
 if __name__ == "__main__":
     main()
+

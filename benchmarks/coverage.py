@@ -12,6 +12,13 @@ Quantities: the score of greedy against maxoros (games, duplicate deals); greedy
 per hand minus maxoros's; a compare effect (lucky_deal=off minus ludoteka on greedy's game
 win rate, paired by deal); a rating difference (greedy minus maxoros in a three-strategy
 Bradley-Terry tournament with random).
+
+``--skill`` measures the intervals of ``escoba-sim skill`` instead (series/skill.py), on the ladder
+random, greedy, maxoros under ludoteka (``SMALL["skill"]`` games per pair): the skill share, the rating
+spread, the games the stronger neighbour needs at the closest step, the seat advantage and hands per
+game; its table is appended to ``--out`` under its own heading.
+
+    python benchmarks/coverage.py --skill --runs 300 --scale 50 --out benchmarks/COVERAGE.md
 """
 
 from __future__ import annotations
@@ -22,7 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
-SMALL = {"run": 2000, "compare": 1000, "tournament": 600}  # games (per ruleset, per pair)
+SMALL = {"run": 2000, "compare": 1000, "tournament": 600, "skill": 300}  # games (per ruleset, per pair)
+SKILL_METRICS = ("skill_share", "rating_spread", "games_to_win", "seat_advantage", "hands_per_game")
 STRATS = ("greedy", "maxoros", "random")
 
 
@@ -60,15 +68,31 @@ def quantities(seed: int, scale: int, work: Path) -> dict[str, tuple[float, floa
     return out
 
 
-def coverage(runs: int = 250, scale: int = 50) -> tuple[dict, dict]:
-    """``(truth, hits)``: the large run's values and, per quantity, how many small intervals held them."""
+def skill_quantities(seed: int, scale: int, work: Path) -> dict[str, tuple[float, float, float]]:
+    """The skill ladder's quantities for one seed (``name -> (estimate, lo, hi)``; an unbounded end is inf)."""
+    from escoba_sim.series import skill
+
+    folder = work / f"s{seed}"
+    s = skill.skill(skill.skill_variants([], []), ["random", "greedy", "maxoros"], SMALL["skill"] * scale, folder,
+                    seed=seed)
+    shutil.rmtree(folder)
+    inf = float("inf")
+    return {f"skill: {r['metric']}": (inf if r["estimate"] is None else r["estimate"],
+                                      -inf if r["lo"] is None else r["lo"], inf if r["hi"] is None else r["hi"])
+            for r in s["skill"] if r["metric"] in SKILL_METRICS}
+
+
+def coverage(runs: int = 250, scale: int = 50, measure=None) -> tuple[dict, dict]:
+    """``(truth, hits)``: the large run's values and, per quantity, how many small intervals held them
+    (``measure``: ``quantities`` by default, or ``skill_quantities``)."""
+    measure = measure or quantities
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        truth = {k: v[0] for k, v in quantities(0, scale, work).items()}
+        truth = {k: v[0] for k, v in measure(0, scale, work).items()}
         hits = {k: 0 for k in truth}
         widths = {k: 0.0 for k in truth}
         for seed in range(1, runs + 1):
-            for k, (_, lo, hi) in quantities(seed, 1, work).items():
+            for k, (_, lo, hi) in measure(seed, 1, work).items():
                 hits[k] += lo <= truth[k] <= hi
                 widths[k] += (hi - lo) / runs
     return truth, {k: (hits[k], runs, widths[k]) for k in hits}
@@ -87,13 +111,20 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=250)
     ap.add_argument("--scale", type=int, default=50)
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--skill", action="store_true", help="the skill ladder's intervals (appended to --out)")
     a = ap.parse_args()
     t0 = time.perf_counter()
-    truth, hits = coverage(a.runs, a.scale)
+    truth, hits = coverage(a.runs, a.scale, skill_quantities if a.skill else None)
     text = table(truth, hits, a.scale)
     print(text)
     print(f"\n{time.perf_counter() - t0:.0f} s")
-    if a.out:
+    if a.out and a.skill:
+        with a.out.open("a") as f:
+            f.write(f"\n## escoba-sim skill\n\nMade by `python benchmarks/coverage.py --skill --runs {a.runs} --scale "
+                    f"{a.scale} --out {a.out}` (ladder random, greedy, maxoros under ludoteka; small ladders: "
+                    f"{SMALL['skill']} games per pair; seeds 1..{a.runs}); measured in "
+                    f"{time.perf_counter() - t0:.0f} s.\n\n{text}\n")
+    elif a.out:
         a.out.write_text(
             "# Coverage of the 95% intervals\n\nMade by `python benchmarks/coverage.py --runs "
             f"{a.runs} --scale {a.scale} --out {a.out}` (small runs: {SMALL['run']} games; compare "

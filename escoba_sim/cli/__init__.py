@@ -54,7 +54,7 @@ def main():
 for _command in (hands.trace, hands.replay, hands.moves, hands.play, hands.analyze,
                  rules.rules_cmd, rules.strategies_cmd,
                  runs.run, runs.resume,
-                 series.compare, series.tournament, series.report,
+                 series.compare, series.tournament, series.skill, series.report,
                  tune.tune, runs.bench, web.serve):
     main.add_command(_command)
 del _command

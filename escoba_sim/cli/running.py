@@ -82,9 +82,10 @@ def run_and_report(start, *, as_json: bool, quiet: bool, spec, out) -> None:
 def play_and_print_series(plan, *, jobs, as_json, quiet, scheduler, continue_with: str) -> None:
     """Play (or finish) a planned comparison or tournament (``series.resume.SeriesPlan``) with one progress
     bar, then print its summary; Ctrl-C says ``continue_with``."""
-    from ..output.console import ProgressBar, print_compare, print_tournament
+    from ..output.console import ProgressBar, print_compare, print_tournament, skill_lines
     from ..series.compare import CompareError
     from ..series.resume import play_series
+    from ..series.skill import SkillError
     from ..series.tournament import TournamentError
 
     try:
@@ -95,13 +96,16 @@ def play_and_print_series(plan, *, jobs, as_json, quiet, scheduler, continue_wit
                 if not bar.enabled and not quiet:
                     click.echo(f"[{k + 1}/{plan.runs}] {label}", err=True)
             summary = play_series(plan, jobs=jobs, executor=pool, argv=sys.argv[1:], on_run=on_run, on_chunk=bar)
-    except (CompareError, TournamentError) as e:
+    except (CompareError, TournamentError, SkillError) as e:
         fail(str(e))
     if as_json:
         emit_json(summary)
         return
     if plan.kind == "compare":
         print_compare(summary)
+    elif plan.kind == "skill":
+        for line in skill_lines(summary):
+            click.echo(line)
     else:
         print_tournament(summary)
     click.echo(f"\nresults kept in {plan.out} (summary.json, tables/)\n"

@@ -103,7 +103,7 @@ def run(strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairing,
                    "never runs code: resuming a plugin's run is refused.")
 @scheduler_option
 def resume(directory, jobs, as_json, quiet, trust_plugins, scheduler):
-    """Finish a run, comparison or tournament kept in DIRECTORY; the result equals an uninterrupted one's.
+    """Finish a run, comparison, tournament or skill ladder kept in DIRECTORY; the result equals an uninterrupted one's.
 
     Chunks are checked against the run's fingerprint and checksum; a damaged,
     missing or foreign chunk is played again.

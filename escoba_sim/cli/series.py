@@ -1,5 +1,6 @@
 """The commands that play or read a series of runs on the same deals: compare (rulesets), tournament
-(strategies) and report (charts and a page for any folder); ``series.resume`` rebuilds and plays a series."""
+(strategies), skill (a ladder of strategies per ruleset) and report (charts and a page for any folder);
+``series.resume`` rebuilds and plays a series."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ from .options import (
     seed_option,
 )
 from .running import play_and_print_series
+
+# games per pair: the default ladder, one ruleset, in about 2 minutes on two free cores (benchmarks/README.md)
+SKILL_DEFAULT_N = 1000
 
 
 def _start(kind: str, args: dict, out: str, *, jobs, as_json, quiet, scheduler) -> None:
@@ -141,10 +145,56 @@ def tournament(strategies, count, ruleset, seed, jobs, out, save_hands, as_json,
 
 
 @click.command()
+@click.option("--rules", "-r", "rules_list", type=RULES, multiple=True,
+              help="A ruleset (repeat it to rank several); with --vary, the one base ruleset. Default ludoteka.")
+@click.option("--vary", multiple=True, metavar="FIELD=V1,V2",
+              help="Vary one field of the base ruleset, e.g. lucky_deal=escobas,off (repeatable).")
+@click.option("--design-effects", is_flag=True,
+              help="Vary every effect the design names: lucky_deal, ties, sevens, capture, target.")
+@click.option("--ladder", default="random,greedy,heuristic,endgame,ismcts", show_default=True, metavar="S1,S2,...",
+              help="Strategies, weakest first, comma-separated (a spec's own parameters too: "
+                   "heuristic:oros=2,escoba=1).")
+@click.option("-n", "count", type=COUNT, default=str(SKILL_DEFAULT_N), show_default=True,
+              help="Games per pair of the ladder and ruleset (e.g. 1e4).")
+@seed_option("One seed for every ruleset and pair (the same deals).")
+@jobs_option()
+@out_option("Output folder, resumable (default: skill-SEED in the current folder).")
+@json_option()
+@quiet_option
+@scheduler_option
+def skill(rules_list, vary, design_effects, ladder, count, seed, jobs, out, as_json, quiet, scheduler):
+    """How much skill each ruleset rewards: a ladder of strategies, every pair on the same duplicate deals.
+
+    Per ruleset: the ladder's ratings (Elo scale), the skill share of the outcome variance, the games
+    the stronger of two neighbours needs to win a match 95% of the time, the seat advantage, hands per
+    game and escobas per hand, each with a 95% interval (the deal as unit). See docs/skill.md.
+
+    \b
+    Examples:
+      escoba-sim skill
+      escoba-sim skill --design-effects --ladder random,greedy,maxoros -n 2000
+      escoba-sim skill --rules ludoteka --rules cardgames --ladder random,greedy,heuristic
+    """
+    from ..series.compare import DESIGN_EFFECTS, CompareError
+    from ..series.skill import SkillError, check_ladder, check_rulesets, skill_variants, split_ladder
+
+    try:
+        variants = skill_variants(list(rules_list), list(vary) + (list(DESIGN_EFFECTS) if design_effects else []))
+        check_rulesets(variants)
+        strategies = split_ladder(ladder)
+        check_ladder(strategies)
+    except (CompareError, SkillError) as e:
+        fail(str(e))
+    out, seed = _folder("skill", out, seed)
+    _start("skill", {"variants": variants, "strategies": strategies, "n": count, "seed": seed}, out,
+           jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
+
+
+@click.command()
 @click.argument("directory", type=click.Path(exists=True, file_okay=False))
 @out_option("Where to write (default: DIRECTORY/report).")
 def report(directory, out):
-    """Charts (PNG and SVG) and one self-contained HTML page for a run, compare or tournament folder.
+    """Charts (PNG and SVG) and one self-contained HTML page for a run, compare, tournament or skill folder.
 
     \b
     Example:

@@ -425,3 +425,29 @@ def save_figure(fig, stem: str | Path, root: str | Path | None = None) -> list[P
         write_bytes(path, images[fmt], root)
         paths.append(path)
     return paths
+
+
+# --- skill ladders (series.skill) --------------------------------------------------------------
+
+def prep_skill_share(skill):
+    """The skill share per ruleset from a skill table (an estimate frame), highest first."""
+    import polars as pl
+
+    return prep_metric(skill, "skill_share").sort("estimate", descending=True, nulls_last=True) \
+        .with_columns(pl.col("label"))
+
+
+def prep_ladders(ratings):
+    """A skill ladder's ratings (``ruleset, label, estimate, lo, hi``) as one frame per ruleset, in
+    ruleset order, each in ladder order (the weakest first)."""
+    return [(r, ratings.filter(ratings["ruleset"] == r).select("label", "estimate", "lo", "hi"))
+            for r in ratings["ruleset"].unique(maintain_order=True).to_list()]
+
+
+def plot_ladder(ax, df, *, xlabel: str = "rating (Elo points, mean 0)"):
+    """One ruleset's ladder: each strategy's rating with its 95 % interval, the strongest on top."""
+    import polars as pl
+
+    plot_intervals(ax, df.reverse() if df.height else df.with_columns(pl.col("label")), xlabel=xlabel,
+                   reference=0.0)
+    return ax

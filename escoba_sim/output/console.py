@@ -347,3 +347,97 @@ def print_compare(summary: dict, console=None) -> None:
                   lambda m: CATEGORY_TEXT.get(m.partition(":")[0], m.partition(":")[0]))
         group("Escobas per hand (all sides)", ESCOBA_METRICS, lambda m: ROW_TEXT.get(m, m))
         group("How often each majority ties (share of hands)", TIE_METRICS, lambda m: ROW_TEXT.get(m, m))
+
+
+def _pm(r: dict | None, f: str, half_f: str | None = None) -> str:
+    """``estimate±half`` of a symmetric 95 % interval (``–`` where there is none)."""
+    if r is None or r["estimate"] is None:
+        return "–"
+    text = f.format(r["estimate"])
+    if r["lo"] is None or r["hi"] is None:
+        return text
+    return text + "±" + (half_f or f).format((r["hi"] - r["lo"]) / 2).lstrip("+")
+
+
+def _games_cell(r: dict | None) -> str:
+    """``7 [6-9]``, ``3.8k [111-∞]``: games (a count) and its interval; ``∞`` where the interval reaches no
+    skill at all."""
+    if r is None:
+        return "–"
+    def g(x) -> str:  # at most 4 characters: 89, 3.8k, 61k
+        if x is None:
+            return "∞"
+        return f"{x:.0f}" if x < 999.5 else f"{x / 1000:.1f}k" if x < 9950 else f"{x / 1000:.0f}k"
+
+    return f"{g(r['estimate'])} [{g(r['lo'])}-{g(r['hi'])}]"
+
+
+def _fold_at_commas(line: str, width: int) -> list[str]:
+    """A ``name = spec`` line folded after a comma of the spec when it is wider than ``width``."""
+    out, cur = [], ""
+    for piece in line.split(","):
+        if cur and len(cur) + 1 + len(piece) > width:
+            out.append(cur + ",")
+            cur = "      " + piece
+        else:
+            cur = cur + "," + piece if cur else piece
+    return out + [cur]
+
+
+def skill_lines(summary: dict, width: int = 80) -> list[str]:
+    """The terminal report of a skill ladder: one row per ruleset (fits 80 columns), ranked as given, then
+    each ruleset's ladder (ratings) in a line or two."""
+    import textwrap
+
+    s = summary
+    labels = s["labels"]
+    names = dict(zip(labels, table_labels(labels)))  # a long spec by a short name, listed once in full
+    rows: dict[str, dict[str, dict]] = {}
+    for r in s["skill"]:
+        rows.setdefault(r["label"], {})[r["metric"]] = r
+    lines = [f"skill ladder {' < '.join(names.values())}",
+             f"seed {s['seed']}, {s['games_per_pair']:,} games per pair and ruleset (duplicate deals)",
+             "±, [..]: 95% interval, the deal as unit; ∞: the edge may be nil",
+             *[part for line in spec_lines(list(names.values()), s["strategies"])
+               for part in _fold_at_commas(line, width)], ""]
+    w = 13
+    lines.append(f"{'':<{w}} {'skill share':<13} {'Elo':<8} {'games to win':<13} {'seat adv.':<10} "
+                 f"{'hands':>5} {'esc.':>4} {'lucky':>5}")
+    lines.append(f"{'ruleset':<{w}} {'of outcome':<13} {'spread':<8} {'95% (closest)':<13} {'pts/hand':<10} "
+                 f"{'/game':>5} {'/hand':>4} {'/hand':>5}")
+    long = []
+
+    def small(m: str, got: dict) -> str:  # a rate below 1 without its leading zero: 4 characters
+        if m not in got or got[m]["estimate"] is None:
+            return "–"
+        x = got[m]["estimate"]
+        return f"{x:.3f}"[1:] if 0 <= x < 1 else f"{x:.2f}"
+
+    for rs in s["rulesets"]:
+        got = rows.get(rs["label"], {})
+        name = rs["label"]
+        if len(name) > w:
+            long.append(name)
+            name = name[:w - 3] + f"#{len(long)}"
+        hpg = got.get("hands_per_game")
+        lines.append(f"{name:<{w}} {_pm(got.get('skill_share'), '{:.3f}'):<13} "
+                     f"{_pm(got.get('rating_spread'), '{:.0f}'):<8} {_games_cell(got.get('games_to_win')):<13} "
+                     f"{_pm(got.get('seat_advantage'), '{:+.2f}', '{:.2f}'):<10} "
+                     f"{'–' if hpg is None else format(hpg['estimate'], '.2f'):>5} {small('escobas', got):>4} "
+                     f"{small('lucky_escobas', got):>5}")
+    for i, name in enumerate(long, 1):
+        lines.append(f"  #{i} = {name}")
+    if s.get("effects"):
+        lines += ["", f"skill share minus {s['rulesets'][0]['label']}'s (paired by deal, 95% interval):"]
+        for e in s["effects"]:
+            lines.append(f"  {e['label']:<28} {_compare_cell(e, True)}")
+    lines.append("")
+    lines.append("ladder per ruleset (Bradley-Terry rating, Elo scale, mean 0):")
+    ratings: dict[str, list[dict]] = {}
+    for r in s["ratings"]:
+        ratings.setdefault(r["ruleset"], []).append(r)
+    for rs in s["rulesets"]:
+        text = "  ".join(f"{names.get(r['label'], r['label'])} {r['estimate']:+.0f}"
+                         for r in ratings.get(rs["label"], []))
+        lines += textwrap.wrap(f"{rs['label']}: {text}", width, subsequent_indent="    ", break_on_hyphens=False)
+    return lines

@@ -33,7 +33,7 @@ from .. import __version__
 from ..files import UntrustedFile, first_line, make_dirs, read_json_object, write_bytes
 from . import charts
 
-KINDS = ("run", "compare", "tournament")
+KINDS = ("run", "compare", "tournament", "skill")
 
 
 class ReportError(ValueError):
@@ -76,7 +76,7 @@ def read_folder(d: Path) -> tuple[str, dict, dict]:
         manifest = read_json_object(d / "manifest.json", what="a results manifest (a JSON object)")
     except UntrustedFile as e:
         if not (d / "manifest.json").exists() and not (d / "manifest.json").is_symlink():
-            raise ReportError(f"{d}: no manifest.json; give a run, compare or tournament folder") from None
+            raise ReportError(f"{d}: no manifest.json; give a run, compare, tournament or skill folder") from None
         raise ReportError(str(e)) from None
     kind = folder_kind(manifest)
     from ..runs.spec import RunError
@@ -111,6 +111,8 @@ MANIFEST_FIELDS = {
     "compare": {"strategies": ["str"],
                 "rulesets": [{"label": "str", "rules": "str", "rules_digest": "str", "run": _RUN}]},
     "tournament": {"strategies": ["str"], "pairs": [{"run": _RUN}]},
+    "skill": {"strategies": ["str"], "rulesets": [{"label": "str", "rules": "str", "rules_digest": "str"}],
+              "pairs": [{"run": _RUN}]},
 }
 _ROWS = [{"label": "str", "metric": "str", "estimate": "num?", "lo": "num?", "hi": "num?"}]
 SUMMARY_FIELDS = {
@@ -120,6 +122,8 @@ SUMMARY_FIELDS = {
     "tournament": {"seed": "int", "rules": "str", "strategies": ["str"], "labels?": ["str"],
                    "games_per_pair": "int", "ratings": [{"label": "str", "estimate": "num", "lo": "num?",
                                                           "hi": "num?"}]},
+    "skill": {"seed": "int", "strategies": ["str"], "labels": ["str"], "games_per_pair": "int",
+              "rulesets": [{"label": "str"}], "skill": _ROWS},
 }
 SPRT_FIELDS = {"elo0": "num", "elo1": "num", "alpha": "num", "beta": "num", "llr": "llr", "lower": "num",
                "upper": "num", "decision": "str?", "deals?": "int", "games?": "int", "hands?": "int"}
@@ -170,6 +174,8 @@ TABLE_SCHEMAS = {
     "convergence": {"label": "String", "chunks": "Int64", "n": "Float64", "estimate": "Float64", "lo": "Float64",
                     "hi": "Float64"},
     "crosstable": {"row": "String", "col": "String", "value": "Float64"},
+    "skill": _EST, "skill_effects": _EST,
+    "skill_ratings": {"ruleset": "String", "label": "String", "estimate": "Float64", "lo": "Float64", "hi": "Float64"},
     "pairs": {"row": "String", "col": "String", "games": "Int64", "won": "Int64", "drawn": "Int64", "lost": "Int64",
               "score": "Float64", "score_lo": "Float64", "score_hi": "Float64", "points_diff": "Float64",
               "points_diff_lo": "Float64", "points_diff_hi": "Float64"},
@@ -353,6 +359,8 @@ def chart_list(kind: str, tables: dict, manifest: dict | None = None) -> list[Ch
     import polars as pl
 
     manifest = manifest or {}
+    if kind == "skill":
+        return skill_charts(tables)
     players = manifest.get("strategies") or []
     if kind == "run":
         players = (manifest.get("spec") or {}).get("strategies") or players
@@ -416,6 +424,53 @@ def chart_list(kind: str, tables: dict, manifest: dict | None = None) -> list[Ch
     conv = tables.get("convergence")
     if conv is not None and conv.height and conv["chunks"].n_unique() >= 3:  # a line needs a few points
         out.append(_convergence_chart(kind, charts.prep_convergence(conv), first))
+    return out
+
+
+def skill_charts(tables: dict) -> list[Chart]:
+    """A skill ladder's charts: the skill share per ruleset, and each ruleset's ladder (small multiples)."""
+    out: list[Chart] = []
+    if "skill" in tables and tables["skill"].height:
+        sh = charts.prep_skill_share(tables["skill"])
+        out.append(_ax_chart("skill_share", "Skill share per ruleset: outcome variance between the ladder's "
+                                            "strategies over total (95% interval, the deal as unit)",
+                             sh, charts.plot_intervals, width=8.0, height=1.6 + 0.4 * sh.height,
+                             xlabel="share of the game outcome's variance (0: luck only, 1: skill only)",
+                             reference=0.0))
+    if "skill_effects" in tables and tables["skill_effects"].height:
+        ef = charts.prep_metric(tables["skill_effects"], "skill_share")
+        first = tables["skill"]["label"][0] if "skill" in tables and tables["skill"].height else "the first ruleset"
+        out.append(_ax_chart("skill_effects", f"Skill share minus {first}'s, paired by deal (95% interval)", ef,
+                             charts.plot_intervals, width=8.0, height=1.6 + 0.4 * ef.height,
+                             xlabel="difference in the share of the outcome's variance (dashed: no change)",
+                             reference=0.0))
+    if "skill_ratings" in tables and tables["skill_ratings"].height:
+        ladders = charts.prep_ladders(tables["skill_ratings"])
+        ncols = min(3, len(ladders))
+        nrows = -(-len(ladders) // ncols)
+        per = ladders[0][1].height
+        lo = min(x for _, df in ladders for x in df["lo"].drop_nulls().to_list() + df["estimate"].to_list())
+        hi = max(x for _, df in ladders for x in df["hi"].drop_nulls().to_list() + df["estimate"].to_list())
+        pad = 0.05 * (hi - lo or 1.0)
+
+        def draw(fig):
+            from matplotlib.ticker import MaxNLocator
+
+            axes = fig.subplots(nrows, ncols, squeeze=False, sharex=True)
+            for ax, (name, df) in zip(axes.flat, ladders):
+                charts.plot_ladder(ax, df, xlabel="")
+                ax.set_xlim(lo - pad, hi + pad)
+                ax.xaxis.set_major_locator(MaxNLocator(5))
+                ax.set_title(name, fontsize="small")
+            for k, ax in enumerate(axes.flat):
+                if k >= len(ladders):
+                    fig.delaxes(ax)
+                elif k + ncols >= len(ladders):  # the lowest panel of its column: its x axis is labelled
+                    ax.xaxis.set_tick_params(labelbottom=True)
+                    ax.set_xlabel("rating (Elo, mean 0)")
+        out.append(Chart("skill_ladders", "The ladder per ruleset: Bradley-Terry ratings, Elo scale "
+                                          "(95% interval; same x scale in every panel)",
+                         draw, width=4.0 * ncols + 1.0, height=0.8 + nrows * (0.9 + 0.3 * per)))
     return out
 
 
@@ -493,7 +548,7 @@ def headline(kind: str, manifest: dict, tables: dict, folder: str = "DIR") -> di
     """What was played and who came out ahead, by how much, with the interval (the page's first section),
     as values for the page's template (which escapes each of them)."""
     done = tables.get("_completeness") or {}
-    out: dict = {"partial": None, "run": None, "tournament": None, "compare": None}
+    out: dict = {"partial": None, "run": None, "tournament": None, "compare": None, "skill": None}
     if done.get("partial"):
         what = (f"{done.get('chunks_used', 0)} of {done.get('chunks_planned', 0)} chunks, in deal order"
                 if kind == "run" else f"{done.get('runs_done', 0)} of {done.get('runs_planned', 0)} runs finished")
@@ -532,6 +587,13 @@ def headline(kind: str, manifest: dict, tables: dict, folder: str = "DIR") -> di
                              "games": f"{s['games_per_pair']:,}", "seed": s["seed"],
                              "best": best and {"label": best["label"], "rating": f"{best['estimate']:+.1f}",
                                                "ci": _ci_text(best["lo"], best["hi"], "{:+.1f}")}}
+    elif kind == "skill" and s:
+        shares = sorted((x for x in s["skill"] if x["metric"] == "skill_share" and x["estimate"] is not None),
+                        key=lambda x: -x["estimate"])
+        out["skill"] = {"ladder": " < ".join(s["labels"]), "rulesets": len(s["rulesets"]),
+                        "games": f"{s['games_per_pair']:,}", "seed": s["seed"],
+                        "shares": [{"label": x["label"], "estimate": f"{x['estimate']:.3f}",
+                                    "ci": _ci_text(x["lo"], x["hi"], "{:.3f}")} for x in shares]}
     elif kind == "compare" and s:
         no_effect = s.get("no_effect") or []
         flagged = {x["label"] for x in no_effect}
@@ -567,6 +629,27 @@ def people_tables(kind: str, tables: dict) -> list[tuple[str, object, str]]:
         return df.with_columns(pl.col("metric").map_elements(described, return_dtype=pl.String).alias("quantity")) \
                  .select("label", "quantity", *[c for c in df.columns if c not in ("label", "metric")])
 
+    if kind == "skill":
+        if "skill" in tables:
+            from ..series.skill import METRIC_TEXT
+
+            out.append(("Per ruleset (95% intervals, the deal as unit)", tables["skill"].with_columns(
+                pl.col("metric").map_elements(lambda m: " ".join(METRIC_TEXT.get(m, (m, "")))
+                                              .replace(" (closest step)", "").strip(), return_dtype=pl.String)
+                .alias("quantity")).select("label", "quantity", "estimate", "lo", "hi").rename({"label": "ruleset"}),
+                        "skill"))
+        if "skill_effects" in tables and tables["skill_effects"].height:
+            out.append(("Skill share minus the first ruleset's, paired by deal (95% interval)",
+                        tables["skill_effects"].select("label", "estimate", "lo", "hi").rename({"label": "ruleset"}),
+                        "skill_effects"))
+        if "skill_steps" in tables:
+            out.append(("Steps between ladder neighbours: rating difference, the upper one's game W/D/L shares, "
+                        "and the games and hands it needs to win a match 95% of the time", tables["skill_steps"],
+                        "skill_steps"))
+        if "skill_ratings" in tables:
+            out.append(("Ratings per ruleset (Bradley-Terry, Elo scale, mean 0; 95% interval)",
+                        tables["skill_ratings"], "skill_ratings"))
+        return out
     if kind == "tournament":
         if "ratings" in tables:
             out.append(("Ratings (Bradley-Terry, Elo scale, mean 0; 95% interval)",
@@ -644,7 +727,8 @@ def write_report(d: str | Path, out: str | Path | None = None) -> Path:
         raise
     except ValueError as e:
         raise ReportError(f"{d / 'tables'}: cannot be drawn ({first_line(e)}); make the folder again") from None
-    title = {"run": "Strategy run", "compare": "Ruleset comparison", "tournament": "Tournament"}[kind]
+    title = {"run": "Strategy run", "compare": "Ruleset comparison", "tournament": "Tournament",
+             "skill": "Skill ladder"}[kind]
     page = render_page(title=title, folder=str(d), folder_name=d.name, figures=figures, tables=people,
                        provenance=json.dumps(provenance(kind, manifest), indent=2),
                        **headline(kind, manifest, tables, str(d)))

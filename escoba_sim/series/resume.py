@@ -23,9 +23,10 @@ from ..runs.runner import Progress, run
 from ..runs.spec import RunError, RunSpec, make_spec
 from ..strategies import StrategyError, parse_strategy, plugins_in
 from .compare import Variant, compare
+from .skill import check_ladder, check_rulesets, skill
 from .tournament import tournament
 
-SERIES_KINDS = ("compare", "tournament")
+SERIES_KINDS = ("compare", "tournament", "skill")
 
 
 class ResumeError(RunError):
@@ -52,7 +53,7 @@ def default_folder(kind: str, seed: int | None, parent: str | Path = ".", now: d
 
 
 def folder_kind(manifest: dict) -> str:
-    """What a folder's manifest describes: ``"compare"``, ``"tournament"``, or else ``"run"`` (which
+    """What a folder's manifest describes: ``"compare"``, ``"tournament"``, ``"skill"``, or else ``"run"`` (which
     ``runs.folder.run_spec_of`` then checks)."""
     kind = manifest.get("kind") if isinstance(manifest, dict) else None
     return kind if kind in SERIES_KINDS else "run"
@@ -62,7 +63,7 @@ def folder_kind(manifest: dict) -> str:
 class SeriesPlan:
     """A comparison or tournament rebuilt from its arguments, checked and ready to play."""
 
-    kind: str  # "compare" or "tournament"
+    kind: str  # "compare", "tournament" or "skill"
     args: dict  # what defines it, as its manifest keeps it (strategies, n, seed, chunk_size, rulesets or rules)
     out: str | Path  # its folder, as given
     first: RunSpec  # its first run: chunks and games per run, for progress
@@ -71,6 +72,8 @@ class SeriesPlan:
 
     def label(self, what) -> str:
         """The label of one of its runs, from what ``compare`` (a Variant) or ``tournament`` (a RunSpec) reports."""
+        if self.kind == "skill":  # skill reports its run's label itself
+            return what
         return what.label if self.kind == "compare" else " vs ".join(what.labels())
 
 
@@ -91,12 +94,17 @@ def plan_series(kind: str, args: dict, out: str | Path) -> SeriesPlan:
             if not isinstance(s, str):
                 raise ResumeError(f"{out}: the manifest's strategies must be strategy names, got {type(s).__name__}")
             parse_strategy(s, files=False)
-        if kind == "compare":
+        if kind in ("compare", "skill"):
             variants = args["variants"] if "variants" in args else [
                 Variant(_label(r), parse_rules(r["rules"], files=False)) for r in args["rulesets"]]
-            runs = len(variants)
-            first = make_spec(args["strategies"][0], args["strategies"][1:], variants[0].rules, args["n"],
-                              seed=args["seed"], players_fixed=True, chunk_size=args.get("chunk_size", 0))
+            m = len(args["strategies"])
+            runs = len(variants) * (m * (m - 1) // 2 if kind == "skill" else 1)
+            if kind == "skill":
+                check_rulesets(variants)
+                check_ladder(list(args["strategies"]))
+            first = make_spec(args["strategies"][0], args["strategies"][1:2 if kind == "skill" else None],
+                              variants[0].rules, args["n"], seed=args["seed"], players_fixed=True,
+                              chunk_size=args.get("chunk_size", 0))
         else:
             runs = len(args["strategies"]) * (len(args["strategies"]) - 1) // 2
             args = {**args, "rules": parse_rules(args["rules"], files=False)}
@@ -131,6 +139,8 @@ def play_series(plan: SeriesPlan, *, jobs: int = 1, executor=None, argv: list[st
     common = dict(seed=args["seed"], jobs=jobs, argv=args.get("argv") or argv, executor=executor,
                   chunk_size=args.get("chunk_size", 0), on_chunk=on_chunk,
                   on_run=None if on_run is None else (lambda k, what: on_run(k, plan.label(what))))
+    if plan.kind == "skill":
+        return skill(plan.variants, list(args["strategies"]), args["n"], plan.out, **common)
     if plan.kind == "compare":
         return compare(plan.variants, args["strategies"][0], args["strategies"][1], args["n"], plan.out, **common)
     return tournament(list(args["strategies"]), args["n"], plan.out, rules=args["rules"],

@@ -288,7 +288,7 @@ def verify_runs(out: Path, manifest: dict) -> None:
     file (fingerprint and checksum); a bad one is a one-line RunError saying to resume the series."""
     from ..runs.folder import read_run_spec
 
-    listed = manifest.get("rulesets") or manifest.get("pairs") or []
+    listed = manifest.get("pairs") or manifest.get("rulesets") or []  # a skill ladder has both: a run per pair
     for k in range(len(listed) if isinstance(listed, list) else 0):
         run_dir = out / "runs" / f"{k:02d}"
         try:
@@ -314,7 +314,7 @@ def json_rows(df) -> list[dict]:
 
 def series_completeness(d: Path, manifest: dict, summarized: bool) -> dict:
     """Which runs of a comparison or tournament are finished (a series is partial until all are)."""
-    listed = manifest.get("rulesets") or manifest.get("pairs") or []
+    listed = manifest.get("pairs") or manifest.get("rulesets") or []  # a skill ladder has both: a run per pair
     # run k is always runs/NN: the folder names the manifest holds are not followed
     runs = [f"runs/{k:02d}" for k in range(len(listed) if isinstance(listed, list) else 0)]
     status = {}

@@ -79,20 +79,21 @@ def test_finding_3_a_bare_rules_name_in_a_record_is_not_looked_up_as_a_file(tmp_
 def _small_series(tmp_path, kind):
     out = tmp_path / kind
     args = (["compare", "-r", "ludoteka", "-r", "robo"] if kind == "compare"
+            else ["skill", "--ladder", "greedy,random", "-r", "ludoteka", "-r", "robo"] if kind == "skill"
             else ["tournament", "greedy", "random"])
     r = escoba(*args, "-n", "20", "--seed", "3", "--out", out, "-q", timeout=120)
     assert r.returncode == 0, r.stderr
     return out
 
 
-@pytest.mark.parametrize("kind", ["compare", "tournament"])
+@pytest.mark.parametrize("kind", ["compare", "tournament", "skill"])
 def test_finding_3_a_series_manifest_naming_a_file_is_refused_unopened(tmp_path, fifo, kind):
     out = _small_series(tmp_path, kind)
     mpath = out / "manifest.json"
     good = json.loads(mpath.read_text())
     for named in ("/dev/zero", "/dev/stdin", str(fifo)):
         m = json.loads(json.dumps(good))
-        if kind == "compare":
+        if kind in ("compare", "skill"):
             m["rulesets"][1]["rules"] = named
         else:
             m["rules"] = named

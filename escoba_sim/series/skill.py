@@ -1,0 +1,435 @@
+"""How much skill each ruleset rewards: a ladder of strategies, every pair on the same duplicate deals,
+per ruleset (a tournament per ruleset), read as numbers a game designer weighs (docs/skill.md).
+
+Every ruleset plays every pair of the ladder with the series' one seed and chunk size, so all runs of
+all rulesets hold the same deals (common random numbers). Per ruleset:
+
+- the ladder's Bradley-Terry ratings are ``tournament.analyse`` on that ruleset's pairs (the very
+  numbers ``escoba-sim tournament`` gives on the same deals), their spread best minus worst and the
+  steps between ladder neighbours, with intervals from the ratings' deal-model covariance;
+- ``skill_share``: the variance of the expected game outcome between the ladder's pairings over the
+  total outcome variance (a one-way variance decomposition; the game score 1, 1/2, 0 of a random
+  side of a random pairing). The between part is estimated without bias by a U-statistic over deals
+  (``sum_{c != d} y_c . y_d``, from the per-deal sums and cross products), so a ladder of one
+  strategy against itself gives an estimate centred on 0; its standard error is the U-statistic's
+  (Hoeffding 1948: first- and second-order terms), combined with the ratio's delta method;
+- ``games_to_win``: games the stronger of two ladder neighbours needs to win a match (more game wins
+  than losses) with 95 % probability (Fiedler & Rock 2009's critical repetition frequency), from
+  the pair's win/draw/loss shares (``games_needed``); ``hands_to_win`` is that times the pair's
+  hands per game. The table shows the closest step (the largest count);
+- ``seat_advantage`` (mano's minus dealer's points per hand), ``hands_per_game``, ``escobas`` and
+  ``lucky_escobas`` per hand, over all the ruleset's pairs, as ``compare`` defines them.
+
+With several rulesets, each one's skill share minus the first's, paired by deal (``share_effects``).
+
+Output folder: ``DIR/manifest.json`` (kind "skill": the ladder as ``strategies``, the ``rulesets``,
+and under ``pairs`` one ``{"ruleset", "a", "b", "run"}`` per run), ``DIR/runs/NN/`` (one runner
+folder per ruleset and pair, ruleset-major), ``DIR/tables/*.parquet`` (skill, skill_effects, skill_ratings,
+skill_steps, skill_pairs) and ``DIR/summary.json``.
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+
+from .. import __version__
+from ..batch import engine_for
+from ..game.rules import parse_rules
+from ..runs import stats
+from ..runs.aggregates import DealLayout
+from ..runs.spec import RunError, make_spec
+from ..strategies import StrategyError, check_strategy, parse_strategy
+from .compare import Variant, build_variants, metric_defs
+from .tables import SERIES_FORMAT, estimate_frame, interval, json_rows, run_series, series_deal_sums, write_results
+from .tournament import analyse as tournament_tables
+
+KIND = "skill"
+DEFAULT_LADDER = ("random", "greedy", "heuristic", "endgame", "ismcts")
+LEVEL = 0.95  # the match-win probability of games_to_win
+EXACT_GAMES = 4000  # games_needed counts exactly up to here, then by the normal approximation
+# the per-ruleset quantities (``metric`` names of the skill table), in the table's order
+METRICS = ("skill_share", "rating_spread", "games_to_win", "hands_to_win", "seat_advantage", "hands_per_game",
+           "escobas", "lucky_escobas")
+METRIC_TEXT = {
+    "skill_share": ("skill share: outcome variance between strategies over total", "share of variance"),
+    "rating_spread": ("rating spread, best minus worst", "Elo points"),
+    "games_to_win": ("games the stronger neighbour needs to win a match 95% of the time (closest step)", "games"),
+    "hands_to_win": ("hands the stronger neighbour needs to win a match 95% of the time (closest step)", "hands"),
+    "seat_advantage": ("seat advantage: mano minus dealer", "points per hand"),
+    "hands_per_game": ("hands per game", "hands"),
+    "escobas": ("escobas per hand (all sides)", "escobas per hand"),
+    "lucky_escobas": ("lucky-deal escobas per hand (all sides)", "escobas per hand"),
+}
+
+
+class SkillError(ValueError):
+    """Arguments that cannot make a skill ladder; the message is one line for the user."""
+
+
+def split_ladder(text: str) -> list[str]:
+    """``random,greedy,heuristic:oros=2,escoba=1`` into strategy specs: a piece with ``=`` and no ``:``
+    is a parameter of the spec before it (a spec's own parameters are separated by commas too)."""
+    out: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if out and "=" in piece and ":" not in piece:
+            out[-1] += "," + piece
+        else:
+            out.append(piece)
+    return out
+
+
+def ladder_labels(ladder: list[str]) -> list[str]:
+    """Each ladder entry's short name; a strategy entered again gets ``#2``, ``#3`` (a ladder of one
+    strategy against itself is the no-skill check)."""
+    out: list[str] = []
+    for s in ladder:
+        base = parse_strategy(s).short
+        out.append(base if base not in out else f"{base}#{sum(1 for x in ladder[:len(out)] if x == s) + 1}")
+    return out
+
+
+def skill_variants(rules: list, vary: list[str]) -> list[Variant]:
+    """The rulesets of a skill ladder: one ruleset (default ludoteka) unless several ``rules`` or ``vary``
+    are given, then as ``compare.build_variants`` makes them."""
+    if not vary and len(rules) <= 1:
+        r = parse_rules(rules[0] if rules else None)
+        return [Variant(r.canonical(), r)]
+    return build_variants(rules, vary)
+
+
+def check_rulesets(variants: list[Variant]) -> None:
+    """A ladder's pairs are two-sided games: 2 players, or 4 or 6 in teams (else one SkillError line)."""
+    for v in variants:
+        if v.rules.players != 2 and not v.rules.teams:
+            raise SkillError(f"{v.label}: a ladder's pairs are two-sided games: use 2 players, or 4 or 6 with "
+                             f"teams (e.g. --rules 'ludoteka(players=4,teams=true)')")
+
+
+def check_ladder(ladder: list[str]) -> list[str]:
+    """The ladder's specs in canonical form; a spec that names no strategy is one SkillError line."""
+    if len(ladder) < 2:
+        raise SkillError("a skill ladder needs two or more strategies (e.g. --ladder random,greedy)")
+    try:
+        return [check_strategy(x) for x in ladder]
+    except StrategyError as e:
+        raise SkillError(f"--ladder: {e}") from None
+
+
+# --- Fiedler & Rock's critical repetition frequency ------------------------------------------
+
+def match_win_probability(p_win: float, p_loss: float, games: int) -> float:
+    """Probability that a side winning a game with ``p_win`` and losing it with ``p_loss`` (a draw
+    otherwise) wins more games than it loses in a match of ``games`` games."""
+    p_draw = max(0.0, 1.0 - p_win - p_loss)
+    dist = np.zeros(2 * games + 1)
+    dist[games] = 1.0
+    for _ in range(games):
+        dist = p_draw * dist + p_win * np.roll(dist, 1) + p_loss * np.roll(dist, -1)
+    return float(dist[games + 1:].sum())
+
+
+def games_needed(p_win: float, p_loss: float, level: float = LEVEL) -> float:
+    """The fewest games after which the side with ``p_win > p_loss`` wins the match (more game wins than
+    losses) with probability ``level``: counted exactly up to ``EXACT_GAMES`` games (the distribution of
+    wins minus losses, game by game), beyond by the normal approximation; ``inf`` when ``p_win <= p_loss``."""
+    mu = p_win - p_loss
+    if not (mu > 0):
+        return math.inf
+    var = p_win + p_loss - mu * mu
+    z = _z(level)
+    guess = (z * math.sqrt(var) / mu) ** 2
+    if guess > 2 * EXACT_GAMES:
+        return math.ceil(guess)
+    p_draw = max(0.0, 1.0 - p_win - p_loss)
+    top = EXACT_GAMES
+    dist = np.zeros(2 * top + 3)
+    mid = top + 1
+    dist[mid] = 1.0
+    for n in range(1, top + 1):
+        dist = p_draw * dist + p_win * np.roll(dist, 1) + p_loss * np.roll(dist, -1)
+        if dist[mid + 1:].sum() >= level:
+            return n
+    return math.ceil(guess)
+
+
+def _z(level: float) -> float:
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf(level)
+
+
+# --- the skill share: a variance decomposition on duplicate deals ------------------------------
+
+def skill_share(S, G, n: int, won_a: list[int], won_b: list[int], games: list[int]) -> tuple[float, float]:
+    """Between-pairing variance of the expected game score over the total score variance, and its se.
+
+    ``won_a[p]``, ``won_b[p]``, ``games[p]`` are the columns of pair p's games won by each side and
+    games played in the per-deal vector whose sums are ``S`` and cross products ``G`` over ``n`` deals.
+    Per deal, ``y_p = (won_a - won_b) / g`` (``g`` the games per deal) has mean ``delta_p = 2 s_p - 1``
+    (``s_p`` the pair's game score, draws half); the between variance is ``mean_p (s_p - 1/2)^2 =
+    |delta|^2 / 4P``, estimated without bias by ``sum_{c != d} y_c . y_d / n(n-1)``. The total variance
+    of the score about 1/2 is a quarter of the decisive share (a draw is 1/2 exactly).
+    """
+    return share_contrast(S, G, n, [(1, won_a, won_b, games)])
+
+
+def share_contrast(S, G, n: int, blocks) -> tuple[float, float]:
+    """``sum_b sign_b * skill_share_b`` over ``blocks`` of ``(sign, won_a, won_b, games)`` columns (e.g. one
+    ruleset's pairs minus another's, on the same deals) and its standard error (``skill_share``'s method).
+
+    The U-statistics' variance is Hoeffding's: a first-order term (each deal's influence, linear in its
+    vector, with the plug-in's bias ``tr((W Sigma)^2) / n`` taken out) and a second-order one,
+    ``2 (tr((W M)^2) - (delta' W delta)^2) / n(n-1)``, ``W`` the blocks' weights ``sign / 4 P D``, ``M =
+    E[y y']``; the ratios to the total variances ``D`` by the delta method.
+    """
+    S = np.asarray(S, dtype=float)
+    G = np.asarray(G, dtype=float)
+    if n < 2:
+        return math.nan, math.nan
+    rows, weights, est, est_pos = [], [], 0.0, 0.0
+    w = np.zeros(len(S))
+    for sign, won_a, won_b, games in blocks:
+        P = len(games)
+        g_total = sum(S[c] for c in games)
+        if g_total <= 0:
+            return math.nan, math.nan
+        g = g_total / (P * n)  # games per deal of each pair (every pair plays the same deals)
+        L = np.zeros((P, len(S)))
+        a = np.zeros(len(S))
+        b = np.zeros(len(S))
+        for p in range(P):
+            L[p, won_a[p]] += 1 / g
+            L[p, won_b[p]] -= 1 / g
+            a[won_a[p]] += 0.25  # the total: 1/4 of the decisive share, a ratio of per-deal sums
+            a[won_b[p]] += 0.25
+            b[games[p]] += 1.0
+        A, B = a @ S, b @ S
+        if A <= 0:
+            return math.nan, math.nan
+        D = A / B
+        Sy = L @ S
+        U = (Sy @ Sy - np.trace(L @ G @ L.T)) / (n * (n - 1))  # unbiased |delta|^2
+        share = U / (4 * P) / D
+        est += sign * share
+        est_pos += sign * max(U, 0.0) / (4 * P) / D
+        # first order: deal c's influence on the share (U's is 2 (y_c - ybar) . delta)
+        w += sign * (2 * (L.T @ (Sy / n)) / (4 * P * D) - share * (a - D * b) / (B / n) / D)
+        rows.append(L)
+        weights += [sign / (4 * P * D)] * P
+    L = np.vstack(rows)
+    W = np.diag(weights)
+    cov_v = (G - np.outer(S, S) / n) / (n - 1)
+    WC = W @ (L @ cov_v @ L.T)
+    # delta's plug-in inflates the first-order term by 4 tr((W Sigma_y)^2) / n: taken out, so that with no
+    # skill the first-order term is nil on average, as it is in truth
+    var1 = (float(w @ cov_v @ w) - 4 * float(np.trace(WC @ WC)) / n) / n  # may be < 0: only the sum is a variance
+    WM = W @ (L @ G @ L.T) / n
+    zeta2 = max(float(np.trace(WM @ WM)) - est_pos ** 2, 0.0)
+    var2 = 2 * zeta2 / (n * (n - 1))
+    return float(est), math.sqrt(var1 + var2 if var1 + var2 > 0 else var2)
+
+
+def pair_columns(size: int, P: int, offset: int = 0, cols: tuple[int, int, int] | None = None):
+    """The won-by-each-side and games columns of ``P`` pairs' runs side by side (``size`` columns each) from run
+    ``offset`` on; ``cols`` are those columns within a run's vector (default ``DealLayout(2)``'s)."""
+    lay = DealLayout(2)
+    won_a, won_b, games = cols or (lay.won(0), lay.won(1), lay.games)
+    return ([(offset + p) * size + won_a for p in range(P)], [(offset + p) * size + won_b for p in range(P)],
+            [(offset + p) * size + games for p in range(P)])
+
+
+def share_effects(variants: list[Variant], P: int, run_dirs, specs) -> list[tuple]:
+    """Each ruleset's skill share minus the first's, paired by deal (every ruleset plays the same deals): the
+    runs' won and games columns side by side, deal by deal, one chunk at a time (flat memory)."""
+    from ..runs.aggregates import gram
+    from ..runs.folder import read_run_deals
+
+    if len(variants) < 2:
+        return []
+    lay = DealLayout(2)
+    keep = [lay.won(0), lay.won(1), lay.games]
+    n, S, G = 0, None, None
+    for k in range(specs[0].n_chunks):
+        parts = [read_run_deals(d, spec, k)[:, keep] for d, spec in zip(run_dirs, specs)]
+        if len({len(x) for x in parts}) != 1:
+            raise RunError(f"chunk {k} holds different deals in the runs of {run_dirs[0].parent}")
+        v = np.hstack(parts)
+        if S is None:
+            S, G = np.zeros(v.shape[1], np.int64), np.zeros((v.shape[1], v.shape[1]), np.int64)
+        n += len(v)
+        S += v.sum(axis=0)
+        G += gram(v)
+    rows = []
+    for r in range(1, len(variants)):
+        d, se = share_contrast(S, G, n, [(1, *pair_columns(3, P, r * P, (0, 1, 2))),
+                                         (-1, *pair_columns(3, P, 0, (0, 1, 2)))])
+        rows.append((variants[r].label, "skill_share", d, *interval(d, se)))
+    return rows
+
+
+# --- the tables of one ruleset ----------------------------------------------------------------
+
+def _ruleset_tables(v: Variant, labels: list[str], pairs, aggs, run_dirs, specs) -> dict:
+    """A ruleset's ladder: the tournament's tables, then the skill numbers from the same deal sums."""
+    t = tournament_tables(labels, pairs, aggs, run_dirs, specs)
+    lay = DealLayout(2)
+    size, P = lay.size, len(pairs)
+    at = lambda p, col: p * size + col  # noqa: E731
+    n = S = G = None
+    for _, n, S, G in series_deal_sums(run_dirs, specs, specs[0].n_chunks):
+        pass
+    rows = []
+    share, se = skill_share(S, G, n, *pair_columns(size, P))
+    rows.append((v.label, "skill_share", share, *interval(share, se)))
+    rating = np.asarray(t["ratings"]["estimate"].to_list())
+    cov = t["rating_cov"].select(labels).to_numpy()
+
+    def diff(i: int, j: int) -> tuple[float, float | None, float | None]:
+        d = float(rating[i] - rating[j])
+        var = cov[i, i] + cov[j, j] - 2 * cov[i, j]
+        return (d, *interval(d, math.sqrt(var) if var >= 0 else math.nan))
+
+    rows.append((v.label, "rating_spread", *diff(int(np.argmax(rating)), int(np.argmin(rating)))))
+    # steps between ladder neighbours: rating difference, and the match length the stronger one needs
+    pair_df = t["pairs"]
+    steps, worst = [], None
+    for k in range(len(labels) - 1):
+        p = pairs.index((k, k + 1))
+        # the upper one's row: its games won, drawn and lost against the lower one
+        r = pair_df.filter((pair_df["row"] == labels[k + 1]) & (pair_df["col"] == labels[k])).row(0, named=True)
+        games = r["games"]
+        pw, pl_ = r["won"] / games, r["lost"] / games
+        if pl_ > pw:  # the stronger of the two is the upper one only if it wins more
+            pw, pl_ = pl_, pw
+        decisive = pw + pl_
+        d, dse = stats.deal_ratio(S, G, n, stats.unit(size * P, at(p, lay.won(0)), at(p, lay.won(1)),
+                                                      weights=[1, -1]),
+                                  stats.unit(size * P, at(p, lay.games)))
+        d_lo, d_hi = interval(abs(d), dse)
+        need = games_needed(pw, pl_)
+        # the interval: games_needed at the ends of the interval of wins minus losses, draws as estimated
+        def at_d(x):
+            return games_needed((decisive + x) / 2, (decisive - x) / 2) if x is not None else math.inf
+
+        n_lo, n_hi = (at_d(min(d_hi, decisive)) if d_hi is not None else None), at_d(d_lo)
+        hpg, _ = stats.deal_ratio(S, G, n, stats.unit(size * P, at(p, lay.hands)),
+                                  stats.unit(size * P, at(p, lay.games)))
+        rd = diff(k + 1, k)
+        fin = lambda x: None if x is None or not math.isfinite(x) else float(x)  # noqa: E731
+        step = {"ruleset": v.label, "lower": labels[k], "upper": labels[k + 1], "rating_diff": rd[0],
+                "rating_diff_lo": rd[1], "rating_diff_hi": rd[2], "score": r["score"],
+                "win": float(pw), "draw": float(1 - decisive), "loss": float(pl_),
+                "games_to_win": fin(need), "games_to_win_lo": fin(n_lo), "games_to_win_hi": fin(n_hi),
+                "hands_per_game": float(hpg),
+                "hands_to_win": fin(need * hpg), "hands_to_win_lo": fin(n_lo * hpg if n_lo is not None else None),
+                "hands_to_win_hi": fin(n_hi * hpg)}
+        steps.append(step)
+        if worst is None or (step["games_to_win"] or math.inf) > (worst["games_to_win"] or math.inf):
+            worst = step
+    if worst is not None:
+        for m in ("games_to_win", "hands_to_win"):
+            rows.append((v.label, m, worst[m] if worst[m] is not None else math.inf, worst[f"{m}_lo"],
+                         worst[f"{m}_hi"]))
+    # the ruleset's game numbers over all its pairs, as compare defines them per run
+    defs = metric_defs(v.rules, ["a", "b"])
+    for m in ("seat_advantage", "hands_per_game", "escobas", "lucky_escobas"):
+        if m not in defs:
+            continue
+        wa, wb = defs[m]
+        a = [0] * (size * P)
+        b = [0] * (size * P)
+        for p in range(P):
+            for i in range(size):
+                a[p * size + i] += wa[i]
+                b[p * size + i] += wb[i]
+        est, se = stats.deal_ratio(S, G, n, a, b)
+        rows.append((v.label, m, est, *interval(est, se)))
+    ratings = t["ratings"].select("label", "estimate", "lo", "hi")
+    return {"skill": rows, "ratings": ratings, "steps": steps, "pairs": t["pairs"]}
+
+
+def analyse(variants: list[Variant], labels: list[str], pairs, aggs, run_dirs, specs) -> dict:
+    """All the skill tables, one ruleset at a time (its runs are ``P`` consecutive ones)."""
+    import polars as pl
+
+    P = len(pairs)
+    rows, ratings, steps, pair_frames = [], [], [], []
+    for k, v in enumerate(variants):
+        sl = slice(k * P, (k + 1) * P)
+        t = _ruleset_tables(v, labels, pairs, aggs[sl], run_dirs[sl], specs[sl])
+        rows += t["skill"]
+        first = lambda df: df.with_columns(pl.lit(v.label).alias("ruleset")).select(  # noqa: E731
+            "ruleset", pl.all().exclude("ruleset"))
+        ratings.append(first(t["ratings"]))
+        steps += t["steps"]
+        pair_frames.append(first(t["pairs"]))
+    f, s = pl.Float64, pl.String
+    step_schema = {"ruleset": s, "lower": s, "upper": s, "rating_diff": f, "rating_diff_lo": f, "rating_diff_hi": f,
+                   "score": f, "win": f, "draw": f, "loss": f, "games_to_win": f, "games_to_win_lo": f,
+                   "games_to_win_hi": f, "hands_per_game": f, "hands_to_win": f, "hands_to_win_lo": f,
+                   "hands_to_win_hi": f}
+    effects = share_effects(variants, P, run_dirs, specs)
+    return {"skill": estimate_frame(rows), "skill_effects": estimate_frame(effects),
+            "skill_ratings": pl.concat(ratings),
+            "skill_steps": pl.DataFrame(steps, schema=step_schema), "skill_pairs": pl.concat(pair_frames)}
+
+
+def skill(variants: list[Variant], ladder: list[str], n: int, out: str | Path, *, seed: int | None = None,
+          jobs: int = 1, argv: list[str] | None = None, on_run=None, executor=None, chunk_size: int = 0,
+          on_chunk=None) -> dict:
+    """Play the ladder's pairs in every ruleset on the same duplicate deals (via the runner), then write
+    the tables and the summary; ``on_run(k, label)`` as run k starts."""
+    ladder = check_ladder(ladder)
+    check_rulesets(variants)
+    labels = ladder_labels(ladder)
+    pairs = list(combinations(range(len(ladder)), 2))
+    out = Path(out)
+    specs, runs = [], []
+    for k, v in enumerate(variants):
+        for i, j in pairs:
+            try:
+                s = make_spec(ladder[i], [ladder[j]], v.rules, n, seed=seed, players_fixed=True, keep_deals=True,
+                              chunk_size=chunk_size)
+            except RunError as e:
+                raise SkillError(f"{v.label}: {e}") from None
+            seed = s.seed  # one seed for every ruleset and pair: the same deals
+            runs.append({"ruleset": k, "a": ladder[i], "b": ladder[j], "run": f"runs/{len(specs):02d}"})
+            specs.append(s)
+    manifest = {"kind": KIND, "format": SERIES_FORMAT, "tool": "escoba-sim", "version": __version__,
+                "engine": engine_for(list(ladder)), "seed": seed, "strategies": list(ladder), "n": n,
+                "chunk_size": specs[0].chunk_size,
+                "rulesets": [{"label": v.label, "rules": v.rules.canonical(), "rules_digest": v.rules.digest(),
+                              "rules_fields": v.rules.as_dict()} for v in variants],
+                "pairs": runs, "argv": argv or []}
+
+    def run_label(k: int) -> str:
+        r = runs[k]
+        i, j = pairs[k % len(pairs)]
+        return f"{variants[r['ruleset']].label}: {labels[i]} vs {labels[j]}"
+
+    try:
+        aggs = run_series(out, manifest, ("kind", "seed", "n", "rulesets", "strategies"), specs, "skill ladder",
+                          jobs=jobs, executor=executor, argv=argv,
+                          on_run=on_run and (lambda k: on_run(k, run_label(k))), on_chunk=on_chunk)
+    except RunError as e:
+        raise SkillError(str(e)) from None
+    tables = analyse(variants, labels, pairs, aggs, [out / r["run"] for r in runs], specs)
+    summary = {"kind": KIND, "version": __version__, "engine": manifest["engine"], "seed": seed,
+               "strategies": list(ladder), "labels": labels, "n_per_pair": n,
+               "games_per_pair": specs[0].played, "chunks": specs[0].n_chunks,
+               "rulesets": manifest["rulesets"],
+               "interval": "95% normal intervals, the deal as unit (every pair of every ruleset plays the same "
+                           "deals): ratings by the tournament's sandwich estimator, the skill share by its "
+                           "U-statistic's variance and the delta method, games_to_win at the ends of the "
+                           "interval of the pair's wins minus losses",
+               "skill": json_rows(tables["skill"]), "effects": json_rows(tables["skill_effects"]),
+               "ratings": json_rows(tables["skill_ratings"]),
+               "steps": json_rows(tables["skill_steps"])}
+    write_results(out, manifest, tables, summary)
+    return summary
