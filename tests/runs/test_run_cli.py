@@ -148,3 +148,18 @@ def test_ctrl_c_keeps_chunks_and_resume_matches(tmp_path, sig, interrupt):
     spec = make_spec("greedy", ["random"], None, 3000, hands=True, seed=7, chunk_size=50)
     assert strip(json.loads(r.stdout)) == strip(run(spec).summary)
     assert json.loads(r.stdout)["performance"]["hands_computed"] == 3000 - saved * 100
+
+
+@pytest.mark.parametrize("strategy,vs,verdict", [
+    ("greedy", "random", "above the upper bound"),  # greedy is far stronger: H1 (elo >= 20)
+    ("random", "greedy", "below the lower bound"),  # and far weaker: H0 (elo <= 0)
+])
+def test_sprt_verdict_line_names_the_crossed_bound(strategy, vs, verdict):
+    r = invoke("run", "-s", strategy, "--vs", vs, "-n", "4000", "--seed", "3", "--sprt", "elo0=0,elo1=20", "-q")
+    s = json.loads(invoke("run", "-s", strategy, "--vs", vs, "-n", "4000", "--seed", "3", "--sprt",
+                          "elo0=0,elo1=20", "-q", "--json").stdout)["sprt"]
+    assert r.exit_code == 0 and s["decision"]
+    bound = s["upper"] if verdict.startswith("above") else s["lower"]
+    line = next(x for x in r.stdout.splitlines() if "SPRT elo0=0 elo1=20" in x)
+    assert f"LLR {s['llr']:.3f} {verdict} {bound:.3f}: H{1 if bound > 0 else 0} accepted" in line
+    assert " in [" not in line
