@@ -11,6 +11,7 @@ from .options import (
     COUNT,
     RULES,
     STRATEGY,
+    chunk_option,
     fail,
     jobs_option,
     json_option,
@@ -61,11 +62,12 @@ def _folder(kind: str, out: str | None, seed: int | None) -> tuple[str, int]:
 @click.option("-n", "count", type=COUNT, default="10000", show_default=True, help="Games per ruleset (e.g. 1e5).")
 @seed_option("One seed for every ruleset (the same deals).")
 @jobs_option()
+@chunk_option
 @out_option("Output folder, resumable (default: compare-SEED in the current folder).")
 @json_option()
 @quiet_option
 @scheduler_option
-def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, out, as_json, quiet, scheduler):
+def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, chunk, out, as_json, quiet, scheduler):
     """Compare rulesets on the same deals: estimates per ruleset and paired differences vs the first.
 
     \b
@@ -97,7 +99,8 @@ def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, o
     except CompareError as e:
         fail(str(e))
     out, seed = _folder("compare", out, seed)
-    _start("compare", {"variants": variants, "strategies": [strategy, vs], "n": count, "seed": seed}, out,
+    _start("compare", {"variants": variants, "strategies": [strategy, vs], "n": count, "seed": seed,
+                       "chunk_size": chunk or 0}, out,
            jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
 
 
@@ -107,11 +110,12 @@ def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, o
 @ruleset_option
 @seed_option("One seed for every pair (the same deals).")
 @jobs_option()
+@chunk_option
 @out_option("Output folder, resumable (default: tournament-SEED in the current folder).")
 @json_option()
 @quiet_option
 @scheduler_option
-def tournament(strategies, count, ruleset, seed, jobs, out, as_json, quiet, scheduler):
+def tournament(strategies, count, ruleset, seed, jobs, chunk, out, as_json, quiet, scheduler):
     """Every pair of strategies on the same duplicate deals: crosstable and Bradley-Terry ratings.
 
     \b
@@ -121,7 +125,8 @@ def tournament(strategies, count, ruleset, seed, jobs, out, as_json, quiet, sche
     if len(strategies) < 2:
         fail("a tournament needs two or more strategies")
     out, seed = _folder("tournament", out, seed)
-    _start("tournament", {"strategies": list(strategies), "n": count, "seed": seed, "rules": ruleset}, out,
+    _start("tournament", {"strategies": list(strategies), "n": count, "seed": seed, "rules": ruleset,
+                          "chunk_size": chunk or 0}, out,
            jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
 
 
