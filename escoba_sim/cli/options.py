@@ -113,7 +113,7 @@ def scheduler_option(f):
 
 def quiet_option(f):
     """``--quiet``/``-q``: run, resume, compare and tournament."""
-    return click.option("--quiet", "-q", is_flag=True, help="No progress bar.")(f)
+    return click.option("--quiet", "-q", is_flag=True, help="No progress bar and no live standings.")(f)
 
 
 def json_option(help: str = "Print the summary as JSON on stdout."):

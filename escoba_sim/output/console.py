@@ -162,7 +162,9 @@ def standings_line(summary: dict) -> str:
 
 
 def _signed(x) -> str:
-    return "-" if x is None else f"{x:+.1f}"
+    if x is None:
+        return "-"
+    return f"{round(x, 1) + 0.0:+.1f}"  # + 0.0: an even score is +0.0, not -0.0
 
 
 def _fmt(x, digits: int = 3, pct: bool = False) -> str:

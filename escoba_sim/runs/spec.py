@@ -39,7 +39,7 @@ MIN_CHUNK = 250
 TARGET_CHUNKS = 16  # small runs are still cut into a few chunks, so --jobs and progress help
 # a slow strategy's chunk is cut so that it lands within about this many seconds of one core: every core
 # gets work, the bar and the live standings move, and Ctrl-C keeps what landed
-CHUNK_SECONDS = 2.0
+CHUNK_SECONDS = 1.0
 # CPU seconds of one hand, estimated from benchmarks (never timed during a run, so a chunk's size never
 # depends on the machine): the engine's own per hand, and what a searching strategy adds per hand for each
 # seat it plays, per search iteration (measured with ludoteka against greedy: ismcts 10.6 ms a hand at
