@@ -100,3 +100,15 @@ def test_ctrl_c_during_a_slow_tournament_keeps_the_chunks_that_landed(tmp_path, 
     planned = json.loads((out / "runs" / "01" / "manifest.json").read_text())["spec"]
     assert saved >= 1 and planned["chunk_size"] < MIN_CHUNK
     assert "chunks of this run are saved" in err and "0 of" not in err
+
+
+def test_the_same_command_again_keeps_the_folders_chunk(tmp_path):
+    # a folder played with another chunk size (an earlier default, or --chunk): the same command without
+    # --chunk continues it with the folder's size instead of refusing its runs as different ones
+    args = ["tournament", "greedy", "maxoros", "-n", "600", "--seed", "3", "-j", "1", "--out", tmp_path / "t",
+            "--json", "-q"]
+    first = invoke(*args, "--chunk", "70")
+    again = invoke(*args)
+    assert first.exit_code == 0 and again.exit_code == 0, again.output
+    assert json.loads(again.stdout) == json.loads(first.stdout)
+    assert json.loads((tmp_path / "t" / "manifest.json").read_text())["chunk_size"] == 70
