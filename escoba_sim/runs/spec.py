@@ -253,13 +253,16 @@ class RunSpec:
 
 
 def default_chunk(deals: int, mode: str, deal_seconds: float = 0.0) -> int:
-    """Deals per chunk: a 16th of the deals, at least MIN_CHUNK and at most MAX_CHUNK, and at most what
-    one core plays in CHUNK_SECONDS by the estimate ``deal_seconds`` (``RunSpec.deal_seconds``). A
-    function of the run's definition only (never of --jobs or of a timing), so it is reproducible."""
+    """Deals per chunk: a 16th of the deals, at most MAX_CHUNK and at most what one core plays in
+    CHUNK_SECONDS by the estimate ``deal_seconds`` (``RunSpec.deal_seconds``); at least MIN_CHUNK
+    unless that estimate says less (then a small slow run is still cut into 16 chunks, so every
+    core has work). A function of the run's definition only (never of --jobs or of a timing), so
+    it is reproducible."""
     cap = MAX_CHUNK[mode]
     if deal_seconds > 0:
         cap = min(cap, max(1, int(CHUNK_SECONDS / deal_seconds)))
-    return max(1, min(cap, max(MIN_CHUNK, -(-deals // TARGET_CHUNKS))))
+    floor = MIN_CHUNK if cap >= MIN_CHUNK else 1
+    return max(1, min(cap, max(floor, -(-deals // TARGET_CHUNKS))))
 
 
 def make_spec(strategy: str, vs: Iterable[str], rules: Ruleset | str | None = None, n: int = 1000, *,

@@ -66,11 +66,13 @@ def test_default_chunk_of_a_slow_strategy_lands_every_few_seconds(tmp_path):
     spec = make_spec("greedy", ["ismcts"], None, 300)
     assert spec.chunk_size < MIN_CHUNK and spec.n_chunks >= 4  # every core of a 2-core machine has work
     assert spec.deal_seconds() * spec.chunk_size <= CHUNK_SECONDS
-    cheaper = make_spec("greedy", ["ismcts:iters=200"], None, 300)
+    cheaper = make_spec("greedy", ["ismcts:iters=200"], None, 3000)
     assert spec.chunk_size < cheaper.chunk_size  # the estimate follows the search's iterations
+    small = make_spec("greedy", ["ismcts"], None, 40)  # 20 deals: cut in 16ths all the same
+    assert (small.chunk_size, small.n_chunks) == (2, 10)
     # a tournament's pairs share one size (chunk k holds the same deals in every pair): the slowest pair's
     specs = [make_spec(a, [b], None, 300) for a, b in (("greedy", "maxoros"), ("greedy", "ismcts"))]
-    assert [s.chunk_size for s in specs] == [MIN_CHUNK, spec.chunk_size]
+    assert [s.chunk_size for s in specs] == [MIN_CHUNK, spec.chunk_size] == [250, 10]
     assert [s.chunk_size for s in series_chunk_size(tmp_path, "tournament", specs)] == [spec.chunk_size] * 2
 
 
