@@ -71,7 +71,7 @@ def run_and_report(start, *, as_json: bool, quiet: bool, spec, out) -> None:
     from ..runs.folder import resume_command
 
     with stops_cleanly(resume_command(out, spec) if out is not None else None, as_json):
-        with ProgressBar(spec, enabled=not quiet and sys.stderr.isatty()) as bar:
+        with ProgressBar(spec, enabled=not quiet and sys.stderr.isatty(), standings=not quiet and not as_json) as bar:
             summary = start(bar)
     if as_json:
         emit_json(summary)
@@ -90,7 +90,8 @@ def play_and_print_series(plan, *, jobs, as_json, quiet, scheduler, continue_wit
 
     try:
         with executor(scheduler, jobs, quiet) as (pool, jobs), stops_cleanly(continue_with), \
-                ProgressBar(plan.first, enabled=not quiet and sys.stderr.isatty(), runs=plan.runs) as bar:
+                ProgressBar(plan.first, enabled=not quiet and sys.stderr.isatty(), runs=plan.runs,
+                            standings=not quiet and not as_json) as bar:
             def on_run(k, label):
                 bar.start_run(k, label)
                 if not bar.enabled and not quiet:

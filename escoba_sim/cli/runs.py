@@ -11,6 +11,7 @@ import click
 from .options import (
     COUNT,
     STRATEGY,
+    chunk_option,
     emit_json,
     fail,
     jobs_option,
@@ -44,7 +45,7 @@ from .running import executor, play_and_print_series, run_and_report
 @click.option("--sprt", help="Stop early by a GSPRT on paired results, e.g. elo0=0,elo1=20 (checked after every deal).")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT false-positive rate.")
 @click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT false-negative rate.")
-@click.option("--chunk", "chunk", type=COUNT, help="Deals per chunk (default: a 16th of the deals, between 250 and 50,000 with --hands or 12,500 for games).")
+@chunk_option
 @quiet_option
 @scheduler_option
 def run(strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairing, out, as_json, save_hands, sprt,

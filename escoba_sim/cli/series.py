@@ -12,6 +12,7 @@ from .options import (
     COUNT,
     RULES,
     STRATEGY,
+    chunk_option,
     fail,
     jobs_option,
     json_option,
@@ -70,11 +71,12 @@ def _folder(kind: str, out: str | None, seed: int | None) -> tuple[str, int]:
 @click.option("-n", "count", type=COUNT, default="10000", show_default=True, help="Games per ruleset (e.g. 1e5).")
 @seed_option("One seed for every ruleset (the same deals).")
 @jobs_option()
+@chunk_option
 @out_option("Output folder, resumable (default: compare-SEED, or compare-DATE-TIME without --seed).")
 @json_option()
 @quiet_option
 @scheduler_option
-def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, out, as_json, quiet, scheduler):
+def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, chunk, out, as_json, quiet, scheduler):
     """Compare rulesets on the same deals: estimates per ruleset and paired differences vs the first.
 
     \b
@@ -106,7 +108,8 @@ def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, o
     except CompareError as e:
         fail(str(e))
     out, seed = _folder("compare", out, seed)
-    _start("compare", {"variants": variants, "strategies": [strategy, vs], "n": count, "seed": seed}, out,
+    _start("compare", {"variants": variants, "strategies": [strategy, vs], "n": count, "seed": seed,
+                       "chunk_size": chunk or 0}, out,
            jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
 
 
@@ -116,13 +119,14 @@ def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, o
 @ruleset_option
 @seed_option("One seed for every pair (the same deals).")
 @jobs_option()
+@chunk_option
 @out_option("Output folder, resumable (default: tournament-SEED, or tournament-DATE-TIME without --seed).")
 @click.option("--save-hands", is_flag=True,
               help="Keep every hand as a hand record (runs/NN/records/) that replay and analyze read.")
 @json_option()
 @quiet_option
 @scheduler_option
-def tournament(strategies, count, ruleset, seed, jobs, out, save_hands, as_json, quiet, scheduler):
+def tournament(strategies, count, ruleset, seed, jobs, chunk, out, save_hands, as_json, quiet, scheduler):
     """Every pair of strategies on the same duplicate deals: crosstable and Bradley-Terry ratings.
 
     \b
@@ -138,7 +142,7 @@ def tournament(strategies, count, ruleset, seed, jobs, out, save_hands, as_json,
     if len(strategies) < 2:
         fail("a tournament needs two or more strategies")
     out, seed = _folder("tournament", out, seed)
-    args = {"strategies": list(strategies), "n": count, "seed": seed, "rules": ruleset}
+    args = {"strategies": list(strategies), "n": count, "seed": seed, "rules": ruleset, "chunk_size": chunk or 0}
     if save_hands:
         args["save_hands"] = True
     _start("tournament", args, out, jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)

@@ -8,6 +8,9 @@ named by short labels in tables; long specs are listed once in full.
 
 from __future__ import annotations
 
+import math
+import sys
+
 from ..game.columns import COLUMN_TEXT, POINT_COLUMNS
 from ..runs.runner import Progress
 from ..runs.spec import RunSpec
@@ -21,18 +24,23 @@ def make_console(stderr: bool = False):
 
 
 class ProgressBar:
-    """A rich progress bar on stderr that advances as chunks finish (hands/s, ETA); silent when disabled.
+    """A rich progress bar on stderr that advances as chunks finish (hands/s, ETA), with live standings.
 
+    ``enabled``: the bar (a terminal); ``standings``: the standings of the chunks merged so far
+    (``LiveStandings``): under the bar when it is shown, else one line on stderr every few chunks.
     ``runs`` > 1 makes one bar for a series of equal runs (a comparison, a tournament):
     call ``start_run(k, label)`` before run ``k``; its chunks then count after the earlier runs'.
     """
 
-    def __init__(self, spec: RunSpec, enabled: bool, runs: int = 1):
+    def __init__(self, spec: RunSpec, enabled: bool, runs: int = 1, standings: bool = False):
         self.spec, self.enabled, self._p = spec, enabled, None
         self.runs, self.offset = runs, 0
+        self.live = LiveStandings(every=None if enabled else "auto") if standings else None
 
     def start_run(self, k: int, label: str) -> None:
         self.offset = k * self.spec.played
+        if self.live is not None:
+            self.live.reset()
         if self._p is not None:
             self._p.update(self._task, completed=self.offset, description=f"[{k + 1}/{self.runs}] {label}")
 
@@ -40,15 +48,26 @@ class ProgressBar:
         if self.enabled:
             from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+            from rich.text import Text
 
-            self._p = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                               TextColumn("{task.fields[rate]}"), TextColumn("ETA"), TimeRemainingColumn(),
-                               console=Console(stderr=True), transient=False)
+            live = self.live
+
+            class WithStandings(Progress):
+                def get_renderables(self):  # rich's documented hook: the bar, then the standings under it
+                    yield self.make_tasks_table(self.tasks)
+                    if live is not None and live.text:
+                        yield Text(live.text)  # plain: no number highlighting
+
+            self._p = WithStandings(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                    TextColumn("{task.fields[rate]}"), TextColumn("ETA"), TimeRemainingColumn(),
+                                    console=Console(stderr=True), transient=False)
             self._p.__enter__()
             self._task = self._p.add_task(self.spec.mode, total=self.spec.played * self.runs, rate="")
         return self
 
     def __call__(self, p: Progress) -> None:
+        if self.live is not None:
+            self.live(p)
         if self._p is not None:
             rate = p.hands_computed / p.seconds if p.seconds > 0 else 0.0
             self._p.update(self._task, completed=self.offset + p.units_done, rate=f"{rate:,.0f} hands/s")
@@ -56,6 +75,95 @@ class ProgressBar:
     def __exit__(self, *exc) -> None:
         if self._p is not None:
             self._p.__exit__(*exc)
+
+
+class LiveStandings:
+    """Standings of a run while it plays, from the same summary the run ends with (``runs.summary``).
+
+    Fed the runner's ``Progress`` after every chunk (``__call__``), it summarizes the chunks merged so
+    far in index order, so its last standings are the final summary's (``standings_line``). With
+    ``every`` None it keeps ``text`` for a live display (refreshed at most every ``refresh`` seconds,
+    and always at the end); with ``every`` a number of merged chunks (``"auto"``: about ten lines a
+    run) it writes one line to ``write`` (stderr) each time that many more chunks are merged, and at
+    the end. Anything that makes run summaries (a series, a future command) can use
+    ``standings_line`` alone.
+    """
+
+    LINES = 10  # lines per run with every="auto"
+
+    def __init__(self, every: int | str | None = None, write=None, refresh: float = 0.25):
+        self.every, self.refresh = every, refresh
+        self.write = write or (lambda line: print(line, file=sys.stderr, flush=True))
+        self.text = ""
+        self.reset()
+
+    def reset(self) -> None:
+        """A new run of a series starts: count its chunks from zero."""
+        self._shown = -1  # chunks merged at the last line or refresh
+        self._at = 0.0
+
+    def __call__(self, p: Progress) -> None:
+        import time
+
+        if p.spec is None or p.aggregates is None or p.chunks_merged == self._shown:
+            return
+        if self.every is None:
+            now = time.monotonic()
+            if not p.final and now - self._at < self.refresh:
+                return
+            self._at = now
+            self._shown = p.chunks_merged
+            self.text = "\n".join(standings_parts(self.summary(p)))
+            return
+        every = max(1, -(-p.chunks_total // self.LINES)) if self.every == "auto" else int(self.every)
+        if p.final or p.chunks_merged // every > max(self._shown, 0) // every:
+            self._shown = p.chunks_merged
+            self.write(standings_line(self.summary(p)))
+
+    @staticmethod
+    def summary(p: Progress) -> dict:
+        from ..runs.summary import summarize
+
+        return summarize(p.spec, p.aggregates, p.chunks_merged, "running", p.sprt)
+
+
+def standings_parts(summary: dict) -> list[str]:
+    """A run summary's standings, fastchess-like, in two parts: who and how much (with W/D/L of the first
+    strategy), then its score and Elo difference with 95% intervals and the SPRT's LLR when it is on."""
+    s = summary
+    unit = "games" if s["mode"] == "games" else "hands"
+    names = table_labels([e["label"] for e in s["entrants"]])
+    head = f"{' vs '.join(names)}  {s[unit]:,} {unit} ({s['deals']:,} deals)"
+    el = s.get("elo")
+    if el is None:  # 3 or more sides: each one's share of games won (points per hand with --hands)
+        if unit == "games":
+            tail = [f"{n} won {_fmt(e['games']['win_rate'], 3, True)} {_ci(e['games']['ci95'], 3, True)}"
+                    for n, e in zip(names, s["entrants"])]
+        else:
+            tail = [f"{n} {_fmt(e['points_per_hand']['mean'])} {_ci(e['points_per_hand']['ci95'])} points/hand"
+                    for n, e in zip(names, s["entrants"])]
+        return [head, "  ".join(tail)]
+    w, d, lo = el["wdl"]
+    head += f"  W/D/L {w:,}/{d:,}/{lo:,}"
+    elo_lo, elo_hi = el["elo_ci95"] or (None, None)
+    tail = f"score {_fmt(el['score'], 4)} {_ci(el['score_ci95'] or (None, None), 4)}  Elo {_signed(el['elo'])} " \
+           f"[{_signed(elo_lo)}, {_signed(elo_hi)}]"
+    sp = s.get("sprt")
+    if sp:
+        llr = sp["llr"] if isinstance(sp["llr"], str) else f"{sp['llr']:.2f}"
+        tail += f"  LLR {llr} [{sp['lower']:.2f}, {sp['upper']:.2f}]"
+    return [head, tail]
+
+
+def standings_line(summary: dict) -> str:
+    """``standings_parts`` on one line (what a piped run prints every few chunks)."""
+    return "  ".join(standings_parts(summary))
+
+
+def _signed(x) -> str:
+    if x is None:
+        return "-"
+    return f"{round(x, 1) + 0.0:+.1f}"  # + 0.0: an even score is +0.0, not -0.0
 
 
 def _fmt(x, digits: int = 3, pct: bool = False, signed: bool = False) -> str:
@@ -202,14 +310,25 @@ def print_report(summary: dict, console=None) -> None:
     rows.append(["lucky-deal rate", _fmt(s["lucky_deal_rate"], 4, True)])
     sp = s.get("sprt")
     if sp:
-        llr = sp["llr"] if isinstance(sp["llr"], str) else _fmt(sp["llr"], 3)
-        rows.append([f"SPRT elo0={sp['elo0']:g} elo1={sp['elo1']:g}", f"LLR {llr} in [{sp['lower']:.3f}, {sp['upper']:.3f}]"])
+        rows.append([f"SPRT elo0={sp['elo0']:g} elo1={sp['elo1']:g}", sprt_verdict(sp)])
         rows.append([f"  alpha {sp['alpha']:g}, beta {sp['beta']:g}", sp["decision"] or "undecided"])
         rows.append([f"  {s['mode']} played", f"{sp.get(s['mode'], s[unit]):,} ({sp.get('deals', s['deals']):,} deals)"])
     perf = s.get("performance") or {}
     if perf.get("hands_per_second"):
         rows.append(["hands/s (this session)", f"{perf['hands_per_second']:,.0f}"])
     print_table(con, "Comparison", ["measure", "value [95%]"], rows)
+
+
+def sprt_verdict(sp: dict) -> str:
+    """The SPRT's state in one phrase, naming the bound the LLR crossed (a summary's ``sprt``)."""
+    llr = sp["llr"]
+    value = {"inf": math.inf, "-inf": -math.inf}.get(llr, llr) if isinstance(llr, str) else float(llr)
+    shown = llr if isinstance(llr, str) else _fmt(llr, 3)
+    if value >= sp["upper"]:
+        return f"LLR {shown} above the upper bound {sp['upper']:.3f}: H1 accepted"
+    if value <= sp["lower"]:
+        return f"LLR {shown} below the lower bound {sp['lower']:.3f}: H0 accepted"
+    return f"LLR {shown} within the bounds [{sp['lower']:.3f}, {sp['upper']:.3f}]: undecided"
 
 
 MAX_LABEL = 16  # a table column's strategy name at most; longer specs get a short name and are listed once

@@ -95,7 +95,7 @@ def gram(d: np.ndarray) -> np.ndarray:
     partial sum stays below 2**53)."""
     if d.size == 0:
         return np.zeros((d.shape[1], d.shape[1]), np.int64)
-    top = int(np.abs(d).max())
+    top = max(int(d.max()), -int(d.min()))  # without a temporary copy of d
     if top * top * d.shape[0] < 2**53:
         f = np.asarray(d, dtype=np.float64)
         return np.rint(f.T @ f).astype(np.int64)

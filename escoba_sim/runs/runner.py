@@ -85,6 +85,13 @@ class Progress:
     units_total: int
     hands_computed: int  # hands played in this session
     seconds: float
+    # what live standings read: the aggregates of chunks 0 .. chunks_merged-1 (merged in index order, as
+    # the final summary merges them), the SPRT's state, and whether nothing more will be merged
+    spec: RunSpec | None = None
+    aggregates: dict[str, np.ndarray] | None = None
+    chunks_merged: int = 0
+    sprt: dict | None = None
+    final: bool = False
 
 
 @dataclass
@@ -159,8 +166,13 @@ def _run(spec, out, jobs, executor, on_chunk, resume, argv, only_chunks, trust_p
     t0 = time.perf_counter()
     computed_hands = 0
     units_done = sum(spec.chunk_range(k)[1] for k in state.done) * spec.rotations  # a running count: O(1) per chunk
+    def progress(k: int) -> Progress:
+        return Progress(k, len(state.done), spec.n_chunks, units_done, spec.played, computed_hands,
+                        time.perf_counter() - t0 if k >= 0 else 0.0, spec, state.merged, state.prefix,
+                        state.sprt_json(history=False), state.stopped is not None or state.prefix == spec.n_chunks)
+
     if on_chunk is not None and state.done:  # a resumed run's bar starts where the saved chunks left it
-        on_chunk(Progress(-1, len(state.done), spec.n_chunks, units_done, spec.played, 0, 0.0))
+        on_chunk(progress(-1))
 
     def finished(k: int, agg: dict[str, np.ndarray]) -> None:
         nonlocal computed_hands, units_done
@@ -170,8 +182,7 @@ def _run(spec, out, jobs, executor, on_chunk, resume, argv, only_chunks, trust_p
         units_done += spec.chunk_range(k)[1] * spec.rotations
         state.add(k, agg)
         if on_chunk is not None:
-            on_chunk(Progress(k, len(state.done), spec.n_chunks, units_done, spec.played, computed_hands,
-                              time.perf_counter() - t0))
+            on_chunk(progress(k))
 
     own = None
     try:
@@ -391,7 +402,9 @@ class _Fold:
             return empty_aggregates(self.spec)
         return self.merged
 
-    def sprt_json(self) -> dict | None:
+    def sprt_json(self, history: bool = True) -> dict | None:
+        """The SPRT's state as the summary keeps it; without ``history`` no LLR by chunk (a live report's,
+        which would otherwise copy a list as long as the run's chunks on every chunk)."""
         sp = self.spec.sprt
         if sp is None:
             return None
@@ -403,7 +416,8 @@ class _Fold:
                 "lower": lower, "upper": upper,
                 "decision": {"H1": "accept H1 (elo >= elo1)", "H0": "accept H0 (elo <= elo0)"}.get(decision or "", None),
                 "deals": deals, self.spec.mode: deals * self.spec.rotations,
-                "chunks_evaluated": self.prefix, "llr_by_chunk": [stats.finite(v) for v in self.history]}
+                "chunks_evaluated": self.prefix} | (
+                    {"llr_by_chunk": [stats.finite(v) for v in self.history]} if history else {})
 
 
 def resume(out: str | Path, *, trust_plugins: bool = False, **kw) -> RunResult:

@@ -57,6 +57,7 @@ from .tables import (
     proportion,
     run_series,
     run_totals,
+    series_chunk_size,
     series_deal_sums,
     weighted_sum,
     write_results,
@@ -310,6 +311,8 @@ def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | 
             raise CompareError(f"{v.label}: {e}") from None
         seed = s.seed  # one seed for every ruleset: the same deals
         specs.append(s)
+    if not chunk_size:  # the default: one size for every run, the slowest run's (or the folder's)
+        specs = series_chunk_size(out, KIND, specs)
     # a plugin strategy runs on the reference engine: the provenance must say so
     manifest = {"kind": KIND, "format": SERIES_FORMAT, "tool": "escoba-sim", "version": __version__,
                 "engine": engine_for([strategy, vs]), "seed": seed,

@@ -107,6 +107,26 @@ def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[Run
     return aggregates
 
 
+def series_chunk_size(out: Path, kind: str, specs: list[RunSpec]) -> list[RunSpec]:
+    """The runs of a series with one chunk size (chunk ``k`` must hold the same deals in every run).
+
+    Runs built with the default chunk size (``--chunk`` not given) take the size a folder holding
+    this kind of series already keeps (so the same command continues it), else the smallest of
+    their defaults: the slowest run's, whose chunks then land every few seconds.
+    """
+    from dataclasses import replace
+
+    size = min(s.chunk_size for s in specs)
+    try:
+        old = read_manifest(out) if (out / "manifest.json").is_file() else {}
+    except RunError:  # not a series folder: run_series says so
+        old = {}
+    kept = old.get("chunk_size") if old.get("kind") == kind else None
+    if isinstance(kept, int) and not isinstance(kept, bool) and kept > 0:
+        size = kept
+    return [s if s.chunk_size == size else replace(s, chunk_size=size) for s in specs]
+
+
 def _series_resume(message: str, out: Path, run_dir: Path, spec: RunSpec | None, manifest: dict) -> str:
     """A run's error message with its resume command turned into the series' own (``resume DIR``)."""
     import shlex

@@ -43,6 +43,7 @@ from .tables import (
     proportion,
     run_series,
     run_totals,
+    series_chunk_size,
     series_deal_sums,
     write_results,
 )
@@ -159,6 +160,8 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
             raise TournamentError(str(e)) from None
         seed = s.seed
         specs.append(s)
+    if not chunk_size:  # the default: one size for every run, the slowest run's (or the folder's)
+        specs = series_chunk_size(out, KIND, specs)
     manifest = {"kind": KIND, "format": SERIES_FORMAT, "tool": "escoba-sim", "version": __version__, "engine": engine_for(list(strategies)),
                 "seed": seed,
                 "rules": r.canonical(), "rules_digest": r.digest(), "rules_fields": r.as_dict(),

@@ -174,7 +174,7 @@ def test_finding_1_a_run_whose_sprt_llr_has_the_wrong_type(folders, tmp_path, re
     (d / "summary.json").write_text(json.dumps(s))
     r = report_cli(d)
     if ok:
-        assert r.exit_code == 0 and f"LLR {llr if isinstance(llr, str) else f'{llr:.3f}'} in" in \
+        assert r.exit_code == 0 and f"LLR {llr if isinstance(llr, str) else f'{llr:.3f}'} " in \
             (d / "report" / "index.html").read_text()
     else:
         assert r.exit_code != 0

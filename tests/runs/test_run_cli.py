@@ -162,3 +162,18 @@ def test_win_rate_interval_of_a_rotated_run_stays_within_0_and_1(cli):
         assert 0.0 <= g["ci95"][0] <= g["win_rate"] <= g["ci95"][1] <= 1.0 and g["ci95"][1] > g["ci95"][0]
     rnd = s["entrants"][0]["games"]
     assert rnd["won"] == 0 and rnd["ci95"][1] == pytest.approx(1.959964 ** 2 / (s["deals"] + 1.959964 ** 2))
+
+
+@pytest.mark.parametrize("strategy,vs,verdict", [
+    ("greedy", "random", "above the upper bound"),  # greedy is far stronger: H1 (elo >= 20)
+    ("random", "greedy", "below the lower bound"),  # and far weaker: H0 (elo <= 0)
+])
+def test_sprt_verdict_line_names_the_crossed_bound(strategy, vs, verdict):
+    r = invoke("run", "-s", strategy, "--vs", vs, "-n", "4000", "--seed", "3", "--sprt", "elo0=0,elo1=20", "-q")
+    s = json.loads(invoke("run", "-s", strategy, "--vs", vs, "-n", "4000", "--seed", "3", "--sprt",
+                          "elo0=0,elo1=20", "-q", "--json").stdout)["sprt"]
+    assert r.exit_code == 0 and s["decision"]
+    bound = s["upper"] if verdict.startswith("above") else s["lower"]
+    line = next(x for x in r.stdout.splitlines() if "SPRT elo0=0 elo1=20" in x)
+    assert f"LLR {s['llr']:.3f} {verdict} {bound:.3f}: H{1 if bound > 0 else 0} accepted" in line
+    assert " in [" not in line
