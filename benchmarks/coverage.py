@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 SMALL = {"run": 2000, "compare": 1000, "tournament": 600, "skill": 300}  # games (per ruleset, per pair)
+SKILL_HEADING = "## escoba-sim skill"
 SKILL_METRICS = ("skill_share", "rating_spread", "games_to_win", "seat_advantage", "hands_per_game")
 STRATS = ("greedy", "maxoros", "random")
 
@@ -118,19 +119,22 @@ def main() -> None:
     text = table(truth, hits, a.scale)
     print(text)
     print(f"\n{time.perf_counter() - t0:.0f} s")
-    if a.out and a.skill:
-        with a.out.open("a") as f:
-            f.write(f"\n## escoba-sim skill\n\nMade by `python benchmarks/coverage.py --skill --runs {a.runs} --scale "
-                    f"{a.scale} --out {a.out}` (ladder random, greedy, maxoros under ludoteka; small ladders: "
-                    f"{SMALL['skill']} games per pair; seeds 1..{a.runs}); measured in "
-                    f"{time.perf_counter() - t0:.0f} s.\n\n{text}\n")
-    elif a.out:
-        a.out.write_text(
-            "# Coverage of the 95% intervals\n\nMade by `python benchmarks/coverage.py --runs "
-            f"{a.runs} --scale {a.scale} --out {a.out}` (small runs: {SMALL['run']} games; compare "
-            f"{SMALL['compare']} games per ruleset; tournament {SMALL['tournament']} games per pair; seeds "
-            f"1..{a.runs}).\n\n{text}\n")
-
+    if a.out:
+        # the file has two sections, each rewritten by its own measurement and kept by the other's
+        old = a.out.read_text() if a.out.exists() else ""
+        main_part, _, skill_part = old.partition(SKILL_HEADING)
+        if a.skill:
+            skill_part = (f"\n\nMade by `python benchmarks/coverage.py --skill --runs {a.runs} --scale {a.scale} "
+                          f"--out {a.out}` (ladder random, greedy, maxoros under ludoteka; small ladders: "
+                          f"{SMALL['skill']} games per pair; seeds 1..{a.runs}); measured in "
+                          f"{time.perf_counter() - t0:.0f} s.\n\n{text}\n")
+        else:
+            main_part = (
+                "# Coverage of the 95% intervals\n\nMade by `python benchmarks/coverage.py --runs "
+                f"{a.runs} --scale {a.scale} --out {a.out}` (small runs: {SMALL['run']} games; compare "
+                f"{SMALL['compare']} games per ruleset; tournament {SMALL['tournament']} games per pair; seeds "
+                f"1..{a.runs}).\n\n{text}\n\n")
+        a.out.write_text(main_part.rstrip("\n") + "\n\n" + (SKILL_HEADING + skill_part if skill_part else ""))
 
 if __name__ == "__main__":
     main()
