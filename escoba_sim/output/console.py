@@ -151,7 +151,7 @@ def standings_parts(summary: dict) -> list[str]:
     sp = s.get("sprt")
     if sp:
         llr = sp["llr"] if isinstance(sp["llr"], str) else f"{sp['llr']:.2f}"
-        tail += f"  LLR {llr} [{sp['lower']:.2f}, {sp['upper']:.2f}]"
+        tail += f"  LLR {llr} ({sp['lower']:.2f}, {sp['upper']:.2f})"  # the bounds in parentheses, as fastchess
     return [head, tail]
 
 

@@ -166,6 +166,7 @@ def _run(spec, out, jobs, executor, on_chunk, resume, argv, only_chunks, trust_p
     t0 = time.perf_counter()
     computed_hands = 0
     units_done = sum(spec.chunk_range(k)[1] for k in state.done) * spec.rotations  # a running count: O(1) per chunk
+
     def progress(k: int) -> Progress:
         return Progress(k, len(state.done), spec.n_chunks, units_done, spec.played, computed_hands,
                         time.perf_counter() - t0 if k >= 0 else 0.0, spec, state.merged, state.prefix,

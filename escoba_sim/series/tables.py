@@ -116,13 +116,15 @@ def series_chunk_size(out: Path, kind: str, specs: list[RunSpec]) -> list[RunSpe
     """
     from dataclasses import replace
 
+    from ..game.columns import MAX_COUNT
+
     size = min(s.chunk_size for s in specs)
     try:
         old = read_manifest(out) if (out / "manifest.json").is_file() else {}
     except RunError:  # not a series folder: run_series says so
         old = {}
     kept = old.get("chunk_size") if old.get("kind") == kind else None
-    if isinstance(kept, int) and not isinstance(kept, bool) and kept > 0:
+    if isinstance(kept, int) and not isinstance(kept, bool) and 0 < kept <= MAX_COUNT:
         size = kept
     return [s if s.chunk_size == size else replace(s, chunk_size=size) for s in specs]
 

@@ -54,7 +54,7 @@ def test_standings_with_an_sprt_show_its_llr():
     last = standings(r.stderr)[-1]
     sp = final["sprt"]
     assert last == standings_line(final)
-    assert f"LLR {sp['llr']:.2f} [{sp['lower']:.2f}, {sp['upper']:.2f}]" in last
+    assert f"LLR {sp['llr']:.2f} ({sp['lower']:.2f}, {sp['upper']:.2f})" in last
 
 
 def test_every_n_chunks_and_a_last_line():
@@ -88,4 +88,14 @@ def test_terminal_run_shows_standings_under_the_bar():
     assert child.exitstatus == 0
     assert "greedy vs maxoros" in seen and "W/D/L" in seen
     assert re.search(r"score 0\.\d{4} \[0\.\d{4}, 0\.\d{4}\]  Elo [+-]\d+\.\d \[[+-]\d+\.\d, [+-]\d+\.\d\]"
-                     r"  LLR -?\d+\.\d\d \[-2\.94, 2\.94\]", seen)
+                     r"  LLR -?\d+\.\d\d \(-2\.94, 2\.94\)", seen)
+
+
+def test_three_sides_show_each_ones_share_of_games_won():
+    args = ["run", "-s", "greedy", "--vs", "maxoros", "--vs", "random", "-n", "600", "--seed", "2", "-j", "1"]
+    r = invoke(*args)
+    final = json.loads(invoke(*args, "--json").stdout)
+    lines = [x for x in r.stderr.splitlines() if x.startswith("greedy vs maxoros vs random ")]
+    assert r.exit_code == 0 and lines and lines[-1] == standings_line(final)
+    for e in final["entrants"]:
+        assert f"{e['label']} won {100 * e['games']['win_rate']:.1f}% [" in lines[-1]
