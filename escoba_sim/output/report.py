@@ -660,7 +660,8 @@ def people_tables(kind: str, tables: dict) -> list[tuple[str, object, str]]:
     def named(df):
         if "metric" not in df.columns:
             return df
-        return df.with_columns(pl.col("metric").map_elements(described, return_dtype=pl.String).alias("quantity")) \
+        return df.with_columns(pl.col("metric").map_elements(described, return_dtype=pl.String).alias("quantity"),
+                               pl.col("label").replace({"all": _("all players")})) \
                  .select("label", "quantity", *[c for c in df.columns if c not in ("label", "metric")])
 
     if kind == "skill":
