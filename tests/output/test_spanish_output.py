@@ -177,3 +177,17 @@ def test_use_chooses_the_language_of_a_block_and_english_is_the_default():
 def test_errors_of_a_series_are_spanish_too():
     with i18n.use("es"), pytest.raises(tournament.TournamentError, match="un torneo necesita dos o más"):
         tournament.tournament(["greedy"], 10, "/nonexistent/never-written")
+
+
+def test_errors_of_a_run_and_a_tune_are_spanish_too(tmp_path):
+    from escoba_sim import tune
+
+    with i18n.use("es"):
+        with pytest.raises(runspec.RunError, match="da al menos un rival con --vs"):
+            runspec.make_spec("greedy", [], "ludoteka", 10)
+        with pytest.raises(runspec.RunError, match="aquí no hay ninguna serie"):
+            runner.resume(tmp_path / "nothing")
+        with pytest.raises(tune.TuneError, match="--popsize debe ser al menos 2"):
+            tune.make_tune_spec("heuristic", pool=["greedy"], popsize=1)
+    with pytest.raises(runspec.RunError, match="give at least one opponent with --vs"):
+        runspec.make_spec("greedy", [], "ludoteka", 10)
