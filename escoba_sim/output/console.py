@@ -61,10 +61,10 @@ class ProgressBar:
                         yield Text(live.text)  # plain: no number highlighting
 
             self._p = WithStandings(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                    TextColumn("{task.fields[rate]}"), TextColumn("ETA"), TimeRemainingColumn(),
+                                    TextColumn("{task.fields[rate]}"), TextColumn(_("ETA")), TimeRemainingColumn(),
                                     console=Console(stderr=True), transient=False)
             self._p.__enter__()
-            self._task = self._p.add_task(self.spec.mode, total=self.spec.played * self.runs, rate="")
+            self._task = self._p.add_task(word(UNIT_TEXT, self.spec.mode), total=self.spec.played * self.runs, rate="")
         return self
 
     def __call__(self, p: Progress) -> None:
