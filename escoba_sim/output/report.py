@@ -79,7 +79,8 @@ def read_folder(d: Path) -> tuple[str, dict, dict]:
         manifest = read_json_object(d / "manifest.json", what="a results manifest (a JSON object)")
     except UntrustedFile as e:
         if not (d / "manifest.json").exists() and not (d / "manifest.json").is_symlink():
-            raise ReportError(f"{d}: no manifest.json; give a run, compare, tournament or skill folder") from None
+            raise ReportError(_("{folder}: no manifest.json; give a run, compare, tournament or skill folder")
+                              .format(folder=d)) from None
         raise ReportError(str(e)) from None
     kind = folder_kind(manifest)
     from ..runs.spec import RunError
@@ -239,7 +240,8 @@ def run_tables(d: Path, manifest: dict) -> dict:
                       else proportion(r, se, n))
                 conv.append((who, k + 1, float(merged["games"][0]), r, *ci))
     if merged is None:
-        raise ReportError(f"{d}: no finished chunk yet; nothing to report (continue it with: escoba-sim resume {d})")
+        raise ReportError(_("{folder}: no finished chunk yet; nothing to report (continue it with: escoba-sim resume "
+                            "{folder})").format(folder=d))
     run_status = "stopped-by-sprt" if status == "stopped-by-sprt" else \
         "complete" if used == spec.n_chunks else "incomplete"
     summary = summarize(spec, merged, used, run_status)
@@ -767,7 +769,8 @@ def write_report(d: str | Path, out: str | Path | None = None) -> Path:
     except ReportError:
         raise
     except ValueError as e:
-        raise ReportError(f"{d / 'tables'}: cannot be drawn ({first_line(e)}); make the folder again") from None
+        raise ReportError(_("{tables}: cannot be drawn ({reason}); make the folder again").format(
+            tables=d / 'tables', reason=first_line(e))) from None
     titles = {"run": N_("Strategy run"), "compare": N_("Ruleset comparison"), "tournament": N_("Tournament"),
               "skill": N_("Skill ladder")}
     title = _(titles[kind])

@@ -191,3 +191,8 @@ def test_errors_of_a_run_and_a_tune_are_spanish_too(tmp_path):
             tune.make_tune_spec("heuristic", pool=["greedy"], popsize=1)
     with pytest.raises(runspec.RunError, match="give at least one opponent with --vs"):
         runspec.make_spec("greedy", [], "ludoteka", 10)
+
+
+def test_a_report_of_no_folder_says_so_in_spanish(tmp_path):
+    with i18n.use("es"), pytest.raises(report.ReportError, match="no hay manifest.json"):
+        report.write_report(tmp_path)
