@@ -196,3 +196,9 @@ def test_errors_of_a_run_and_a_tune_are_spanish_too(tmp_path):
 def test_a_report_of_no_folder_says_so_in_spanish(tmp_path):
     with i18n.use("es"), pytest.raises(report.ReportError, match="no hay manifest.json"):
         report.write_report(tmp_path)
+
+
+def test_a_series_folder_that_holds_something_else_says_so_in_spanish(tmp_path):
+    (tmp_path / "stray.txt").write_text("not a series")
+    with i18n.use("es"), pytest.raises(tournament.TournamentError, match="no contiene ningún torneo"):
+        tournament.tournament(["greedy", "random"], 10, tmp_path, seed=1)
