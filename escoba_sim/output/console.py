@@ -568,18 +568,16 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
              *[part for line in spec_lines(list(names.values()), s["strategies"])
                for part in _fold_at_commas(line, width)], ""]
     w = 13
-    # the column heads are two lines of fixed widths; a translation longer than its column is cut there
+    # the column heads are two lines of fixed widths (their translations are chosen to fit them)
     def head(text: str, width: int, right: bool = False) -> str:
-        text = _(text)[:width]
-        return f"{text:>{width}}" if right else f"{text:<{width}}"
+        return f"{_(text):>{width}}" if right else f"{_(text):<{width}}"
 
-    esc = max(4, len(_("esc.")), len(_("/hand")))  # the escobas column: 4 digits, or a longer translated head
     lines.append(" ".join([" " * w, head(N_("skill share"), 13), f"{'Elo':<8}", head(N_("games to win"), 13),
-                           head(N_("seat adv."), 10), head(N_("hands"), 5, True), head(N_("esc."), esc, True),
+                           head(N_("seat adv."), 10), head(N_("hands"), 5, True), head(N_("esc."), 4, True),
                            head(N_("lucky"), 5, True)]))
     lines.append(" ".join([head(N_("ruleset"), w), head(N_("of outcome"), 13), head(N_("spread"), 8),
                            head(N_("95% (closest)"), 13), head(N_("pts/hand"), 10), head(N_("/game"), 5, True),
-                           head(N_("/hand"), esc, True), head(N_("/hand"), 5, True)]))
+                           head(N_("/hand"), 4, True), head(N_("/hand"), 5, True)]))
     long = []
 
     def small(m: str, got: dict) -> str:  # a rate below 1 without its leading zero: 4 characters
@@ -598,7 +596,7 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
         lines.append(f"{name:<{w}} {_pm(got.get('skill_share'), '{:.3f}'):<13} "
                      f"{_pm(got.get('rating_spread'), '{:.0f}'):<8} {_games_cell(got.get('games_to_win')):<13} "
                      f"{_pm(got.get('seat_advantage'), '{:+.2f}', '{:.2f}'):<10} "
-                     f"{'–' if hpg is None else format(hpg['estimate'], '.2f'):>5} {small('escobas', got):>{esc}} "
+                     f"{'–' if hpg is None else format(hpg['estimate'], '.2f'):>5} {small('escobas', got):>4} "
                      f"{small('lucky_escobas', got):>5}")
     for i, name in enumerate(long, 1):
         lines.append(f"  #{i} = {name}")
