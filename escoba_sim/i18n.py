@@ -86,3 +86,42 @@ def install_for_cli(lang: str | None = None) -> str:
     gettext.textdomain(DOMAIN)
     os.environ["LANGUAGE"] = code  # gettext's own lookup reads LANGUAGE first
     return code
+
+
+# The language of what a process prints (terminal tables, reports, charts): the one ``use`` chooses for a
+# block, else the one ``install_for_cli`` installed (it binds the package's domain and sets LANGUAGE), else
+# English, so the library used from Python speaks English unless asked.
+_chosen: list[str] = []
+
+
+def current() -> str:
+    """The language output is written in now (``use``, else ``install_for_cli``'s, else English)."""
+    if _chosen:
+        return _chosen[-1]
+    if gettext.textdomain() == DOMAIN:
+        return normalize(os.environ.get("LANGUAGE")) or DEFAULT
+    return DEFAULT
+
+
+def translate(message: str) -> str:
+    """``message`` in the current language (``current``); modules import it as ``_`` (Babel's keyword)."""
+    return translation(current()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The singular or plural of a message in the current language, as ``n`` asks."""
+    return translation(current()).ngettext(singular, plural, n)
+
+
+class use:
+    """``with i18n.use("es"):`` output in that language inside the block (tests, a library caller)."""
+
+    def __init__(self, lang: str | None):
+        self.lang = normalize(lang) or DEFAULT
+
+    def __enter__(self) -> str:
+        _chosen.append(self.lang)
+        return self.lang
+
+    def __exit__(self, *exc) -> None:
+        _chosen.pop()

@@ -64,6 +64,7 @@ from .batch import play_hands
 from .files import UntrustedFile, make_dirs, read_json_object, write_json, write_text
 from .game.rng import mix64
 from .game.rules import Ruleset, parse_rules
+from .i18n import translate as _
 from .native import ENGINE
 from .strategies import BUILTINS, StrategySpec, parse_strategy
 from .strategies.registry import format_number as _fmt
@@ -144,37 +145,41 @@ def make_tune_spec(strategy: str, *, rules=None, pool=("greedy",), evals: int = 
         raise TuneError(str(e)) from None
     d = start.builtin
     if d is None:
-        raise TuneError(f"`{start}` is a plugin: tune works on the parameters of a built-in strategy")
+        raise TuneError(_("`{strategy}` is a plugin: tune works on the parameters of a built-in strategy").format(
+            strategy=start))
     tunable = [k for k, p in d.params.items() if not p.integer]
     if not tunable:
-        raise TuneError(f"`{d.name}` has no numeric parameters to tune; strategies with some: "
-                        + ", ".join(n for n, x in BUILTINS.items() if any(not p.integer for p in x.params.values())))
+        raise TuneError(_("`{strategy}` has no numeric parameters to tune; strategies with some: {strategies}").format(
+            strategy=d.name,
+            strategies=", ".join(n for n, x in BUILTINS.items() if any(not p.integer for p in x.params.values()))))
     chosen = list(params) or tunable
     for p in chosen:
         if p not in d.params:
-            raise TuneError(f"{d.name} has no parameter `{p}`; parameters: {', '.join(d.params)}")
+            raise TuneError(_("{strategy} has no parameter `{param}`; parameters: {params}").format(
+                strategy=d.name, param=p, params=', '.join(d.params)))
         if d.params[p].integer:
-            raise TuneError(f"{d.name}: `{p}` is a whole-number cost setting, not tuned; tunable: {', '.join(tunable)}")
+            raise TuneError(_("{strategy}: `{param}` is a whole-number cost setting, not tuned; tunable: {params}")
+                            .format(strategy=d.name, param=p, params=', '.join(tunable)))
     if len(set(chosen)) != len(chosen):
-        raise TuneError("a --param is given twice")
+        raise TuneError(_("a --param is given twice"))
     if not opponents:
-        raise TuneError("give at least one --vs strategy to tune against")
+        raise TuneError(_("give at least one --vs strategy to tune against"))
     for name in (start.canonical, *opponents):
         from .batch import engine_for
 
         if engine_for([name]) != "cython":
-            raise TuneError(f"`{name}` cannot be played by the compiled core (not built, or a plugin): "
-                            "a tune plays millions of hands")
+            raise TuneError(_("`{strategy}` cannot be played by the compiled core (not built, or a plugin): "
+                              "a tune plays millions of hands").format(strategy=name))
     if evals < 1 or games < 2 or (check is not None and check < 2) or not 0 <= seed < 2**64:
-        raise TuneError("--evals must be at least 1, --games and --check at least 2 (an interval needs two deals), "
-                        "--seed in [0, 2**64)")
+        raise TuneError(_("--evals must be at least 1, --games and --check at least 2 (an interval needs two deals), "
+                          "--seed in [0, 2**64)"))
     if not (isinstance(sigma, int | float) and math.isfinite(sigma) and 0 < sigma <= MAX_SIGMA):
-        raise TuneError(f"--sigma must be a number above 0 and at most {MAX_SIGMA:g} (a share of each starting "
-                        f"value), got {sigma}")
+        raise TuneError(_("--sigma must be a number above 0 and at most {most} (a share of each starting value), "
+                          "got {sigma}").format(most=f"{MAX_SIGMA:g}", sigma=sigma))
     n = len(chosen)
     pop = popsize or default_popsize(max(n, 1))
     if pop < 2:
-        raise TuneError("--popsize must be at least 2")
+        raise TuneError(_("--popsize must be at least 2"))
     order = [k for k in d.params if k in chosen]
     return TuneSpec(start.canonical, tuple(order), r.canonical(), opponents, -(-evals // pop) * pop, games, seed,
                     float(sigma), pop, check if check is not None else 2 * games)
@@ -302,23 +307,23 @@ def _prepare(out: Path, spec: TuneSpec) -> None:
     mpath = out / "manifest.json"
     manifest = {"kind": KIND, "format": FORMAT, "version": __version__, "engine": ENGINE, "spec": spec.to_json()}
     if out.exists() and not out.is_dir():
-        raise TuneError(f"--out {out}: exists and is not a folder")
+        raise TuneError(_("--out {folder}: exists and is not a folder").format(folder=out))
     if mpath.exists() or mpath.is_symlink():
         try:
             old = read_json_object(mpath, what="a tune manifest (a JSON object)")
         except UntrustedFile as e:
             raise TuneError(f"{e}; choose another --out") from None
         if old.get("kind") != KIND:
-            raise TuneError(f"{out} holds other results, not a tune; choose another --out")
+            raise TuneError(_("{folder} holds other results, not a tune; choose another --out").format(folder=out))
         if old.get("spec") != manifest["spec"]:
             if not _nothing_computed(out):
-                raise TuneError(f"{out} already holds a different tune; choose another --out")
+                raise TuneError(_("{folder} already holds a different tune; choose another --out").format(folder=out))
             # a start that failed before its first evaluation (nothing computed): this command replaces it
         elif old.get("format") != FORMAT:
             raise TuneError(f"{out} holds a tune of an earlier escoba-sim (folder format {old.get('format', 1)!r}, "
                             f"evaluations without checksums); run the tune again with another --out")
     elif out.exists() and any(out.iterdir()):
-        raise TuneError(f"--out {out}: the folder is not empty and holds no tune")
+        raise TuneError(_("--out {folder}: the folder is not empty and holds no tune").format(folder=out))
     make_dirs(out / "evals", out)
     write_json(mpath, manifest, out)
 

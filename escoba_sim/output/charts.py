@@ -38,6 +38,8 @@ import math
 from pathlib import Path
 
 from ..game.columns import CATEGORY_TEXT, POINT_COLUMNS
+from ..i18n import N_
+from ..i18n import translate as _
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 SVG_HASHSALT = "escoba-sim"
@@ -155,12 +157,12 @@ def plot_intervals(ax, df, *, xlabel: str = "", reference: float | None = None, 
     if reference is not None:
         ax.axvline(reference, color="#888888", lw=1, ls="--")
     ax.set_yticks(ys, df[label_col].to_list())
-    ax.set_xlabel(xlabel)
+    ax.set_xlabel(_(xlabel) if xlabel else "")
     ax.grid(axis="x", alpha=0.3)
     return ax
 
 
-def plot_win_rates(ax, df, *, xlabel: str = "game win rate (95% interval)"):
+def plot_win_rates(ax, df, *, xlabel: str = N_("game win rate (95% interval)")):
     """Win rate per label as bars with 95 % interval whiskers; a dashed line at 0.5."""
     labels = df["label"].to_list()
     est = df["estimate"].to_list()
@@ -172,7 +174,7 @@ def plot_win_rates(ax, df, *, xlabel: str = "game win rate (95% interval)"):
     ax.axvline(0.5, color="#888888", lw=1, ls="--")
     ax.set_yticks(ys, labels)
     ax.set_xlim(0, 1)
-    ax.set_xlabel(xlabel)
+    ax.set_xlabel(_(xlabel) if xlabel else "")
     return ax
 
 
@@ -189,20 +191,20 @@ def plot_points_by_category(ax, df):
     for cat in df["category"].unique(maintain_order=True).to_list():
         part = df.filter(df["category"] == cat)
         ax.barh([pos[l] for l in part["label"].to_list()], part["points"].to_list(), left=part["bottom"].to_list(),
-                label=CATEGORY_TEXT.get(cat, cat), color=CATEGORY_COLORS.get(cat), height=0.6)
+                label=_(CATEGORY_TEXT.get(cat, cat)), color=CATEGORY_COLORS.get(cat), height=0.6)
     ax.set_yticks([pos[l] for l in labels], labels)
     ax.set_ylim(-0.6, len(labels) - 0.4)
     top = max((b + p for b, p in zip(df["bottom"].to_list(), df["points"].to_list())), default=1.0)
     ax.set_xlim(0, 1.05 * top if top > 0 else 1.0)
-    ax.set_xlabel("points per hand")
+    ax.set_xlabel(_("points per hand"))
     ax.grid(axis="x", alpha=0.3)
     ax.set_axisbelow(True)
-    ax.legend(fontsize="small", title="category", title_fontsize="small",
+    ax.legend(fontsize="small", title=_("category"), title_fontsize="small",
               loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
     return ax
 
 
-def plot_effects(ax, df, *, xlabel: str = "paired difference vs the first ruleset (95% interval)",
+def plot_effects(ax, df, *, xlabel: str = N_("paired difference vs the first ruleset (95% interval)"),
                  label_col: str = "row"):
     """Forest plot of paired differences with a zero line; intervals that exclude 0 are drawn darker.
 
@@ -254,7 +256,7 @@ def plot_distribution_panels(fig, df, *, xlabel: str = "value", ylabel: str = "s
     return axes
 
 
-def plot_crosstable(ax, df, *, value_label: str = "score", centre: float = 0.0):
+def plot_crosstable(ax, df, *, value_label: str = N_("score"), centre: float = 0.0):
     """A heatmap of the crosstable, cells annotated as the terminal prints them; row player's result against
     the column player. Colours diverge from ``centre`` (0.5 for a game score: even)."""
     labels = df["label"].to_list()
@@ -272,8 +274,8 @@ def plot_crosstable(ax, df, *, value_label: str = "score", centre: float = 0.0):
     # vertical column labels: any length, never on top of each other
     ax.set_xticks(range(len(cols)), cols, rotation=90)
     ax.set_yticks(range(len(labels)), labels)
-    ax.set_xlabel("opponent")
-    ax.figure.colorbar(im, ax=ax, label=value_label, shrink=0.8)
+    ax.set_xlabel(_("opponent"))
+    ax.figure.colorbar(im, ax=ax, label=_(value_label), shrink=0.8)
     return ax
 
 
@@ -444,7 +446,7 @@ def prep_ladders(ratings):
             for r in ratings["ruleset"].unique(maintain_order=True).to_list()]
 
 
-def plot_ladder(ax, df, *, xlabel: str = "rating (Elo points, mean 0)"):
+def plot_ladder(ax, df, *, xlabel: str = N_("rating (Elo points, mean 0)")):
     """One ruleset's ladder: each strategy's rating with its 95 % interval, the strongest on top."""
     import polars as pl
 

@@ -12,6 +12,8 @@ import math
 import sys
 
 from ..game.columns import COLUMN_TEXT, POINT_COLUMNS
+from ..i18n import N_
+from ..i18n import translate as _
 from ..runs.runner import Progress
 from ..runs.spec import RunSpec
 
@@ -59,10 +61,10 @@ class ProgressBar:
                         yield Text(live.text)  # plain: no number highlighting
 
             self._p = WithStandings(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                    TextColumn("{task.fields[rate]}"), TextColumn("ETA"), TimeRemainingColumn(),
+                                    TextColumn("{task.fields[rate]}"), TextColumn(_("ETA")), TimeRemainingColumn(),
                                     console=Console(stderr=True), transient=False)
             self._p.__enter__()
-            self._task = self._p.add_task(self.spec.mode, total=self.spec.played * self.runs, rate="")
+            self._task = self._p.add_task(word(UNIT_TEXT, self.spec.mode), total=self.spec.played * self.runs, rate="")
         return self
 
     def __call__(self, p: Progress) -> None:
@@ -70,7 +72,7 @@ class ProgressBar:
             self.live(p)
         if self._p is not None:
             rate = p.hands_computed / p.seconds if p.seconds > 0 else 0.0
-            self._p.update(self._task, completed=self.offset + p.units_done, rate=f"{rate:,.0f} hands/s")
+            self._p.update(self._task, completed=self.offset + p.units_done, rate=_("{rate} hands/s").format(rate=f"{rate:,.0f}"))
 
     def __exit__(self, *exc) -> None:
         if self._p is not None:
@@ -133,20 +135,22 @@ def standings_parts(summary: dict) -> list[str]:
     s = summary
     unit = "games" if s["mode"] == "games" else "hands"
     names = table_labels([e["label"] for e in s["entrants"]])
-    head = f"{' vs '.join(names)}  {s[unit]:,} {unit} ({s['deals']:,} deals)"
+    head = f"{' vs '.join(names)}  " + _count(s[unit], unit) + " " + _("({deals} deals)").format(deals=f"{s['deals']:,}")
     el = s.get("elo")
     if el is None:  # 3 or more sides: each one's share of games won (points per hand with --hands)
         if unit == "games":
-            tail = [f"{n} won {_fmt(e['games']['win_rate'], 3, True)} {_ci(e['games']['ci95'], 3, True)}"
+            tail = [_("{name} won {share} {interval}").format(name=n, share=_fmt(e['games']['win_rate'], 3, True),
+                                                              interval=_ci(e['games']['ci95'], 3, True))
                     for n, e in zip(names, s["entrants"])]
         else:
-            tail = [f"{n} {_fmt(e['points_per_hand']['mean'])} {_ci(e['points_per_hand']['ci95'])} points/hand"
+            tail = [_("{name} {mean} {interval} points/hand").format(name=n, mean=_fmt(e['points_per_hand']['mean']),
+                                                                    interval=_ci(e['points_per_hand']['ci95']))
                     for n, e in zip(names, s["entrants"])]
         return [head, "  ".join(tail)]
     w, d, lo = el["wdl"]
-    head += f"  W/D/L {w:,}/{d:,}/{lo:,}"
+    head += "  " + _("W/D/L") + f" {w:,}/{d:,}/{lo:,}"
     elo_lo, elo_hi = el["elo_ci95"] or (None, None)
-    tail = f"score {_fmt(el['score'], 4)} {_ci(el['score_ci95'] or (None, None), 4)}  Elo {_signed(el['elo'])} " \
+    tail = _("score") + f" {_fmt(el['score'], 4)} {_ci(el['score_ci95'] or (None, None), 4)}  Elo {_signed(el['elo'])} " \
            f"[{_signed(elo_lo)}, {_signed(elo_hi)}]"
     sp = s.get("sprt")
     if sp:
@@ -158,6 +162,34 @@ def standings_parts(summary: dict) -> list[str]:
 def standings_line(summary: dict) -> str:
     """``standings_parts`` on one line (what a piped run prints every few chunks)."""
     return "  ".join(standings_parts(summary))
+
+
+# the words of a run's neutral values (summary.json keeps them in English), as a person reads them
+UNIT_TEXT = {"games": N_("games"), "hands": N_("hands"), "deals": N_("deals")}
+STATUS_TEXT = {"running": N_("running"), "interrupted": N_("interrupted"), "complete": N_("complete"),
+               "incomplete": N_("incomplete"), "stopped-by-sprt": N_("stopped by the SPRT")}
+PAIRING_TEXT = {"duplicate": N_("duplicate"), "independent": N_("independent")}
+# a row of a run's table per position: its points as that position
+POSITION_ROW = {"dealer": N_("as dealer"), "mano": N_("as mano"), "dealer side": N_("as the dealer's side"),
+                "mano side": N_("as the mano's side")}
+DECISION_TEXT = {"H1": N_("H1 accepted"), "H0": N_("H0 accepted")}
+
+
+def word(table: dict, value) -> str:
+    """A neutral value (a status, a unit) in the current language; an unknown one as it is."""
+    return _(table[value]) if value in table else str(value)
+
+
+def position_row(name: str) -> str:
+    """``as mano``: the row of a position (``dealer+2``: the seats after the mano) in the current language."""
+    if name.startswith("dealer+") and name[len("dealer+"):].isdigit():
+        return _("as dealer+{seats}").format(seats=name[len("dealer+"):])
+    return word(POSITION_ROW, name) if name in POSITION_ROW else _("as {position}").format(position=name)
+
+
+def _count(n: int, unit: str) -> str:
+    """``1,234 games`` in the current language (the number's digits never change)."""
+    return f"{n:,} {word(UNIT_TEXT, unit)}"
 
 
 def _signed(x) -> str:
@@ -234,7 +266,7 @@ def print_table(con, title: str, heads: list[str], rows: list[list[str]], *, lef
         cur.append(j)
     groups.append(cur)
     for g, cols in enumerate(groups):
-        more = f" (columns {g + 1} of {len(groups)})" if len(groups) > 1 else ""
+        more = " " + _("(columns {part} of {parts})").format(part=g + 1, parts=len(groups)) if len(groups) > 1 else ""
         t = Table(title=escape(title + more) if title else None, title_justify="left")
         spare = width - (sum(name_w.values()) + sum(natural[j] for j in cols) + 3 * (len(names) + len(cols)) + 1)
         for j in names:
@@ -266,14 +298,20 @@ def print_report(summary: dict, console=None) -> None:
     names = table_labels([e["label"] for e in ents])
     partial = s["status"] in ("interrupted", "incomplete")
     if partial:
-        con.print(f"[bold]PARTIAL RESULT[/bold]: interrupted; the {s['chunks']['used']} of {s['chunks']['planned']} "
-                  f"chunks finished in deal order ({s['deals']:,} of {-(-s['planned'] // s['rotations']):,} deals)")
-    con.print(f"[bold]{escape(' vs '.join(names))}[/bold]  rules {escape(s['rules'])} "
-              f"({s['players']} players{', teams' if s['teams'] else ''})  seed {s['seed']}")
+        con.print("[bold]" + escape(_("PARTIAL RESULT")) + "[/bold]: " + escape(
+            _("interrupted; the {used} of {planned} chunks finished in deal order ({deals} of {planned_deals} deals)")
+            .format(used=s['chunks']['used'], planned=s['chunks']['planned'], deals=f"{s['deals']:,}",
+                    planned_deals=f"{-(-s['planned'] // s['rotations']):,}")))
+    players = (_("{players} players, teams") if s['teams'] else _("{players} players")).format(players=s['players'])
+    con.print(f"[bold]{escape(' vs '.join(names))}[/bold]  " + escape(
+        _("rules {rules} ({players})  seed {seed}").format(rules=s['rules'], players=players, seed=s['seed'])))
     for line in spec_lines(names, [e["strategy"] for e in ents]):
         con.print(escape(line))
-    con.print(f"{s[unit]:,} {unit} ({s['hands']:,} hands, {s['deals']:,} deals, {s['pairing']} pairing with "
-              f"{s['rotations']} rotations) of {s['planned']:,} planned; {s['status']}; engine {s['engine']}")
+    con.print(escape(_("{count} ({hands} hands, {deals} deals, {pairing} pairing with {rotations} rotations) of "
+                       "{planned} planned; {status}; engine {engine}").format(
+        count=_count(s[unit], unit), hands=f"{s['hands']:,}", deals=f"{s['deals']:,}",
+        pairing=word(PAIRING_TEXT, s['pairing']), rotations=s['rotations'], planned=f"{s['planned']:,}",
+        status=word(STATUS_TEXT, s['status']), engine=s['engine'])))
     rows: list[list[str]] = []
 
     def row(name, f):
@@ -281,42 +319,47 @@ def print_report(summary: dict, console=None) -> None:
 
     wdl = lambda h: f"{_fmt(h['win'], 3, True)}/{_fmt(h['draw'], 3, True)}/{_fmt(h['loss'], 3, True)}"  # noqa: E731
     if s["mode"] == "games":
-        row("games won", lambda e: _fmt(e["games"]["win_rate"], 3, True))
-        row("  interval", lambda e: _ci(e["games"]["ci95"], 3, True))
-    row("points per hand", lambda e: _fmt(e["points_per_hand"]["mean"]))
-    row("  interval", lambda e: _ci(e["points_per_hand"]["ci95"]))
+        row(_("games won"), lambda e: _fmt(e["games"]["win_rate"], 3, True))
+        row("  " + _("interval"), lambda e: _ci(e["games"]["ci95"], 3, True))
+    row(_("points per hand"), lambda e: _fmt(e["points_per_hand"]["mean"]))
+    row("  " + _("interval"), lambda e: _ci(e["points_per_hand"]["ci95"]))
     for c in POINT_COLUMNS:
-        row(f"  {COLUMN_TEXT[c]}", lambda e, c=c: _fmt(e["categories"][c]))
-    row("hands W/D/L", lambda e: wdl(e["hands"]))
+        row("  " + _(COLUMN_TEXT[c]), lambda e, c=c: _fmt(e["categories"][c]))
+    row(_("hands W/D/L"), lambda e: wdl(e["hands"]))
     for q, pos in enumerate(ents[0]["by_position"]):
-        row(f"as {pos['name']}", lambda e, q=q: _fmt(e["by_position"][q]["points_per_hand"]["mean"]))
-        row("  interval", lambda e, q=q: _ci(e["by_position"][q]["points_per_hand"]["ci95"]))
-        row("  W/D/L", lambda e, q=q: wdl(e["by_position"][q]["hands_result"]))
-    print_table(con, "Per strategy (95% intervals, the deal as unit)", ["", *names], rows)
+        row(position_row(pos['name']),
+            lambda e, q=q: _fmt(e["by_position"][q]["points_per_hand"]["mean"]))
+        row("  " + _("interval"), lambda e, q=q: _ci(e["by_position"][q]["points_per_hand"]["ci95"]))
+        row("  " + _("W/D/L"), lambda e, q=q: wdl(e["by_position"][q]["hands_result"]))
+    print_table(con, _("Per strategy (95% intervals, the deal as unit)"), ["", *names], rows)
     rows = []
     for d in s["differences"]:
         p = d["points_per_hand"]
-        rows.append([f"points/hand {names[d['a']]} - {names[d['b']]}",
+        rows.append([_("points/hand {a} - {b}").format(a=names[d['a']], b=names[d['b']]),
                      f"{_fmt(p['mean'], 4, signed=True)} {_ci(p['ci95'], 4, signed=True)}"])
     el = s.get("elo")
     if el and el["score"] is not None:
-        rows.append([f"score of {names[0]} ({el['unit']})", f"{_fmt(el['score'], 4)} {_ci(el['score_ci95'], 4)}"])
-        rows.append(["Elo difference", f"{_fmt(el['elo'], 1, signed=True)} {_ci(el['elo_ci95'], 1, signed=True)}"])
+        rows.append([_("score of {name} ({unit})").format(name=names[0], unit=word(UNIT_TEXT, el['unit'])),
+                     f"{_fmt(el['score'], 4)} {_ci(el['score_ci95'], 4)}"])
+        rows.append([_("Elo difference"), f"{_fmt(el['elo'], 1, signed=True)} {_ci(el['elo_ci95'], 1, signed=True)}"])
         los = el["los"]  # a probability strictly between 0 and 1 unless every deal scored the same
-        rows.append(["likelihood of superiority", "<0.1%" if los < 0.001 and el["se"] else
+        rows.append([_("likelihood of superiority"), "<0.1%" if los < 0.001 and el["se"] else
                      ">99.9%" if los > 0.999 and el["se"] else _fmt(los, 3, True)])
     if s.get("hands_per_game"):
-        rows.append(["hands per game", _fmt(s["hands_per_game"]["mean"], 3)])
-    rows.append(["lucky-deal rate", _fmt(s["lucky_deal_rate"], 4, True)])
+        rows.append([_("hands per game"), _fmt(s["hands_per_game"]["mean"], 3)])
+    rows.append([_("lucky-deal rate"), _fmt(s["lucky_deal_rate"], 4, True)])
     sp = s.get("sprt")
     if sp:
         rows.append([f"SPRT elo0={sp['elo0']:g} elo1={sp['elo1']:g}", sprt_verdict(sp)])
-        rows.append([f"  alpha {sp['alpha']:g}, beta {sp['beta']:g}", sp["decision"] or "undecided"])
-        rows.append([f"  {s['mode']} played", f"{sp.get(s['mode'], s[unit]):,} ({sp.get('deals', s['deals']):,} deals)"])
+        rows.append([f"  alpha {sp['alpha']:g}, beta {sp['beta']:g}", word(DECISION_TEXT, sp["decision"]) if sp["decision"]
+                     else _("undecided")])
+        rows.append(["  " + _("{unit} played").format(unit=word(UNIT_TEXT, s['mode'])),
+                     f"{sp.get(s['mode'], s[unit]):,} " + _("({deals} deals)").format(
+                         deals=f"{sp.get('deals', s['deals']):,}")])
     perf = s.get("performance") or {}
     if perf.get("hands_per_second"):
-        rows.append(["hands/s (this session)", f"{perf['hands_per_second']:,.0f}"])
-    print_table(con, "Comparison", ["measure", "value [95%]"], rows)
+        rows.append([_("hands/s (this session)"), f"{perf['hands_per_second']:,.0f}"])
+    print_table(con, _("Comparison"), [_("measure"), _("value [95%]")], rows)
 
 
 def sprt_verdict(sp: dict) -> str:
@@ -325,10 +368,11 @@ def sprt_verdict(sp: dict) -> str:
     value = {"inf": math.inf, "-inf": -math.inf}.get(llr, llr) if isinstance(llr, str) else float(llr)
     shown = llr if isinstance(llr, str) else _fmt(llr, 3)
     if value >= sp["upper"]:
-        return f"LLR {shown} above the upper bound {sp['upper']:.3f}: H1 accepted"
+        return _("LLR {llr} above the upper bound {upper}: H1 accepted").format(llr=shown, upper=f"{sp['upper']:.3f}")
     if value <= sp["lower"]:
-        return f"LLR {shown} below the lower bound {sp['lower']:.3f}: H0 accepted"
-    return f"LLR {shown} within the bounds [{sp['lower']:.3f}, {sp['upper']:.3f}]: undecided"
+        return _("LLR {llr} below the lower bound {lower}: H0 accepted").format(llr=shown, lower=f"{sp['lower']:.3f}")
+    return _("LLR {llr} within the bounds [{lower}, {upper}]: undecided").format(
+        llr=shown, lower=f"{sp['lower']:.3f}", upper=f"{sp['upper']:.3f}")
 
 
 MAX_LABEL = 16  # a table column's strategy name at most; longer specs get a short name and are listed once
@@ -361,8 +405,9 @@ def print_tournament(summary: dict, console=None) -> None:
     s = summary
     labels = s.get("labels") or [r["label"] for r in s["ratings"]]
     names = dict(zip(labels, table_labels(labels)))
-    con.print(f"[bold]tournament[/bold] of {len(labels)} strategies  rules {escape(s['rules'])}  seed {s['seed']}  "
-              f"{s['games_per_pair']:,} games per pair (duplicate deals)")
+    con.print("[bold]" + escape(_("tournament")) + "[/bold] " + escape(
+        _("of {count} strategies  rules {rules}  seed {seed}  {games} games per pair (duplicate deals)").format(
+            count=len(labels), rules=s['rules'], seed=s['seed'], games=f"{s['games_per_pair']:,}")))
     for line in spec_lines(list(names.values()), s["strategies"]):
         con.print(escape(line))
     score = {e["label"]: e for e in s.get("estimates", []) if e["metric"] == "win_rate"}
@@ -371,23 +416,23 @@ def print_tournament(summary: dict, console=None) -> None:
         sc = score.get(r["label"])
         rows.append([names[r["label"]], f"{r['estimate']:+.1f}", _ci((r["lo"], r["hi"]), 1, signed=True),
                      f"{_fmt(sc['estimate'], 3, True)} {_ci((sc['lo'], sc['hi']), 3, True)}" if sc else "-"])
-    print_table(con, "Ratings (Bradley-Terry, Elo scale, mean 0; 95% interval, the deal as unit)",
-                ["strategy", "rating", "95% interval", "score vs all"], rows)
+    print_table(con, _("Ratings (Bradley-Terry, Elo scale, mean 0; 95% interval, the deal as unit)"),
+                [_("strategy"), _("rating"), _("95% interval"), _("score vs all")], rows)
     cell = {(p["row"], p["col"]): p for p in s["pairs"]}
     rows = [[names[r], *[(f"{cell[r, c]['score']:.3f}\n{cell[r, c]['points_diff']:+.3f}" if (r, c) in cell else "")
                          for c in labels]] for r in labels]
-    print_table(con, "Crosstable: the row's game score against the column (0 to 1), and under it its points per "
-                     "hand minus the column's", ["", *[names[c] for c in labels]], rows)
+    print_table(con, _("Crosstable: the row's game score against the column (0 to 1), and under it its points per "
+                       "hand minus the column's"), ["", *[names[c] for c in labels]], rows)
     rows = []
     for p in s["pairs"]:
         if labels.index(p["row"]) > labels.index(p["col"]):
             continue  # each pair once, from the first-named strategy's side
-        rows.append([f"{names[p['row']]}\nvs {names[p['col']]}", f"{p['games']:,}",
+        rows.append([names[p['row']] + "\n" + _("vs") + " " + names[p['col']], f"{p['games']:,}",
                      f"{p['won']:,}/{p['drawn']:,}/{p['lost']:,}",
                      _stack(f"{p['score']:.4f}", _ci((p["score_lo"], p["score_hi"]), 4)),
                      _stack(f"{p['points_diff']:+.4f}", _ci((p["points_diff_lo"], p["points_diff_hi"]), 4, signed=True))])
-    print_table(con, "Pairs (95% intervals under each value)",
-                ["pair", "games", "W/D/L", "score", "points per hand diff"], rows)
+    print_table(con, _("Pairs (95% intervals under each value)"),
+                [_("pair"), _("games"), _("W/D/L"), _("score"), _("points per hand diff")], rows)
 
 
 def _compare_cell(r: dict | None, signed: bool) -> str:
@@ -409,21 +454,22 @@ def print_compare(summary: dict, console=None) -> None:
     from rich.markup import escape
 
     from ..game.columns import CATEGORY_TEXT
-    from ..series.compare import ESCOBA_METRICS, GAME_METRICS, ROW_TEXT, TIE_METRICS, describe_metric
+    from ..series.compare import ESCOBA_METRICS, GAME_METRICS, ROW_TEXT, TIE_METRICS, describe_metric, no_effect_text
 
     con = console or make_console()
     labels = summary["labels"]
     short = table_labels(labels)  # column heads; long specs are listed once in full
     ref = summary["rulesets"][0]["label"]
-    con.print(escape(f"seed {summary['seed']}, {summary['games_per_ruleset']:,} games per ruleset, "
-                     f"{summary['chunks']} chunks; {summary['interval']}"))
-    con.print(escape(f"players: {short[0]} (--strategy) vs {' vs '.join(short[1:])} (--vs); "
-                     f"reference ruleset: {ref}"))
+    con.print(escape(_("seed {seed}, {games} games per ruleset, {chunks} chunks; {interval}").format(
+        seed=summary['seed'], games=f"{summary['games_per_ruleset']:,}", chunks=summary['chunks'],
+        interval=_(summary['interval']))))
+    con.print(escape(_("players: {first} (--strategy) vs {others} (--vs); reference ruleset: {reference}").format(
+        first=short[0], others=' vs '.join(short[1:]), reference=ref)))
     for line in spec_lines(short, summary["strategies"]):
         con.print(escape(line))
-    flagged = {x["label"]: x["reason"] for x in summary.get("no_effect") or []}
-    heads_of = {"hands_per_game": "hands per game", "seat_advantage": "seat advantage (mano - dealer, points/hand)",
-                "win_rate": f"game win rate of {short[0]}"}
+    flagged = {x["label"]: no_effect_text(summary, x) for x in summary.get("no_effect") or []}
+    heads_of = {"hands_per_game": _("hands per game"), "seat_advantage": _("seat advantage (mano - dealer, points/hand)"),
+                "win_rate": _("game win rate of {first}").format(first=short[0])}
     for kind, signed in (("estimates", False), ("effects", True)):
         got: dict[str, dict[str, dict]] = {}
         for r in summary[kind]:
@@ -432,10 +478,10 @@ def print_compare(summary: dict, console=None) -> None:
         if not order:
             continue
         con.print()
-        con.print("[bold]" + escape("Estimates per ruleset (95% interval under each value)" if kind == "estimates" else
-                                    f"Paired differences: each variant minus {ref} (same deals; 95% interval under "
-                                    f"each value)") + "[/bold]")
-        name_head = "ruleset" if kind == "estimates" else "variant"
+        con.print("[bold]" + escape(_("Estimates per ruleset (95% interval under each value)") if kind == "estimates"
+                                    else _("Paired differences: each variant minus {reference} (same deals; 95% "
+                                           "interval under each value)").format(reference=ref)) + "[/bold]")
+        name_head = _("ruleset") if kind == "estimates" else _("variant")
 
         def name(label):
             return f"{label} *" if label in flagged else label
@@ -443,7 +489,8 @@ def print_compare(summary: dict, console=None) -> None:
         shown = [x for x in order if not (kind == "effects" and x in flagged)]  # their rows would be all zeros
         if kind == "effects" and flagged:
             for label, reason in flagged.items():
-                con.print(escape(f"* {label}: no effect on any deal (every difference is exactly 0): {reason}"))
+                con.print(escape("* " + _("{label}: no effect on any deal (every difference is exactly 0): {reason}")
+                                 .format(label=label, reason=reason)))
         if not shown:
             continue
 
@@ -459,13 +506,13 @@ def print_compare(summary: dict, console=None) -> None:
             rows = [[name(x), *[_compare_cell(got[x].get(m), signed) for m in present]] for x in shown]
             print_table(con, title, [name_head, *[head(m) for m in present]], rows)
 
-        group("Games", GAME_METRICS, lambda m: heads_of.get(m) or describe_metric(m, short)[0])
+        group(_("Games"), GAME_METRICS, lambda m: heads_of.get(m) or describe_metric(m, short)[0])
         for who, sh in zip(labels, short):
             cats = [f"{c}:{who}" for c in (*POINT_COLUMNS, "total")]
-            group(f"Points per hand by category, {sh}", cats,
-                  lambda m: CATEGORY_TEXT.get(m.partition(":")[0], m.partition(":")[0]))
-        group("Escobas per hand (all sides)", ESCOBA_METRICS, lambda m: ROW_TEXT.get(m, m))
-        group("How often each majority ties (share of hands)", TIE_METRICS, lambda m: ROW_TEXT.get(m, m))
+            group(_("Points per hand by category, {player}").format(player=sh), cats,
+                  lambda m: _(CATEGORY_TEXT.get(m.partition(":")[0], m.partition(":")[0])))
+        group(_("Escobas per hand (all sides)"), ESCOBA_METRICS, lambda m: _(ROW_TEXT.get(m, m)))
+        group(_("How often each majority ties (share of hands)"), TIE_METRICS, lambda m: _(ROW_TEXT.get(m, m)))
 
 
 def _pm(r: dict | None, f: str, half_f: str | None = None) -> str:
@@ -514,16 +561,23 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
     rows: dict[str, dict[str, dict]] = {}
     for r in s["skill"]:
         rows.setdefault(r["label"], {})[r["metric"]] = r
-    lines = [f"skill ladder {' < '.join(names.values())}",
-             f"seed {s['seed']}, {s['games_per_pair']:,} games per pair and ruleset (duplicate deals)",
-             "±, [..]: 95% interval, the deal as unit; ∞: the edge may be nil",
+    lines = [_("skill ladder {ladder}").format(ladder=' < '.join(names.values())),
+             _("seed {seed}, {games} games per pair and ruleset (duplicate deals)").format(
+                 seed=s['seed'], games=f"{s['games_per_pair']:,}"),
+             _("±, [..]: 95% interval, the deal as unit; ∞: the edge may be nil"),
              *[part for line in spec_lines(list(names.values()), s["strategies"])
                for part in _fold_at_commas(line, width)], ""]
     w = 13
-    lines.append(f"{'':<{w}} {'skill share':<13} {'Elo':<8} {'games to win':<13} {'seat adv.':<10} "
-                 f"{'hands':>5} {'esc.':>4} {'lucky':>5}")
-    lines.append(f"{'ruleset':<{w}} {'of outcome':<13} {'spread':<8} {'95% (closest)':<13} {'pts/hand':<10} "
-                 f"{'/game':>5} {'/hand':>4} {'/hand':>5}")
+    # the column heads are two lines of fixed widths (their translations are chosen to fit them)
+    def head(text: str, width: int, right: bool = False) -> str:
+        return f"{_(text):>{width}}" if right else f"{_(text):<{width}}"
+
+    lines.append(" ".join([" " * w, head(N_("skill share"), 13), f"{'Elo':<8}", head(N_("games to win"), 13),
+                           head(N_("seat adv."), 10), head(N_("hands"), 5, True), head(N_("esc."), 4, True),
+                           head(N_("lucky"), 5, True)]))
+    lines.append(" ".join([head(N_("ruleset"), w), head(N_("of outcome"), 13), head(N_("spread"), 8),
+                           head(N_("95% (closest)"), 13), head(N_("pts/hand"), 10), head(N_("/game"), 5, True),
+                           head(N_("/hand"), 4, True), head(N_("/hand"), 5, True)]))
     long = []
 
     def small(m: str, got: dict) -> str:  # a rate below 1 without its leading zero: 4 characters
@@ -547,11 +601,12 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
     for i, name in enumerate(long, 1):
         lines.append(f"  #{i} = {name}")
     if s.get("effects"):
-        lines += ["", f"skill share minus {s['rulesets'][0]['label']}'s (paired by deal, 95% interval):"]
+        lines += ["", _("skill share minus {reference}'s (paired by deal, 95% interval):").format(
+            reference=s['rulesets'][0]['label'])]
         for e in s["effects"]:
             lines.append(f"  {e['label']:<28} {_compare_cell(e, True)}")
     lines.append("")
-    lines.append("ladder per ruleset (Bradley-Terry rating, Elo scale, mean 0):")
+    lines.append(_("ladder per ruleset (Bradley-Terry rating, Elo scale, mean 0):"))
     ratings: dict[str, list[dict]] = {}
     for r in s["ratings"]:
         ratings.setdefault(r["ruleset"], []).append(r)

@@ -31,7 +31,10 @@ from typing import Callable
 
 from .. import __version__
 from ..files import UntrustedFile, first_line, make_dirs, read_json_object, write_bytes
+from ..i18n import N_, current
+from ..i18n import translate as _
 from . import charts
+from .console import DECISION_TEXT, PAIRING_TEXT, STATUS_TEXT, UNIT_TEXT, word
 
 KINDS = ("run", "compare", "tournament", "skill")
 
@@ -76,7 +79,8 @@ def read_folder(d: Path) -> tuple[str, dict, dict]:
         manifest = read_json_object(d / "manifest.json", what="a results manifest (a JSON object)")
     except UntrustedFile as e:
         if not (d / "manifest.json").exists() and not (d / "manifest.json").is_symlink():
-            raise ReportError(f"{d}: no manifest.json; give a run, compare, tournament or skill folder") from None
+            raise ReportError(_("{folder}: no manifest.json; give a run, compare, tournament or skill folder")
+                              .format(folder=d)) from None
         raise ReportError(str(e)) from None
     kind = folder_kind(manifest)
     from ..runs.spec import RunError
@@ -236,7 +240,8 @@ def run_tables(d: Path, manifest: dict) -> dict:
                       else proportion(r, se, n))
                 conv.append((who, k + 1, float(merged["games"][0]), r, *ci))
     if merged is None:
-        raise ReportError(f"{d}: no finished chunk yet; nothing to report (continue it with: escoba-sim resume {d})")
+        raise ReportError(_("{folder}: no finished chunk yet; nothing to report (continue it with: escoba-sim resume "
+                            "{folder})").format(folder=d))
     run_status = "stopped-by-sprt" if status == "stopped-by-sprt" else \
         "complete" if used == spec.n_chunks else "incomplete"
     summary = summarize(spec, merged, used, run_status)
@@ -309,13 +314,13 @@ def _effects_chart(effects, labels: list[str] | None) -> Chart:
         axes = fig.subplots(nrows, ncols, squeeze=False)
         for ax, m in zip(axes.flat, metrics):
             what, unit = describe_metric(m, labels)
-            charts.plot_effects(ax, df.filter(pl.col("metric") == m), xlabel=f"difference in {unit}",
+            charts.plot_effects(ax, df.filter(pl.col("metric") == m), xlabel=_("difference in {unit}").format(unit=unit),
                                 label_col="label")
             ax.set_title(what, fontsize="small")
         for ax in list(axes.flat)[len(metrics):]:  # an odd count leaves one empty slot: no empty panel
             fig.delaxes(ax)
-    return Chart("effects", "Variant effects: paired difference vs the first ruleset on the same deals "
-                            "(95% interval; dark = excludes 0)", draw, width=11.0, height=0.6 + nrows * panel_h)
+    return Chart("effects", _("Variant effects: paired difference vs the first ruleset on the same deals "
+                              "(95% interval; dark = excludes 0)"), draw, width=11.0, height=0.6 + nrows * panel_h)
 
 
 def _distribution_chart(name: str, title: str, df, **kw) -> Chart:
@@ -328,7 +333,7 @@ def _distribution_chart(name: str, title: str, df, **kw) -> Chart:
 
     def draw(fig):
         charts.plot_distribution_panels(fig, df, **kw)
-    return Chart(name, title + " (one panel each)", draw, width=1.0 + 2.6 * ncols,
+    return Chart(name, title + " " + _("(one panel each)"), draw, width=1.0 + 2.6 * ncols,
                  height=1.0 + nrows * (1.7 + 0.18 * title_lines))
 
 
@@ -336,15 +341,16 @@ def _convergence_chart(kind: str, conv, first: str) -> Chart:
     """One axes for a few lines (a run's players); small multiples beyond (``charts.CONVERGENCE_LINES``)."""
     import textwrap
 
-    who = ("the first-named strategy's win rate in each pair" if kind == "tournament" else
-           "each player's win rate" if kind == "run" else f"{first}'s win rate")
-    title = f"Convergence of {who}\n(95% interval, the deal as unit)"
-    kw = {"ylabel": "share of games won", "xlabel": "games played (log scale)"}
+    title = (_("Convergence of the first-named strategy's win rate in each pair") if kind == "tournament" else
+             _("Convergence of each player's win rate") if kind == "run" else
+             _("Convergence of {player}'s win rate").format(player=first))
+    title += "\n" + _("(95% interval, the deal as unit)")
+    kw = {"ylabel": _("share of games won"), "xlabel": _("games played (log scale)")}
     labels = conv["label"].unique(maintain_order=True).to_list()
     if len(labels) <= charts.CONVERGENCE_LINES:
         return _ax_chart("convergence", title, conv, charts.plot_convergence, width=8.0, **kw)
-    title += ("; one panel per pair" if kind == "tournament" else "; one panel per ruleset" if kind == "compare"
-              else "; one panel per player") + " (dashed: 0.5)"
+    title += "; " + (_("one panel per pair") if kind == "tournament" else _("one panel per ruleset")
+                     if kind == "compare" else _("one panel per player")) + " " + _("(dashed: 0.5)")
     nrows, ncols = charts.convergence_grid(len(labels))
     title_lines = max(len(charts.panel_title(x).splitlines()) for x in labels)
 
@@ -364,7 +370,7 @@ def chart_list(kind: str, tables: dict, manifest: dict | None = None) -> list[Ch
     players = manifest.get("strategies") or []
     if kind == "run":
         players = (manifest.get("spec") or {}).get("strategies") or players
-    first = players[0] if players else "the first player"
+    first = players[0] if players else _("the first player")
     out: list[Chart] = []
     est = tables.get("estimates")
     if est is not None:
@@ -374,53 +380,54 @@ def chart_list(kind: str, tables: dict, manifest: dict | None = None) -> list[Ch
                                                                              maintain_order=True)["label"])}
             wr = wr.sort(pl.col("label").replace_strict(rank, default=len(rank)), maintain_order=True)
         if wr.height:
-            title = {"compare": f"Game win rate of {first} against {', '.join(players[1:]) or 'its opponent'}, "
-                                "per ruleset (95% interval)",
-                     "tournament": "Game win rate against all opponents (95% interval)"}.get(
-                         kind, "Game win rate per player (95% interval)")
+            title = {"compare": _("Game win rate of {player} against {opponents}, per ruleset (95% interval)").format(
+                         player=first, opponents=', '.join(players[1:]) or _("its opponent")),
+                     "tournament": _("Game win rate against all opponents (95% interval)")}.get(
+                         kind, _("Game win rate per player (95% interval)"))
             out.append(_ax_chart("win_rates", title, wr, charts.plot_win_rates,
-                                 height=1.5 + 0.4 * wr.height, xlabel="share of games won (dashed: 0.5)"))
+                                 height=1.5 + 0.4 * wr.height, xlabel=_("share of games won (dashed: 0.5)")))
     if kind == "tournament" and "ratings" in tables:  # highest first, as the terminal and the page's table
         r = charts.prep_metric(tables["ratings"], "rating").sort("estimate", descending=True, maintain_order=True)
-        out.append(_ax_chart("ratings", "Bradley-Terry rating, Elo scale (95% interval, the deal as unit)", r,
+        out.append(_ax_chart("ratings", _("Bradley-Terry rating, Elo scale (95% interval, the deal as unit)"), r,
                              charts.plot_intervals, height=1.5 + 0.4 * r.height,
-                             xlabel="rating (Elo points, mean 0)", reference=0.0))
+                             xlabel=_("rating (Elo points, mean 0)"), reference=0.0))
     if kind == "tournament" and "crosstable" in tables:  # the game score as the terminal prints it: 0 to 1
         ct = charts.prep_crosstable(tables["crosstable"])
         longest = max(len(x) for x in ct["label"].to_list())
         side = 3.0 + 0.6 * ct.height + 0.075 * longest
-        out.append(_ax_chart("crosstable", "Crosstable: row's game score against the column (0.5 = even)", ct,
+        out.append(_ax_chart("crosstable", _("Crosstable: row's game score against the column (0.5 = even)"), ct,
                              charts.plot_crosstable, width=side + 1.5, height=side,
-                             value_label="game score (0.5 = even)", centre=0.5))
+                             value_label=_("game score (0.5 = even)"), centre=0.5))
     if "categories" in tables and tables["categories"].height:
         c = charts.prep_points_by_category(tables["categories"])
         n_bars = c["label"].n_unique()
         longest = max(len(x) for x in c["label"].unique().to_list())
-        out.append(_ax_chart("points_by_category", "Expected points per hand by category", c,
+        out.append(_ax_chart("points_by_category", _("Expected points per hand by category"), c,
                              charts.plot_points_by_category, width=max(7.5, 5.5 + 0.075 * longest),
                              height=1.8 + 0.42 * max(n_bars, 4)))
     if kind == "compare" and "effects" in tables and tables["effects"].height:
         # a variant that changed no deal is named so in its rows (the page says why)
         flagged = {x["label"] for x in (tables.get("_summary") or {}).get("no_effect") or []}
         effects = tables["effects"].with_columns(
-            pl.when(pl.col("label").is_in(list(flagged))).then(pl.col("label") + " (no effect)")
+            pl.when(pl.col("label").is_in(list(flagged))).then(pl.col("label") + " " + _("(no effect)"))
             .otherwise(pl.col("label")).alias("label")) if flagged else tables["effects"]
         out.append(_effects_chart(effects, players or None))
     if est is not None:
         sa = charts.prep_metric(est, "seat_advantage")
         if sa.height:
-            title = ("Seat advantage: mano's minus dealer's points per hand, both players together"
-                     if kind == "compare" else "Seat advantage: points per hand as mano minus as dealer")
+            title = (_("Seat advantage: mano's minus dealer's points per hand, both players together")
+                     if kind == "compare" else _("Seat advantage: points per hand as mano minus as dealer"))
             out.append(_ax_chart("seat_advantage", title, sa, charts.plot_intervals, height=1.5 + 0.4 * sa.height,
-                                 xlabel="points per hand (dashed: no advantage)", reference=0.0))
+                                 xlabel=_("points per hand (dashed: no advantage)"), reference=0.0))
     if "points_hist" in tables and tables["points_hist"].height:
-        out.append(_distribution_chart("points_distribution", "Distribution of points per hand",
+        out.append(_distribution_chart("points_distribution", _("Distribution of points per hand"),
                                        charts.prep_distribution(tables["points_hist"]),
-                                       xlabel="points in a hand", ylabel="share of hands"))
+                                       xlabel=_("points in a hand"), ylabel=_("share of hands")))
     if "hands_hist" in tables and tables["hands_hist"].height:
         hh = charts.prep_distribution(tables["hands_hist"])
-        title = "Hands per game" + (" (all pairs together)" if kind == "tournament" else "")
-        out.append(_distribution_chart("hands_per_game", title, hh, xlabel="hands in a game", ylabel="share of games"))
+        title = _("Hands per game (all pairs together)") if kind == "tournament" else _("Hands per game")
+        out.append(_distribution_chart("hands_per_game", title, hh, xlabel=_("hands in a game"),
+                                       ylabel=_("share of games")))
     conv = tables.get("convergence")
     if conv is not None and conv.height and conv["chunks"].n_unique() >= 3:  # a line needs a few points
         out.append(_convergence_chart(kind, charts.prep_convergence(conv), first))
@@ -432,25 +439,27 @@ def skill_charts(tables: dict) -> list[Chart]:
     out: list[Chart] = []
     if "skill" in tables and tables["skill"].height:
         sh = charts.prep_skill_share(tables["skill"])
-        out.append(_ax_chart("skill_share", "Skill share per ruleset: outcome variance between the ladder's "
-                                            "strategies over total (95% interval, the deal as unit)",
+        out.append(_ax_chart("skill_share", _("Skill share per ruleset: outcome variance between the ladder's "
+                                              "strategies over total (95% interval, the deal as unit)"),
                              sh, charts.plot_intervals, width=8.0, height=1.6 + 0.4 * sh.height,
-                             xlabel="share of the game outcome's variance (0: luck only, 1: skill only)",
+                             xlabel=_("share of the game outcome's variance (0: luck only, 1: skill only)"),
                              reference=0.0))
     if "skill_effects" in tables and tables["skill_effects"].height:
         ef = charts.prep_metric(tables["skill_effects"], "skill_share")
-        first = tables["skill"]["label"][0] if "skill" in tables and tables["skill"].height else "the first ruleset"
-        out.append(_ax_chart("skill_effects", f"Skill share minus {first}'s, paired by deal (95% interval)", ef,
+        first = tables["skill"]["label"][0] if "skill" in tables and tables["skill"].height else \
+            _("the first ruleset")
+        out.append(_ax_chart("skill_effects", _("Skill share minus {reference}'s, paired by deal (95% interval)")
+                             .format(reference=first), ef,
                              charts.plot_intervals, width=8.0, height=1.6 + 0.4 * ef.height,
-                             xlabel="difference in the share of the outcome's variance (dashed: no change)",
+                             xlabel=_("difference in the share of the outcome's variance (dashed: no change)"),
                              reference=0.0))
     if "skill_ratings" in tables and tables["skill_ratings"].height:
         ladders = charts.prep_ladders(tables["skill_ratings"])
         ncols = min(3, len(ladders))
         nrows = -(-len(ladders) // ncols)
         per = ladders[0][1].height
-        lo = min(x for _, df in ladders for x in df["lo"].drop_nulls().to_list() + df["estimate"].to_list())
-        hi = max(x for _, df in ladders for x in df["hi"].drop_nulls().to_list() + df["estimate"].to_list())
+        lo = min(x for _k, df in ladders for x in df["lo"].drop_nulls().to_list() + df["estimate"].to_list())
+        hi = max(x for _k, df in ladders for x in df["hi"].drop_nulls().to_list() + df["estimate"].to_list())
         pad = 0.05 * (hi - lo or 1.0)
 
         def draw(fig):
@@ -467,9 +476,9 @@ def skill_charts(tables: dict) -> list[Chart]:
                     fig.delaxes(ax)
                 elif k + ncols >= len(ladders):  # the lowest panel of its column: its x axis is labelled
                     ax.xaxis.set_tick_params(labelbottom=True)
-                    ax.set_xlabel("rating (Elo, mean 0)")
-        out.append(Chart("skill_ladders", "The ladder per ruleset: Bradley-Terry ratings, Elo scale "
-                                          "(95% interval; same x scale in every panel)",
+                    ax.set_xlabel(_("rating (Elo, mean 0)"))
+        out.append(Chart("skill_ladders", _("The ladder per ruleset: Bradley-Terry ratings, Elo scale "
+                                            "(95% interval; same x scale in every panel)"),
                          draw, width=4.0 * ncols + 1.0, height=0.8 + nrows * (0.9 + 0.3 * per)))
     return out
 
@@ -516,8 +525,29 @@ def table_context(df, caption: str, download: str | None = None) -> dict:
         if df[c].dtype.is_float():
             groups.setdefault(base(c), []).extend(df[c].to_list())
     decimals = [column_decimals(groups[base(c)]) if df[c].dtype.is_float() else None for c in df.columns]
-    return {"caption": caption, "download": download, "csv": csv, "columns": list(df.columns),
+    return {"caption": caption, "download": download, "csv": csv, "columns": [column_head(c) for c in df.columns],
             "rows": [[_cell(v, d) for v, d in zip(row, decimals)] for row in df.iter_rows()]}
+
+
+# the page's table heads (the frames' column names, which the CSV keeps)
+COLUMN_HEADS = {
+    "label": N_("name"), "quantity": N_("quantity"), "estimate": N_("estimate"), "lo": N_("95% low"),
+    "hi": N_("95% high"), "ruleset": N_("ruleset"), "rating": N_("rating"), "row": N_("row"), "col": N_("column"),
+    "games": N_("games"), "won": N_("won"), "drawn": N_("drawn"), "lost": N_("lost"), "score": N_("score"),
+    "score_lo": N_("score 95% low"), "score_hi": N_("score 95% high"), "points_diff": N_("points per hand diff"),
+    "points_diff_lo": N_("diff 95% low"), "points_diff_hi": N_("diff 95% high"), "lower": N_("lower"),
+    "upper": N_("upper"), "rating_diff": N_("rating diff"), "rating_diff_lo": N_("rating diff 95% low"),
+    "rating_diff_hi": N_("rating diff 95% high"), "win": N_("win"), "draw": N_("draw"), "loss": N_("loss"),
+    "games_to_win": N_("games to win a match"), "games_to_win_lo": N_("games to win 95% low"),
+    "games_to_win_hi": N_("games to win 95% high"), "hands_per_game": N_("hands per game"),
+    "hands_to_win": N_("hands to win a match"), "hands_to_win_lo": N_("hands to win 95% low"),
+    "hands_to_win_hi": N_("hands to win 95% high"),
+}
+
+
+def column_head(name: str) -> str:
+    """A table column's name as a person reads it (the CSV keeps the name); an unknown name as it is."""
+    return _(COLUMN_HEADS[name]) if name in COLUMN_HEADS else name
 
 
 def _pct(x) -> str:
@@ -550,16 +580,19 @@ def headline(kind: str, manifest: dict, tables: dict, folder: str = "DIR") -> di
     done = tables.get("_completeness") or {}
     out: dict = {"partial": None, "run": None, "tournament": None, "compare": None, "skill": None}
     if done.get("partial"):
-        what = (f"{done.get('chunks_used', 0)} of {done.get('chunks_planned', 0)} chunks, in deal order"
-                if kind == "run" else f"{done.get('runs_done', 0)} of {done.get('runs_planned', 0)} runs finished")
+        what = (_("{used} of {planned} chunks, in deal order").format(used=done.get('chunks_used', 0),
+                                                                          planned=done.get('chunks_planned', 0))
+                if kind == "run" else _("{done} of {planned} runs finished").format(
+                    done=done.get('runs_done', 0), planned=done.get('runs_planned', 0)))
         missing = ", ".join(str(m) for m in (done.get("missing") or [])[:8]) or "–"
-        out["partial"] = {"status": str(done.get("status")), "what": what, "missing": missing}
+        out["partial"] = {"status": word(STATUS_TEXT, str(done.get("status"))), "what": what, "missing": missing}
     s = tables.get("_summary")
     if kind == "run" and s:
         ents = s["entrants"]
         unit = "games" if s["mode"] == "games" else "hands"
         run = {"players": " vs ".join(x["strategy"] for x in ents), "rules": s["rules"], "count": f"{s[unit]:,}",
-               "unit": unit, "deals": f"{s['deals']:,}", "pairing": s["pairing"], "seed": s["seed"],
+               "unit": word(UNIT_TEXT, unit), "deals": f"{s['deals']:,}", "pairing": word(PAIRING_TEXT, s["pairing"]),
+               "seed": s["seed"],
                "elo": None, "differences": [], "sprt": None}
         el = s.get("elo")
         if el and el.get("score") is not None:
@@ -568,7 +601,7 @@ def headline(kind: str, manifest: dict, tables: dict, folder: str = "DIR") -> di
             run["elo"] = {"ahead": a if el["score"] > 0.5 else b if el["score"] < 0.5 else None, "first": a,
                           "score": f"{el['score']:.4f}", "score_ci": _ci_text(*el["score_ci95"]),
                           "elo": _elo(el["elo"]), "elo_ci": _ci_text(*el["elo_ci95"], f="{:+.1f}"),
-                          "los": _pct(el["los"]), "wdl": f"{w:,}/{dr:,}/{lo:,}", "unit": el["unit"]}
+                          "los": _pct(el["los"]), "wdl": f"{w:,}/{dr:,}/{lo:,}", "unit": word(UNIT_TEXT, el["unit"])}
         for d in s["differences"]:
             p = d["points_per_hand"]
             run["differences"].append({"label": d["label"], "mean": f"{p['mean']:+.4f}",
@@ -576,7 +609,8 @@ def headline(kind: str, manifest: dict, tables: dict, folder: str = "DIR") -> di
         sp = s.get("sprt")
         if sp:
             run["sprt"] = {"elo0": f"{sp['elo0']:g}", "elo1": f"{sp['elo1']:g}", "alpha": f"{sp['alpha']:g}",
-                           "beta": f"{sp['beta']:g}", "decision": sp["decision"] or "undecided",
+                           "beta": f"{sp['beta']:g}",
+                           "decision": word(DECISION_TEXT, sp["decision"]) if sp["decision"] else _("undecided"),
                            "llr": sp["llr"] if isinstance(sp["llr"], str) else f"{sp['llr']:.3f}",
                            "lower": f"{sp['lower']:.3f}", "upper": f"{sp['upper']:.3f}",
                            "played": f"{sp.get(s['mode'], s[unit]):,}"}
@@ -595,12 +629,14 @@ def headline(kind: str, manifest: dict, tables: dict, folder: str = "DIR") -> di
                         "shares": [{"label": x["label"], "estimate": f"{x['estimate']:.3f}",
                                     "ci": _ci_text(x["lo"], x["hi"], "{:.3f}")} for x in shares]}
     elif kind == "compare" and s:
+        from ..series.compare import no_effect_text
+
         no_effect = s.get("no_effect") or []
         flagged = {x["label"] for x in no_effect}
         wins = [{"label": x["label"], "estimate": _num(x["estimate"], "{:+.4f}"),
                  "ci": _ci_text(x["lo"], x["hi"], "{:+.4f}"), "no_effect": x["label"] in flagged}
                 for x in s["effects"] if x["metric"] == "win_rate"]
-        out["compare"] = {"no_effect": no_effect,
+        out["compare"] = {"no_effect": [{"label": x["label"], "reason": no_effect_text(s, x)} for x in no_effect],
                           "strategies": " vs ".join(s["strategies"]), "rulesets": len(s["rulesets"]),
                           "reference": s["rulesets"][0]["label"] if s["rulesets"] else "–",
                           "games": f"{s['games_per_ruleset']:,}", "seed": s["seed"], "wins": wins,
@@ -620,49 +656,50 @@ def people_tables(kind: str, tables: dict) -> list[tuple[str, object, str]]:
 
     def described(m: str) -> str:
         if kind == "run" and m == "win_rate":  # each player's own row: the label column says whose
-            return "game win rate"
+            return _("game win rate")
         return describe_metric(m, labels)[0]
 
     def named(df):
         if "metric" not in df.columns:
             return df
-        return df.with_columns(pl.col("metric").map_elements(described, return_dtype=pl.String).alias("quantity")) \
+        return df.with_columns(pl.col("metric").map_elements(described, return_dtype=pl.String).alias("quantity"),
+                               pl.col("label").replace({"all": _("all players")})) \
                  .select("label", "quantity", *[c for c in df.columns if c not in ("label", "metric")])
 
     if kind == "skill":
         if "skill" in tables:
             from ..series.skill import METRIC_TEXT
 
-            out.append(("Per ruleset (95% intervals, the deal as unit)", tables["skill"].with_columns(
-                pl.col("metric").map_elements(lambda m: " ".join(METRIC_TEXT.get(m, (m, "")))
-                                              .replace(" (closest step)", "").strip(), return_dtype=pl.String)
+            out.append((_("Per ruleset (95% intervals, the deal as unit)"), tables["skill"].with_columns(
+                pl.col("metric").map_elements(lambda m: " ".join(_(x) for x in METRIC_TEXT.get(m, (m, "")) if x)
+                                              .replace(_(" (closest step)"), "").strip(), return_dtype=pl.String)
                 .alias("quantity")).select("label", "quantity", "estimate", "lo", "hi").rename({"label": "ruleset"}),
                         "skill"))
         if "skill_effects" in tables and tables["skill_effects"].height:
-            out.append(("Skill share minus the first ruleset's, paired by deal (95% interval)",
+            out.append((_("Skill share minus the first ruleset's, paired by deal (95% interval)"),
                         tables["skill_effects"].select("label", "estimate", "lo", "hi").rename({"label": "ruleset"}),
                         "skill_effects"))
         if "skill_steps" in tables:
-            out.append(("Steps between ladder neighbours: rating difference, the upper one's game W/D/L shares, "
-                        "and the games and hands it needs to win a match 95% of the time", tables["skill_steps"],
+            out.append((_("Steps between ladder neighbours: rating difference, the upper one's game W/D/L shares, "
+                          "and the games and hands it needs to win a match 95% of the time"), tables["skill_steps"],
                         "skill_steps"))
         if "skill_ratings" in tables:
-            out.append(("Ratings per ruleset (Bradley-Terry, Elo scale, mean 0; 95% interval)",
+            out.append((_("Ratings per ruleset (Bradley-Terry, Elo scale, mean 0; 95% interval)"),
                         tables["skill_ratings"], "skill_ratings"))
         return out
     if kind == "tournament":
         if "ratings" in tables:
-            out.append(("Ratings (Bradley-Terry, Elo scale, mean 0; 95% interval)",
+            out.append((_("Ratings (Bradley-Terry, Elo scale, mean 0; 95% interval)"),
                         tables["ratings"].select("label", "estimate", "lo", "hi")
                         .rename({"estimate": "rating"}).sort("rating", descending=True), "ratings"))
         if "pairs" in tables:
-            out.append(("Pairs: row against column (games, W/D/L, score = games won / played, points per hand "
-                        "difference; 95% intervals)", tables["pairs"], "pairs"))
+            out.append((_("Pairs: row against column (games, W/D/L, score = games won / played, points per hand "
+                          "difference; 95% intervals)"), tables["pairs"], "pairs"))
         return out
     if "estimates" in tables and tables["estimates"].height:
-        out.append(("Estimates (95% intervals, the deal as unit)", named(tables["estimates"]), "estimates"))
+        out.append((_("Estimates (95% intervals, the deal as unit)"), named(tables["estimates"]), "estimates"))
     if "effects" in tables and tables["effects"].height:
-        out.append(("Paired differences vs the first ruleset, on the same deals (95%)", named(tables["effects"]),
+        out.append((_("Paired differences vs the first ruleset, on the same deals (95%)"), named(tables["effects"]),
                     "effects"))
     return out
 
@@ -687,8 +724,14 @@ def _environment():
     def finalize(v):
         return v if isinstance(v, markupsafe.Markup) else markupsafe.Markup(html.escape(str(v)))
 
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, finalize=finalize,
-                              undefined=jinja2.StrictUndefined)
+    def say(message: str, **values) -> markupsafe.Markup:
+        """A message of the catalogue (trusted: it may hold <strong>, <code>) with its ``{values}`` escaped."""
+        return markupsafe.Markup(_(message)).format(**values)
+
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, finalize=finalize,
+                             undefined=jinja2.StrictUndefined)
+    env.globals["_"] = say
+    return env
 
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -697,7 +740,7 @@ TEMPLATES = Path(__file__).parent / "templates"
 def render_page(**context) -> str:
     """The page: ``templates/report.html.j2``, its lines joined (the template's own newlines are layout)."""
     source = (TEMPLATES / "report.html.j2").read_text(encoding="utf-8")
-    return _environment().from_string("".join(source.splitlines())).render(**context)
+    return _environment().from_string("".join(source.splitlines())).render(lang=current(), **context)
 
 
 def write_report(d: str | Path, out: str | Path | None = None) -> Path:
@@ -726,9 +769,11 @@ def write_report(d: str | Path, out: str | Path | None = None) -> Path:
     except ReportError:
         raise
     except ValueError as e:
-        raise ReportError(f"{d / 'tables'}: cannot be drawn ({first_line(e)}); make the folder again") from None
-    title = {"run": "Strategy run", "compare": "Ruleset comparison", "tournament": "Tournament",
-             "skill": "Skill ladder"}[kind]
+        raise ReportError(_("{tables}: cannot be drawn ({reason}); make the folder again").format(
+            tables=d / 'tables', reason=first_line(e))) from None
+    titles = {"run": N_("Strategy run"), "compare": N_("Ruleset comparison"), "tournament": N_("Tournament"),
+              "skill": N_("Skill ladder")}
+    title = _(titles[kind])
     page = render_page(title=title, folder=str(d), folder_name=d.name, figures=figures, tables=people,
                        provenance=json.dumps(provenance(kind, manifest), indent=2),
                        **headline(kind, manifest, tables, str(d)))

@@ -58,6 +58,7 @@ from .. import __version__
 from ..batch import engine_for
 from ..files import UntrustedFile, atomic_write, first_line, make_dirs, read_bytes, read_json, write_json
 from ..game.rng import DEAL_STREAM_VERSION
+from ..i18n import translate as _
 from .spec import RunError, RunSpec
 
 STATUS = ("running", "interrupted", "complete", "stopped-by-sprt")
@@ -249,9 +250,9 @@ def manifest_path(out: Path) -> Path:
 def read_manifest(out: Path) -> dict:
     p = manifest_path(out)
     if not (p.exists() or p.is_symlink()):
-        raise RunError(f"{out}: no run here (manifest.json is missing)")
+        raise RunError(_("{folder}: no run here (manifest.json is missing)").format(folder=out))
     if p.is_dir() and not p.is_symlink():
-        raise RunError(f"{p}: is a folder, not a manifest")
+        raise RunError(_("{path}: is a folder, not a manifest").format(path=p))
     try:  # untrusted: a regular file (a FIFO or a device is refused, not waited on), bounded size and depth
         data = read_json(p)
     except UntrustedFile as e:
@@ -313,22 +314,23 @@ def folder_lock(out: Path, create: bool = True) -> Iterator[None]:
         yield
         return
     if out.exists() and not out.is_dir():
-        raise RunError(f"--out {out}: exists and is not a folder")
+        raise RunError(_("--out {folder}: exists and is not a folder").format(folder=out))
     if not create and not out.is_dir():
-        raise RunError(f"{out}: no run here (no such folder)")
+        raise RunError(_("{folder}: no run here (no such folder)").format(folder=out))
     try:
         out.mkdir(parents=True, exist_ok=True)
         if (out / LOCK).is_symlink():  # never ours: the lock file is replaced, not followed
             (out / LOCK).unlink()
         fd = os.open(out / LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
     except OSError as e:
-        raise RunError(f"--out {out}: cannot write there ({e.strerror or e})") from None
+        raise RunError(_("--out {folder}: cannot write there ({reason})").format(folder=out, reason=e.strerror or e)) \
+            from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            raise RunError(f"{out} is in use by another escoba-sim process (a run or resume writing it); "
-                           f"wait for it to end, or stop it") from None
+            raise RunError(_("{folder} is in use by another escoba-sim process (a run or resume writing it); "
+                             "wait for it to end, or stop it").format(folder=out)) from None
         yield
     finally:
         os.close(fd)
@@ -363,23 +365,24 @@ def prepare_out(out: Path, spec: RunSpec, argv: list[str] | None = None) -> dict
     if manifest_path(out).exists():
         old = read_manifest(out)
         if old.get("spec") == spec.to_json():
-            raise RunError(f"{out} already holds this run (status {old.get('status')}); "
-                           f"continue it with: {resume_command(out, spec)}")
+            raise RunError(_("{folder} already holds this run (status {status}); continue it with: {command}").format(
+                folder=out, status=old.get('status'), command=resume_command(out, spec)))
         old_spec = old.get("spec") if isinstance(old.get("spec"), dict) else {}
         diff = [k for k, v in spec.to_json().items() if old_spec.get(k) != v]
-        raise RunError(f"{out} already holds a different run (differs in {', '.join(diff) or 'format'}); "
-                       f"choose another --out")
+        raise RunError(_("{folder} already holds a different run (differs in {fields}); choose another --out").format(
+            folder=out, fields=', '.join(diff) or 'format'))
     if out.exists() and not out.is_dir():
-        raise RunError(f"--out {out}: exists and is not a folder")
+        raise RunError(_("--out {folder}: exists and is not a folder").format(folder=out))
     if out.is_dir() and any(p.name != LOCK for p in out.iterdir()):
-        raise RunError(f"--out {out}: the folder is not empty and holds no escoba-sim run")
+        raise RunError(_("--out {folder}: the folder is not empty and holds no escoba-sim run").format(folder=out))
     try:
         make_subfolders(out, subfolders(spec))
         probe = out / ".write-test"
         os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644))
         probe.unlink()
     except OSError as e:
-        raise RunError(f"--out {out}: cannot write there ({e.strerror or e})") from None
+        raise RunError(_("--out {folder}: cannot write there ({reason})").format(folder=out, reason=e.strerror or e)) \
+            from None
     manifest = {"format": FORMAT, "tool": "escoba-sim", "version": __version__, "engine": engine_for(spec.strategies),
                 "deal_stream": DEAL_STREAM_VERSION, "rules": spec.rules.canonical(), "rules_digest": spec.rules.digest(),
                 "rules_fields": spec.rules.as_dict(), "seed": spec.seed, "spec": spec.to_json(),

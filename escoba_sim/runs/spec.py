@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass
 from ..batch import engine_for
 from ..game.columns import MAX_COUNT
 from ..game.rules import RulesError, Ruleset, parse_rules
+from ..i18n import translate as _
 from ..strategies import StrategyError, check_strategy, parse_strategy
 
 MODES = ("games", "hands")
@@ -69,18 +70,19 @@ class Sprt:
             k, sep, v = item.partition("=")
             k = k.strip()
             if not sep or k not in ("elo0", "elo1"):
-                raise RunError(f"--sprt: `{item}` must be elo0=<number> or elo1=<number> (e.g. elo0=0,elo1=20)")
+                raise RunError(_("--sprt: `{item}` must be elo0=<number> or elo1=<number> (e.g. elo0=0,elo1=20)")
+                               .format(item=item))
             try:
                 vals[k] = float(v)
             except ValueError:
-                raise RunError(f"--sprt: `{v.strip()}` is not a number") from None
+                raise RunError(_("--sprt: `{value}` is not a number").format(value=v.strip())) from None
         if set(vals) != {"elo0", "elo1"}:
-            raise RunError("--sprt needs both elo0 and elo1, e.g. --sprt elo0=0,elo1=20")
+            raise RunError(_("--sprt needs both elo0 and elo1, e.g. --sprt elo0=0,elo1=20"))
         if not all(math.isfinite(v) for v in vals.values()) or vals["elo0"] >= vals["elo1"]:
-            raise RunError("--sprt: elo0 must be smaller than elo1")
+            raise RunError(_("--sprt: elo0 must be smaller than elo1"))
         for name, p in (("alpha", alpha), ("beta", beta)):
             if not 0 < p < 0.5:
-                raise RunError(f"--{name}: must be between 0 and 0.5, got {p}")
+                raise RunError(_("--{option}: must be between 0 and 0.5, got {value}").format(option=name, value=p))
         return cls(vals["elo0"], vals["elo1"], alpha, beta)
 
 
@@ -272,7 +274,7 @@ def make_spec(strategy: str, vs: Iterable[str], rules: Ruleset | str | None = No
     """Validate a run's arguments and fix the table: players from the strategies, teams from the rules."""
     entrants = tuple(check_strategy(s) for s in (strategy, *vs))
     if len(entrants) < 2:
-        raise RunError("give at least one opponent with --vs")
+        raise RunError(_("give at least one opponent with --vs"))
     r = parse_rules(rules)
     resolved = []
     for s in entrants:  # NAME:tuned needs parameters tuned for this ruleset
@@ -286,34 +288,37 @@ def make_spec(strategy: str, vs: Iterable[str], rules: Ruleset | str | None = No
             try:
                 spec.make()
             except StrategyError as e:
-                raise RunError(f"{e} (the reference engine is in use)") from None
+                raise RunError(_("{error} (the reference engine is in use)").format(error=e)) from None
     if players_fixed is None:
         players_fixed = r.players != 2
     if teams or r.teams:
         if len(entrants) != 2:
-            raise RunError(f"--teams needs exactly two strategies (one per side), got {len(entrants)}")
+            raise RunError(_("--teams needs exactly two strategies (one per side), got {count}").format(
+                count=len(entrants)))
         if r.players not in (4, 6):
-            raise RunError(f"--teams needs 4 or 6 players: set them in the rules, e.g. --rules "
-                           f"'{r.replace(players=4, teams=True).canonical()}'")
+            raise RunError(_("--teams needs 4 or 6 players: set them in the rules, e.g. --rules '{rules}'").format(
+                rules=r.replace(players=4, teams=True).canonical()))
         r = r.replace(teams=True)
     elif r.players != len(entrants):
         if players_fixed:
-            hint = " (add --teams for two teams)" if len(entrants) == 2 and r.players in (4, 6) else ""
-            raise RunError(f"the rules are for {r.players} players but {len(entrants)} strategies were given "
-                           f"(--strategy plus {len(entrants) - 1} --vs){hint}")
+            hint = " " + _("(add --teams for two teams)") if len(entrants) == 2 and r.players in (4, 6) else ""
+            raise RunError(_("the rules are for {players} players but {count} strategies were given "
+                             "(--strategy plus {opponents} --vs)").format(
+                players=r.players, count=len(entrants), opponents=len(entrants) - 1) + hint)
         r = parse_rules(r.replace(players=len(entrants)))  # validates the player count
     if pairing not in PAIRINGS:
-        raise RunError(f"--pairing: `{pairing}` is not one of {', '.join(PAIRINGS)}")
+        raise RunError(_("--pairing: `{pairing}` is not one of {choices}").format(pairing=pairing,
+                                                                               choices=', '.join(PAIRINGS)))
     if not 0 < n <= MAX_COUNT:
-        raise RunError(f"-n must be from 1 to {MAX_COUNT:.0e}, got {n}".replace("e+", "e"))
+        raise RunError(_("-n must be from 1 to {most}, got {n}").format(most=f"{MAX_COUNT:.0e}".replace("e+", "e"), n=n))
     if seed is None:
         seed = secrets.randbits(64)
     if not 0 <= seed < 2**64:
-        raise RunError(f"--seed must be between 0 and 2**64 - 1, got {seed}")
+        raise RunError(_("--seed must be between 0 and 2**64 - 1, got {seed}").format(seed=seed))
     if not 0 <= chunk_size <= MAX_COUNT:
-        raise RunError(f"--chunk must be positive, got {chunk_size}")
+        raise RunError(_("--chunk must be positive, got {chunk}").format(chunk=chunk_size))
     if sprt is not None and len(entrants) != 2:
-        raise RunError("--sprt compares two strategies (or two teams), not more")
+        raise RunError(_("--sprt compares two strategies (or two teams), not more"))
     return RunSpec(r, entrants, seed, n, "hands" if hands else "games", pairing, chunk_size, sprt, save_hands,
                    keep_deals)
 

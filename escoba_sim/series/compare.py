@@ -42,6 +42,8 @@ from .. import __version__
 from ..batch import engine_for
 from ..game.columns import POINT_COLUMNS
 from ..game.rules import FIELD_NAMES, RulesError, Ruleset, coerce_field, format_value, parse_rules
+from ..i18n import N_
+from ..i18n import translate as _
 from ..runs import stats
 from ..runs.aggregates import DealLayout
 from ..runs.spec import RunError, RunSpec, make_spec
@@ -85,9 +87,11 @@ def parse_vary(text: str) -> tuple[str, list]:
     field, sep, vals = text.partition("=")
     field = field.strip()
     if not sep or not vals.strip():
-        raise CompareError(f"--vary `{text}`: expected field=value1,value2 (e.g. lucky_deal=escobas,off)")
+        raise CompareError(_("--vary `{text}`: expected field=value1,value2 (e.g. lucky_deal=escobas,off)")
+                           .format(text=text))
     if field not in FIELD_NAMES:
-        raise CompareError(f"--vary: unknown rules field `{field}`; fields: {', '.join(FIELD_NAMES)}")
+        raise CompareError(_("--vary: unknown rules field `{field}`; fields: {fields}").format(
+            field=field, fields=', '.join(FIELD_NAMES)))
     try:
         return field, [coerce_field(field, v.strip()) for v in vals.split(",") if v.strip()]
     except RulesError as e:
@@ -103,11 +107,11 @@ def build_variants(rules: list[str | Ruleset], vary: list[str]) -> list[Variant]
     """
     if not vary:
         if len(rules) < 2:
-            raise CompareError("give two or more --rules, or one base --rules with --vary field=v1,v2")
+            raise CompareError(_("give two or more --rules, or one base --rules with --vary field=v1,v2"))
         out = [Variant(parse_rules(r).canonical(), parse_rules(r)) for r in rules]
     else:
         if len(rules) > 1:
-            raise CompareError("--vary changes one base ruleset: give at most one --rules with it")
+            raise CompareError(_("--vary changes one base ruleset: give at most one --rules with it"))
         base = parse_rules(rules[0] if rules else None)
         out = [Variant(base.canonical(), base)]
         for text in vary:
@@ -128,26 +132,27 @@ def build_variants(rules: list[str | Ruleset], vary: list[str]) -> list[Variant]
         seen[d] = v.label
         uniq.append(v)
     if len(uniq) < 2:
-        raise CompareError("the rulesets to compare are all the same")
+        raise CompareError(_("the rulesets to compare are all the same"))
     players = {v.rules.players for v in uniq}
     if len(players) > 1:
-        raise CompareError("every compared ruleset must have the same number of players")
+        raise CompareError(_("every compared ruleset must have the same number of players"))
     return uniq
 
 
 # --- what each quantity is, in words and units (terminal output and chart titles) ----------
 
 # metric -> (what it is, unit); ``{first}`` is the first player's label
+# (translated where shown: ``describe_metric``)
 METRIC_TEXT = {
-    "win_rate": ("game win rate of {first}", "share of games"),
-    "total": ("points per hand", "points per hand"),
-    "hands_per_game": ("hands per game", "hands"),
-    "seat_advantage": ("seat advantage: mano minus dealer", "points per hand"),
-    "escobas": ("escobas per hand (all sides)", "escobas per hand"),
-    "lucky_escobas": ("lucky-deal escobas per hand (all sides)", "escobas per hand"),
-    "tie_sevens": ("sevens majority tied", "share of hands"),
-    "tie_oros": ("oros majority tied", "share of hands"),
-    "tie_cards": ("cards majority tied", "share of hands"),
+    "win_rate": (N_("game win rate of {first}"), N_("share of games")),
+    "total": (N_("points per hand"), N_("points per hand")),
+    "hands_per_game": (N_("hands per game"), N_("hands")),
+    "seat_advantage": (N_("seat advantage: mano minus dealer"), N_("points per hand")),
+    "escobas": (N_("escobas per hand (all sides)"), N_("escobas per hand")),
+    "lucky_escobas": (N_("lucky-deal escobas per hand (all sides)"), N_("escobas per hand")),
+    "tie_sevens": (N_("sevens majority tied"), N_("share of hands")),
+    "tie_oros": (N_("oros majority tied"), N_("share of hands")),
+    "tie_cards": (N_("cards majority tied"), N_("share of hands")),
 }
 # shares of games or hands: their intervals stay in [0, 1] (``tables.proportion``)
 SHARE_METRICS = ("win_rate", "tie_sevens", "tie_oros", "tie_cards")
@@ -156,21 +161,22 @@ GAME_METRICS = ("win_rate", "hands_per_game", "seat_advantage")
 ESCOBA_METRICS = ("escobas", "lucky_escobas")
 TIE_METRICS = ("tie_sevens", "tie_oros", "tie_cards")
 # shorter row names where the group title already says what and in which unit
-ROW_TEXT = {"hands_per_game": "hands per game", "seat_advantage": "seat advantage, mano minus dealer (points/hand)", "escobas": "all escobas",
-            "lucky_escobas": "lucky-deal escobas", "tie_sevens": "sevens", "tie_oros": "oros", "tie_cards": "cards"}
+ROW_TEXT = {"hands_per_game": N_("hands per game"), "seat_advantage": N_("seat advantage, mano minus dealer (points/hand)"), "escobas": N_("all escobas"),
+            "lucky_escobas": N_("lucky-deal escobas"), "tie_sevens": N_("sevens"), "tie_oros": N_("oros"), "tie_cards": N_("cards")}
 
 
 def describe_metric(metric: str, labels: list[str] | None = None) -> tuple[str, str]:
     """``(what, unit)`` for a metric name, e.g. ``("oros (majority) points per hand of greedy", "points per hand")``."""
     from ..game.columns import CATEGORY_TEXT
 
-    cat, _, who = metric.partition(":")
+    cat, _sep, who = metric.partition(":")
     if who:
-        return f"{CATEGORY_TEXT.get(cat, cat)} points per hand of {who}", "points per hand"
+        return _("{category} points per hand of {player}").format(category=_(CATEGORY_TEXT.get(cat, cat)), player=who), \
+            _("points per hand")
     if metric not in METRIC_TEXT:  # a name read from a file is text, never a format string
         return metric, ""
     what, unit = METRIC_TEXT[metric]
-    return what.format(first=labels[0] if labels else "the first player"), unit
+    return _(what).format(first=labels[0] if labels else _("the first player")), _(unit)
 
 
 # --- the quantities, as ratios of per-deal sums ---------------------------------------------
@@ -214,18 +220,36 @@ CAPTURE_FIELDS = ("capture", "soplar")
 
 def no_effect_reason(variant: Variant, reference: Variant, strategies: list[str]) -> str:
     """Why a variant gave every deal the same result as the reference, when the strategies' definitions say it
-    (``StrategyDef.always_captures``), else what was seen."""
+    (``StrategyDef.always_captures``), else what was seen: in English, as summary.json keeps it (a person
+    reads it through ``no_effect_text``)."""
+    return _no_effect_words(reference.rules.as_dict(), variant.rules.as_dict(), strategies, reference.label,
+                            lambda text: text)
+
+
+def _no_effect_words(ref: dict, var: dict, strategies: list[str], reference: str, say) -> str:
     from ..strategies import parse_strategy
 
-    ref, var = reference.rules.as_dict(), variant.rules.as_dict()
     changed = [f for f in var if var[f] != ref.get(f)]
     specs = [parse_strategy(x, files=False) for x in strategies]
     if changed and set(changed) <= set(CAPTURE_FIELDS) and all(p.builtin and p.builtin.always_captures
                                                                for p in specs):
-        names = " and ".join(dict.fromkeys(p.short for p in specs))
-        return (f"{names} always capture when they can, so {' and '.join(changed)} (whether a card that could "
-                f"capture may be laid) never changes their play")
-    return f"every deal gave exactly the same result as under {reference.label}"
+        both = " " + say(N_("and")) + " "
+        return say(N_("{strategies} always capture when they can, so {fields} (whether a card that could capture "
+                      "may be laid) never changes their play")).format(
+            strategies=both.join(dict.fromkeys(p.short for p in specs)), fields=both.join(changed))
+    return say(N_("every deal gave exactly the same result as under {reference}")).format(reference=reference)
+
+
+def no_effect_text(summary: dict, entry: dict) -> str:
+    """A ``no_effect`` entry's reason in the current language, rebuilt from the summary's rulesets (the
+    stored reason is English); the stored reason when the summary does not say enough to rebuild it."""
+    rulesets = summary.get("rulesets") or []
+    var = next((r for r in rulesets if r.get("label") == entry.get("label")), None)
+    try:
+        return _no_effect_words(rulesets[0]["rules_fields"], var["rules_fields"], summary["strategies"],
+                                rulesets[0]["label"], _)
+    except (LookupError, TypeError, ValueError, AttributeError):
+        return str(entry.get("reason", ""))
 
 
 def no_effect(variants: list[Variant], strategies: list[str], S, G, size: int) -> list[dict]:
@@ -273,7 +297,7 @@ def analyse(variants: list[Variant], specs: list[RunSpec], chunks: list[list[dic
     effects = estimate_frame(eff_rows)
     cat_rows = []
     for row in estimates.iter_rows(named=True):
-        cat, _, who = row["metric"].partition(":")
+        cat, _sep, who = row["metric"].partition(":")
         if who and cat in POINT_COLUMNS:
             cat_rows.append((f"{row['label']} / {who}", cat, row["estimate"]))
     categories = category_frame(cat_rows)
@@ -333,8 +357,8 @@ def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | 
                "strategies": [strategy, vs], "labels": specs[0].labels(), "n": n,
                "games_per_ruleset": specs[0].played, "chunks": specs[0].n_chunks,
                "rulesets": manifest["rulesets"],
-               "interval": "95% interval, the deal as unit (per-deal sums, delta method; a share: Wilson at the deals' "
-                           "effective sample size, never outside [0, 1]); effects paired by deal",
+               "interval": N_("95% interval, the deal as unit (per-deal sums, delta method; a share: Wilson at the "
+                              "deals' effective sample size, never outside [0, 1]); effects paired by deal"),
                "estimates": json_rows(tables["estimates"]), "effects": json_rows(tables["effects"]),
                "no_effect": unchanged}
     write_results(out, manifest, tables, summary)

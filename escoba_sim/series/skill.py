@@ -39,6 +39,8 @@ import numpy as np
 from .. import __version__
 from ..batch import engine_for
 from ..game.rules import parse_rules
+from ..i18n import N_
+from ..i18n import translate as _
 from ..runs import stats
 from ..runs.aggregates import DealLayout
 from ..runs.spec import RunError, make_spec
@@ -54,15 +56,17 @@ EXACT_GAMES = 4000  # games_needed counts exactly up to here, then by the normal
 # the per-ruleset quantities (``metric`` names of the skill table), in the table's order
 METRICS = ("skill_share", "rating_spread", "games_to_win", "hands_to_win", "seat_advantage", "hands_per_game",
            "escobas", "lucky_escobas")
-METRIC_TEXT = {
-    "skill_share": ("skill share: outcome variance between strategies over total", "share of variance"),
-    "rating_spread": ("rating spread, best minus worst", "Elo points"),
-    "games_to_win": ("games the stronger neighbour needs to win a match 95% of the time (closest step)", "games"),
-    "hands_to_win": ("hands the stronger neighbour needs to win a match 95% of the time (closest step)", "hands"),
-    "seat_advantage": ("seat advantage: mano minus dealer", "points per hand"),
-    "hands_per_game": ("hands per game", "hands"),
-    "escobas": ("escobas per hand (all sides)", "escobas per hand"),
-    "lucky_escobas": ("lucky-deal escobas per hand (all sides)", "escobas per hand"),
+METRIC_TEXT = {  # (translated where shown)
+    "skill_share": (N_("skill share: outcome variance between strategies over total"), N_("share of variance")),
+    "rating_spread": (N_("rating spread, best minus worst"), N_("Elo points")),
+    "games_to_win": (N_("games the stronger neighbour needs to win a match 95% of the time (closest step)"),
+                     N_("games")),
+    "hands_to_win": (N_("hands the stronger neighbour needs to win a match 95% of the time (closest step)"),
+                     N_("hands")),
+    "seat_advantage": (N_("seat advantage: mano minus dealer"), N_("points per hand")),
+    "hands_per_game": (N_("hands per game"), N_("hands")),
+    "escobas": (N_("escobas per hand (all sides)"), N_("escobas per hand")),
+    "lucky_escobas": (N_("lucky-deal escobas per hand (all sides)"), N_("escobas per hand")),
 }
 
 
@@ -107,14 +111,14 @@ def check_rulesets(variants: list[Variant]) -> None:
     """A ladder's pairs are two-sided games: 2 players, or 4 or 6 in teams (else one SkillError line)."""
     for v in variants:
         if v.rules.players != 2 and not v.rules.teams:
-            raise SkillError(f"{v.label}: a ladder's pairs are two-sided games: use 2 players, or 4 or 6 with "
-                             f"teams (e.g. --rules 'ludoteka(players=4,teams=true)')")
+            raise SkillError(_("{ruleset}: a ladder's pairs are two-sided games: use 2 players, or 4 or 6 with "
+                               "teams (e.g. --rules 'ludoteka(players=4,teams=true)')").format(ruleset=v.label))
 
 
 def check_ladder(ladder: list[str]) -> list[str]:
     """The ladder's specs in canonical form; a spec that names no strategy is one SkillError line."""
     if len(ladder) < 2:
-        raise SkillError("a skill ladder needs two or more strategies (e.g. --ladder random,greedy)")
+        raise SkillError(_("a skill ladder needs two or more strategies (e.g. --ladder random,greedy)"))
     try:
         return [check_strategy(x) for x in ladder]
     except StrategyError as e:
@@ -282,7 +286,7 @@ def _ruleset_tables(v: Variant, labels: list[str], pairs, aggs, run_dirs, specs)
     size, P = lay.size, len(pairs)
     at = lambda p, col: p * size + col  # noqa: E731
     n = S = G = None
-    for _, n, S, G in series_deal_sums(run_dirs, specs, specs[0].n_chunks):
+    for _k, n, S, G in series_deal_sums(run_dirs, specs, specs[0].n_chunks):
         pass
     rows = []
     share, se = skill_share(S, G, n, *pair_columns(size, P))
@@ -424,10 +428,10 @@ def skill(variants: list[Variant], ladder: list[str], n: int, out: str | Path, *
                "strategies": list(ladder), "labels": labels, "n_per_pair": n,
                "games_per_pair": specs[0].played, "chunks": specs[0].n_chunks,
                "rulesets": manifest["rulesets"],
-               "interval": "95% normal intervals, the deal as unit (every pair of every ruleset plays the same "
-                           "deals): ratings by the tournament's sandwich estimator, the skill share by its "
-                           "U-statistic's variance and the delta method, games_to_win at the ends of the "
-                           "interval of the pair's wins minus losses",
+               "interval": N_("95% normal intervals, the deal as unit (every pair of every ruleset plays the same "
+                              "deals): ratings by the tournament's sandwich estimator, the skill share by its "
+                              "U-statistic's variance and the delta method, games_to_win at the ends of the "
+                              "interval of the pair's wins minus losses"),
                "skill": json_rows(tables["skill"]), "effects": json_rows(tables["skill_effects"]),
                "ratings": json_rows(tables["skill_ratings"]),
                "steps": json_rows(tables["skill_steps"])}

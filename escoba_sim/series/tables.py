@@ -42,6 +42,8 @@ from pathlib import Path
 import numpy as np
 
 from ..files import UntrustedFile, parse_json, read_bytes, read_json_object, sha256_file
+from ..i18n import N_
+from ..i18n import translate as _
 from ..runs import runner, stats
 from ..runs.aggregates import gram, merge
 from ..runs.folder import (
@@ -63,6 +65,17 @@ TABLE_LIMIT = 1 << 30
 
 # --- playing the runs and pairing them by deal ----------------------------------------------
 
+# a series' folder errors, one sentence per kind (``what``): the words agree with the kind in Spanish
+HOLDS_ANOTHER = {
+    "comparison": N_("{folder} already holds a different comparison; choose another --out"),
+    "tournament": N_("{folder} already holds a different tournament; choose another --out"),
+    "skill ladder": N_("{folder} already holds a different skill ladder; choose another --out")}
+HOLDS_NONE = {
+    "comparison": N_("--out {folder}: the folder is not empty and holds no comparison"),
+    "tournament": N_("--out {folder}: the folder is not empty and holds no tournament"),
+    "skill ladder": N_("--out {folder}: the folder is not empty and holds no skill ladder")}
+
+
 def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[RunSpec], what: str, *,
                jobs: int = 1, executor=None, argv: list[str] | None = None,
                on_run: Callable[[int], None] | None = None,
@@ -79,10 +92,12 @@ def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[Run
         if mpath.exists():
             old = read_manifest(out)
             if {k: old.get(k) for k in keys} != {k: manifest[k] for k in keys}:
-                raise RunError(f"{out} already holds a different {what}; choose another --out")
+                raise RunError(_(HOLDS_ANOTHER.get(what, N_("{folder} already holds a different series; choose another "
+                                                            "--out"))).format(folder=out))
             check_series_format(out, old)
         elif any(p.name != LOCK for p in out.iterdir()):
-            raise RunError(f"--out {out}: the folder is not empty and holds no {what}")
+            raise RunError(_(HOLDS_NONE.get(what, N_("--out {folder}: the folder is not empty and holds no series")))
+                           .format(folder=out))
         write_json(mpath, manifest, out)
         aggregates = []
         for k, spec in enumerate(specs):
@@ -314,7 +329,7 @@ def verify_runs(out: Path, manifest: dict) -> None:
     for k in range(len(listed) if isinstance(listed, list) else 0):
         run_dir = out / "runs" / f"{k:02d}"
         try:
-            _, spec = read_run_spec(run_dir)
+            _manifest, spec = read_run_spec(run_dir)
             if spec.seed != manifest.get("seed") or not spec.keep_deals:
                 raise RunError(f"{run_dir} is not a run of this series (another seed, or no deal files); "
                                f"play the series again with another --out")

@@ -28,6 +28,8 @@ from .. import __version__
 from ..batch import engine_for
 from ..game.columns import POINT_COLUMNS, SIDE_COLUMNS
 from ..game.rules import parse_rules
+from ..i18n import N_
+from ..i18n import translate as _
 from ..runs import stats
 from ..runs.aggregates import DealLayout, add_padded
 from ..runs.spec import RunError, RunSpec, make_spec
@@ -139,16 +141,16 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
     ``executor`` (e.g. ``cluster.connect(...)``) is handed to ``runner.run`` for every run (``tables.run_series``).
     """
     if len(strategies) < 2:
-        raise TournamentError("a tournament needs two or more strategies")
+        raise TournamentError(_("a tournament needs two or more strategies"))
     try:  # canonical spec strings: the labels, and `heuristic` equals `heuristic:oros=1`
         strategies = [check_strategy(x) for x in strategies]
     except StrategyError as e:
         raise TournamentError(str(e)) from None
     if len(set(strategies)) != len(strategies):
-        raise TournamentError("each strategy may enter a tournament once")
+        raise TournamentError(_("each strategy may enter a tournament once"))
     r = parse_rules(rules)
     if r.players != 2 and not r.teams:
-        raise TournamentError("tournament pairs are two-sided games: use 2 players, or 4 or 6 with teams")
+        raise TournamentError(_("tournament pairs are two-sided games: use 2 players, or 4 or 6 with teams"))
     out = Path(out)
     pairs = list(combinations(range(len(strategies)), 2))
     specs = []
@@ -186,8 +188,8 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
                "games_per_pair": specs[0].played, "chunks": specs[0].n_chunks,
                "ratings": json_rows(tables["ratings"]), "pairs": json_rows(tables["pairs"]),
                "estimates": json_rows(tables["estimates"].filter(tables["estimates"]["metric"] == "win_rate")),
-               "interval": "95% intervals, the deal as unit (every pair plays the same deals): crosstable "
-                           "by the delta method (scores: Wilson at the deals' effective sample size, never outside "
-                           "[0, 1]), ratings by a sandwich estimator of the Bradley-Terry fit"}
+               "interval": N_("95% intervals, the deal as unit (every pair plays the same deals): crosstable by the "
+                              "delta method (scores: Wilson at the deals' effective sample size, never outside "
+                              "[0, 1]), ratings by a sandwich estimator of the Bradley-Terry fit")}
     write_results(out, manifest, tables, summary)
     return summary
