@@ -77,12 +77,44 @@ def from_accept_language(header: str | None) -> str:
     return best if best_q > 0 else DEFAULT
 
 
+# The language of what this process prints at the command line (install_for_cli sets it); English until then,
+# so a program using the library, and the tests, read English unless they ask.
+_active: gettext.NullTranslations = gettext.NullTranslations()
+
+
+def translate(message: str) -> str:
+    """``message`` in the process's language (import it as ``_``: ``from ..i18n import translate as _``)."""
+    return _active.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The singular or plural form for ``n`` in the process's language."""
+    return _active.ngettext(singular, plural, n)
+
+
+def lang_from_argv(argv) -> str | None:
+    """The value of the global ``--lang`` option in a command line (``--lang es``, ``--lang=es``), read by
+    hand because the language must be known before Click is imported; None when absent. Only what comes
+    before a lone ``--`` counts."""
+    args = list(argv)
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+    return None
+
+
 def install_for_cli(lang: str | None = None) -> str:
     """Make ``lang`` (default: the environment's) the language of the process's gettext calls, Click's
     included: binds the package's domain as the default one. Call it before Click is imported, since Click
     translates some texts when its modules load. Returns the language chosen."""
+    global _active
     code = normalize(lang) or from_environment()
     gettext.bindtextdomain(DOMAIN, str(LOCALE_DIR))
     gettext.textdomain(DOMAIN)
     os.environ["LANGUAGE"] = code  # gettext's own lookup reads LANGUAGE first
+    _active = translation(code)
     return code
