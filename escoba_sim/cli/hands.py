@@ -118,7 +118,7 @@ def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json, 
     from ..strategies import PluginError, StrategyError
 
     try:  # the reference engine plays; a core-only strategy (ismcts) decides through the compiled core
-        _, record = play_record(ruleset, strategies, seed, game, hand_index, dealer=dealer, deck=cards)
+        _state, record = play_record(ruleset, strategies, seed, game, hand_index, dealer=dealer, deck=cards)
     except PluginError as e:
         fail(str(e))
     except StrategyError as e:

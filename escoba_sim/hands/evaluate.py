@@ -31,6 +31,8 @@ from ..game.cards import card_str, cards_str, mask_of
 from ..game.engine import HandState, Move
 from ..game.rng import mix64
 from ..game.rules import Ruleset
+from ..i18n import N_
+from ..i18n import translate as _
 
 DEFAULT_SAMPLES = 4000  # deals per decision; every option is played on each
 MAX_OPTIONS_BUDGET = 30  # a decision gets at most samples x 30 playouts: past 30 options, fewer deals each
@@ -97,12 +99,14 @@ class OptionValue:
     spread: float
 
 
-def option_label(move: Move | None) -> str:
-    """``5o Rc`` (captures Rc), ``5o`` (lays), ``blow 5o Rc``, ``no blow``: the notation play accepts."""
+def option_label(move: Move | None, translated: bool = False) -> str:
+    """``5o Rc`` (captures Rc), ``5o`` (lays), ``blow 5o Rc``, ``no blow``: the notation play accepts (in the
+    process's language when ``translated``: ``soplar 5o Rc``, ``no soplar``; a record or ``--json`` keeps English)."""
+    tr = _ if translated else str
     if move is None:
-        return "no blow"
+        return tr(N_("no blow"))
     text = " ".join([card_str(move.card), cards_str(move.take)]).strip() if move.take else card_str(move.card)
-    return ("blow " + text) if move.soplar else text
+    return tr(N_("blow {cards}")).format(cards=text) if move.soplar else text
 
 
 @dataclass
@@ -202,10 +206,11 @@ def evaluate_info(info: InfoSet, moves: list[Move | None], *, blow: bool = False
     return Evaluation(info, blow, values, "search", samples, seed, margins)
 
 
-def format_value(o: OptionValue, method: str) -> str:
+def format_value(o: OptionValue, method: str, translated: bool = False) -> str:
     """``+0.84 ±0.05`` for a searched value, ``+2 exact`` for a solved one."""
+    tr = _ if translated else str
     if method == "forced":
-        return "forced"
+        return tr(N_("forced"))
     if method == "exact":
-        return f"{o.value:+.0f} exact"
+        return tr(N_("{value} exact")).format(value=f"{o.value:+.0f}")
     return f"{o.value:+.2f} ±{o.spread:.2f}"

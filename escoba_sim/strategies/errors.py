@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import difflib
 
+from ..i18n import translate as _
+
 
 class StrategyError(ValueError):
     """A strategy spec that does not parse: unknown name or parameter, bad value, missing plugin."""
@@ -33,4 +35,4 @@ class PluginError(StrategyError):
 def suggestion(word: str, choices) -> str:
     """`` (did you mean X?)`` for the closest of ``choices``, or nothing."""
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
-    return f" (did you mean {close[0]}?)" if close else ""
+    return _(" (did you mean {word}?)").format(word=close[0]) if close else ""
