@@ -167,12 +167,12 @@ def evaluate(st: HandState, *, blow: bool = False, samples: int = DEFAULT_SAMPLE
     """Value every option of the seat to play in ``st``: its moves, or with ``blow`` its blow decision
     (``[no blow] + blows``). Only ``InfoSet.of(st)`` is used: the other hands and the stock order never are."""
     if st.over:
-        raise ValueError("the hand is over: there is no decision to evaluate")
+        raise ValueError(_("the hand is over: there is no decision to evaluate"))
     info = InfoSet.of(st)
     if blow:
         moves: list[Move | None] = [None, *engine.blow_options(st)]
         if len(moves) == 1:
-            raise ValueError("there is no blow open to the seat to play")
+            raise ValueError(_("there is no blow open to the seat to play"))
     else:
         moves = list(engine.legal_moves(st))
     return evaluate_info(info, moves, blow=blow, samples=samples, seed=seed, c=c)
@@ -182,7 +182,8 @@ def evaluate_info(info: InfoSet, moves: list[Move | None], *, blow: bool = False
                   seed: int = 0, c: float = DEFAULT_C) -> Evaluation:
     """Value ``moves`` (legal in ``info``; with ``blow``, None = no blow) from the information set alone."""
     if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
-        raise ValueError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, got {samples!r}")
+        raise ValueError(_("samples must be a whole number from 1 to {limit}, got {samples}").format(
+            limit=f"{MAX_SAMPLES:,}", samples=repr(samples)))
     options = [(m.card if m is not None else info.pending, mask_of(m.take) if m is not None else 0) for m in moves]
     r = info.rules
     if len(moves) == 1:
