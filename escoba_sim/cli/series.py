@@ -155,8 +155,8 @@ def tournament(strategies, count, ruleset, seed, jobs, chunk, out, save_hands, a
 @click.command(help=_("""How much skill each ruleset rewards: a ladder of strategies, every pair on the same duplicate deals.
 
 Per ruleset: the ladder's ratings (Elo scale), the skill share of the outcome variance, the games
-the stronger of two neighbours needs to win a match 95% of the time, the seat advantage, hands per
-game and escobas per hand, each with a 95% interval (the deal as unit). See docs/skill.md.
+the stronger of two neighbours needs to win a match with probability 0.95, the seat advantage, hands
+per game and escobas per hand, each with an interval at 95% (the deal as unit). See docs/skill.md.
 
 \b
 Examples:
