@@ -35,13 +35,14 @@ def rules_list(as_json):
     heads = {name: name + (" " + _("(default)") if name == DEFAULT_PRESET else "") for name in PRESETS}
     width = {name: max(len(heads[name]), *(len(short_value(f, getattr(r, f))) for f in shown)) + 2
              for name, r in PRESETS.items()}
-    click.echo(f"{_('field'):<12}" + "".join(f"{heads[n]:<{width[n]}}" for n in PRESETS).rstrip())
+    field = _("field")
+    click.echo(f"{field:<12}" + "".join(f"{heads[n]:<{width[n]}}" for n in PRESETS).rstrip())
     for f in shown:
         click.echo(f"{f:<12}" + "".join(f"{short_value(f, getattr(r, f)):<{width[n]}}"
                                        for n, r in PRESETS.items()).rstrip())
     click.echo("")
     for f in shown:
-        click.echo(f"{f:<12}{_(FIELD_HELP[f])}")
+        click.echo(textwrap.fill(_(FIELD_HELP[f]), 80, initial_indent=f"{f:<12}", subsequent_indent=" " * 12))
     click.echo(_("(every field and what its value means: escoba-sim rules show PRESET)"))
     click.echo("")
     click.echo(_("sources:"))
@@ -75,7 +76,8 @@ def strategies_cmd(as_json):
                    for n, d in BUILTINS.items()})
         return
     for n, d in BUILTINS.items():
-        click.echo(f"{n:<11}{_(d.help)}  [{engine(n)}{', ' + _('cheats') if d.cheats else ''}]")
+        cheats = ", " + _("cheats") if d.cheats else ""
+        click.echo(f"{n:<11}{_(d.help)}  [{engine(n)}{cheats}]")
         for k, p in d.params.items():
             click.echo(f"{'':<13}{k}={p.default:g}  {_(p.help)}")
 
@@ -103,10 +105,11 @@ def rules_show(ruleset, as_json):
                    "meanings": {f: describe_value(f, getattr(ruleset, f)) for f in FIELD_NAMES},
                    "field_help": dict(FIELD_HELP)})
         return
-    click.echo(f"{_('canonical'):<18}{canonical}")
-    click.echo(f"{_('digest'):<18}{ruleset.digest()}")
+    label = {"canonical": _("canonical"), "digest": _("digest"), "preset": _("preset")}
+    click.echo(f"{label['canonical']:<18}{canonical}")
+    click.echo(f"{label['digest']:<18}{ruleset.digest()}")
     click.echo(textwrap.fill(_("{preset}, after {source}").format(preset=preset, source=_(PRESET_SOURCES[preset])), 80,
-                             initial_indent=f"{_('preset'):<18}",
+                             initial_indent=f"{label['preset']:<18}",
                              subsequent_indent=" " * 18))
     click.echo("")
     for f in FIELD_NAMES:

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from ..files import TOML_LIMIT, UntrustedFile, read_text, read_toml
-from ..i18n import N_, ngettext
+from ..i18n import N_, translate
+from ..i18n import ngettext as i18n_ngettext
 from ..i18n import translate as _
 
 PLAYER_COUNTS = (2, 3, 4, 6)
@@ -236,27 +237,28 @@ _VALUE_HELP = {
 def describe_value(name: str, value: Any, translated: bool = False) -> str:
     """What a field's value means, in a phrase that stands alone (``rules show``): in English (the
     ``--json`` value), or ``translated`` into the process's language (what a person reads)."""
-    tr = _ if translated else str
-    ntr = ngettext if translated else (lambda one, many, n: one if n == 1 else many)
+    # the catalogue's words, or the English as written: named _ and ngettext so that Babel extracts them
+    _ = translate if translated else str
+    ngettext = i18n_ngettext if translated else (lambda one, many, n: one if n == 1 else many)
     if (name, value) in _VALUE_HELP:
-        return tr(_VALUE_HELP[name, value])
+        return _(_VALUE_HELP[name, value])
     if name == "players":
-        return ntr("{n} player", "{n} players", value).format(n=value)
+        return ngettext("{n} player", "{n} players", value).format(n=value)
     if name == "hand_size":
-        return ntr("{n} card to each player at each deal", "{n} cards to each player at each deal",
-                   value).format(n=value)
+        return ngettext("{n} card to each player at each deal", "{n} cards to each player at each deal",
+                        value).format(n=value)
     if name == "table_size":
-        return ntr("{n} card face up to the table", "{n} cards face up to the table", value).format(n=value)
+        return ngettext("{n} card face up to the table", "{n} cards face up to the table", value).format(n=value)
     if name == "bonus_all_oros":
-        return tr("no bonus for all ten oros") if value == 0 else ntr(
+        return _("no bonus for all ten oros") if value == 0 else ngettext(
             "{n} extra point for all ten oros", "{n} extra points for all ten oros", value).format(n=value)
     if name == "bonus_all_sevens":
-        return tr("no bonus for all four sevens") if value == 0 else ntr(
+        return _("no bonus for all four sevens") if value == 0 else ngettext(
             "{n} extra point for all four sevens", "{n} extra points for all four sevens", value).format(n=value)
     if name == "target":
-        return tr("one hand is the game") if value == 0 else ntr(
+        return _("one hand is the game") if value == 0 else ngettext(
             "a game ends when a side has {n} point", "a game ends when a side has {n} points", value).format(n=value)
-    return tr(FIELD_HELP[name])
+    return _(FIELD_HELP[name])
 
 
 def short_value(name: str, value: Any) -> str:

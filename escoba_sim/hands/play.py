@@ -234,7 +234,8 @@ class Session:
         heads = [_("cards"), _("oros"), _("sevens"), _("7o"), _("escobas")]
         width = max(8, len(_("taken")), *(len(self.seats.side_name(s)) for s in range(r.n_sides)))
         cols = [max(3, len(h)) for h in heads]
-        self.say(f"  {_('taken'):<{width}}  " + "  ".join(f"{h:>{w}}" for h, w in zip(heads, cols)))
+        taken = _("taken")
+        self.say(f"  {taken:<{width}}  " + "  ".join(f"{h:>{w}}" for h, w in zip(heads, cols)))
         for side in range(r.n_sides):
             p = st.piles[side]
             cells = [p.bit_count(), (p & OROS_MASK).bit_count(), (p & SEVENS_MASK).bit_count(),
@@ -454,7 +455,7 @@ class Session:
         """Play ``m`` and say it: ``who`` names a computer seat; None is the person (``you lay 5o``)."""
         stock = len(st.stock)
         engine.apply_move(st, m)
-        self.say(f"{_('you') if who is None else who} {self.move_text(m, who is None)}")
+        self.say((_("you") if who is None else who) + " " + self.move_text(m, who is None))
         if len(st.stock) < stock:
             if self.rules.deal == "draw":
                 if m.player == PERSON_SEAT:

@@ -525,7 +525,8 @@ def format_trace(data: dict[str, Any], notes: dict[int, str] | None = None, widt
     sw = max(5, len(seat_head) + 1)
     hw = max(hw, len(hand_head) + 2)
     tw = max(tw, len(table_head) + 2)
-    out.append(f"{'#':>3}  {seat_head:<{sw}}{hand_head:<{hw}}{table_head:<{tw}}{_('move')}")
+    move_head = _("move")
+    out.append(f"{'#':>3}  {seat_head:<{sw}}{hand_head:<{hw}}{table_head:<{tw}}{move_head}")
     if notes:
         out.append(f"{'':10}" + _("value ±se of the move played; a better move, its value, the loss"))
     st = st0
