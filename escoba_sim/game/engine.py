@@ -337,14 +337,16 @@ def apply_move(st: HandState, move: Move, *, legal: list[Move] | None = None, op
         _finish(st)
 
 
-def explain_illegal(st: HandState, move: Move, legal: list[Move], translated: bool = False) -> str:
+def explain_illegal(st: HandState, move: Move, legal: list[Move], translated: bool = False,
+                    person: bool = False) -> str:
     """Why ``move`` is not legal, in words a player understands: in English (an IllegalMove, a program's
-    error), or ``translated`` for the person at the table (``play``: "not in your hand")."""
+    error), or ``translated`` into the process's language for a person (``person``: the one at the table,
+    whose hand is "your hand")."""
     tr = _ if translated else str
     if move.card not in st.hands[st.to_play]:
-        if translated:
+        if person:
             return _("{card} is not in your hand").format(card=card_str(move.card))
-        return f"{card_str(move.card)} is not in seat {st.to_play}'s hand"
+        return tr(N_("{card} is not in seat {seat}'s hand")).format(card=card_str(move.card), seat=st.to_play)
     missing = [c for c in move.take if c not in st.table]
     if missing:
         if translated:

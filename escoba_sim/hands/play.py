@@ -230,12 +230,12 @@ class Session:
         elif r.target:
             head += " " + _("-- game score: {score} (to {target})").format(score=score, target=r.target)
         self.say(head)
-        # the pile table: each column as wide as its heading, in the process's language
+        # the pile table, its headings in the process's language; a column is as wide as its heading
         heads = [_("cards"), _("oros"), _("sevens"), _("7o"), _("escobas")]
         width = max(8, len(_("taken")), *(len(self.seats.side_name(s)) for s in range(r.n_sides)))
-        cols = [max(3, len(h)) for h in heads]
+        cols = [max(len(h), least) for h, least in zip(heads, (5, 4, 6, 3, 7))]  # a cell: "yes" under "7o"
         taken = _("taken")
-        self.say(f"  {taken:<{width}}  " + "  ".join(f"{h:>{w}}" for h, w in zip(heads, cols)))
+        self.say(f"  {taken:<{width}}  " + "  ".join(heads))
         for side in range(r.n_sides):
             p = st.piles[side]
             cells = [p.bit_count(), (p & OROS_MASK).bit_count(), (p & SEVENS_MASK).bit_count(),
@@ -350,12 +350,12 @@ class Session:
             move = Move(seat, card, take, escoba=bool(take) and set(take) == set(st.table))
             if move in options:
                 return move, None
-            return None, engine.explain_illegal(st, move, options, translated=True)
+            return None, engine.explain_illegal(st, move, options, translated=True, person=True)
         found = [m for m in options if m.card == card]
         if len(found) == 1:
             return found[0], None
         if not found:
-            return None, engine.explain_illegal(st, Move(seat, card), options, translated=True)
+            return None, engine.explain_illegal(st, Move(seat, card), options, translated=True, person=True)
         return None, (_("{card} has {n} moves: {moves} -- name the cards it takes, e.g. `{example}`").format(
             card=card_str(card), n=len(found), moves="; ".join(option_label(m, translated=True) for m in found),
             example=option_label(found[0], translated=True))
@@ -545,8 +545,5 @@ class Session:
         except Quit:
             self.say(_("quit."))
         if self.saved:
-            self.say(ngettext("{n} hand record in {path}; check it with `escoba-sim replay FILE`, see where points "
-                              "were lost with `escoba-sim analyze FILE`",
-                              "{n} hand records in {path}; check one with `escoba-sim replay FILE`, see where points "
-                              "were lost with `escoba-sim analyze FILE`", len(self.saved)).format(
-                n=len(self.saved), path=self.out))
+            self.say(_("{n} hand record(s) in {path}; check one with `escoba-sim replay FILE`, see where points "
+                       "were lost with `escoba-sim analyze FILE`").format(n=len(self.saved), path=self.out))

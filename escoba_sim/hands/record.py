@@ -366,8 +366,8 @@ def walk(rules: Ruleset, deck: list[int], dealer: int, moves: list[RecordedMove]
             yield st, Step(n, move, hand_before, table_before)
             continue
         if rm.player != st.to_play:
-            problems.append(_problem(N_("it is seat {seat}'s turn, not seat {player}'s"), n, rm.player,
-                                     seat=st.to_play, player=rm.player))
+            problems.append(_problem(N_("it is seat {seat}'s turn, not seat {mover}'s"), n, rm.player,
+                                     seat=st.to_play, mover=rm.player))
             return
         clears = bool(rm.take) and set(rm.take) == set(st.table)
         move = Move(rm.player, rm.card, rm.take, escoba=clears)
@@ -376,7 +376,7 @@ def walk(rules: Ruleset, deck: list[int], dealer: int, moves: list[RecordedMove]
         except IllegalMove as e:  # the state is as before the move: its reason is said again for a person
             said = engine.explain_illegal(st, move, engine.legal_moves(st), translated=True) \
                 if rm.player == st.to_play else ""
-            problems.append(Problem(str(e), n, rm.player, said=said.replace(_("your hand"), _("the hand"))))
+            problems.append(Problem(str(e), n, rm.player, said=said))
             return
         if rm.escoba is not None and rm.escoba != clears:
             # the move is legal; only its label is wrong, so report it and carry on
