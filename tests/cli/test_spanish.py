@@ -73,18 +73,29 @@ def test_in_process_tests_read_english_unless_they_ask(cli):
 # ------------------------------------------------------------------ language-neutral output
 
 def test_json_and_saved_records_are_the_same_bytes_in_both_languages(tmp_path):
-    record = tmp_path / "hand.json"
+    record, blown, wrong = tmp_path / "hand.json", tmp_path / "blown.json", tmp_path / "wrong.json"
+    # a hand with blows (tradicional, random laying cards that could capture), and one with an illegal move
+    record.write_text(escoba("trace", "-s", "greedy", "--vs", "maxoros", "--seed", "7", "--json", env=environment()).stdout)
+    blown.write_text(escoba("trace", "-s", "random", "--vs", "random", "-r", "tradicional", "--seed", "1", "--json",
+                            env=environment()).stdout)
+    assert '"soplar": true' in blown.read_text()
+    data = json.loads(record.read_text())
+    data["moves"][2]["player"] = 1 - data["moves"][2]["player"]  # out of turn
+    wrong.write_text(json.dumps(data))
     commands = [("trace", "-s", "greedy", "--vs", "maxoros", "--seed", "7", "--json"),
+                ("trace", "-s", "random", "--vs", "random", "-r", "tradicional", "--seed", "1", "--json", "--analyze",
+                 "--samples", "100"),
                 ("moves", "--table", "1o 4c Rb", "--hand", "5b 7o", "--json"),
                 ("rules", "show", "tradicional", "--json"), ("rules", "list", "--json"), ("strategies", "--json"),
-                ("replay", record, "--json"), ("analyze", record, "--samples", "200", "--json")]
-    record.write_text(escoba(*commands[0], env=environment()).stdout)
+                ("replay", record, "--json"), ("replay", wrong, "--json"),
+                ("analyze", record, "--samples", "200", "--json"), ("analyze", blown, "--samples", "100", "--json")]
     for args in commands:
         en = escoba(*args, env=environment(LANG="en_US.UTF-8"))
         es = escoba(*args, env=environment(LANG="es_ES.UTF-8"))
-        assert en.returncode == es.returncode == 0, (args, en.stderr, es.stderr)
+        assert en.returncode == es.returncode == (1 if wrong in args else 0), (args, en.stderr, es.stderr)
         assert en.stdout == es.stdout, args
         json.loads(es.stdout)
+    assert '"reason": "' in escoba("replay", wrong, "--json", env=environment(LANG="es_ES.UTF-8")).stdout
     # a record that play saves: the same file whichever language the sitting was in
     saved = {}
     for lang in ("en", "es"):
