@@ -28,7 +28,8 @@ from . import hands, rules, runs, series, tune, web  # noqa: E402
 def _version_message() -> str:
     from ..native import ENGINE
 
-    return f"escoba-sim {__version__} (engine: {ENGINE}, Python {sys.version.split()[0]})"
+    return _("escoba-sim {version} (engine: {engine}, Python {python})").format(
+        version=__version__, engine=ENGINE, python=sys.version.split()[0])
 
 
 def _print_version(ctx, param, value):

@@ -153,7 +153,7 @@ loss usage options missing invalid unknown expected got seed run runs every each
 example examples than more at least most one two three should would could there their it its be been has have
 was were will can may after before instead without given give choose try help exit message version analysis
 decision decisions mark player players record records folder chunk chunks interrupted continue saved left over
-pairing
+pairing engine
 """.split())
 # What stays as written in both languages: names of strategies, rules presets and fields and their values, commands,
 # metavariables and units.
@@ -177,6 +177,7 @@ def english_words(text: str) -> set[str]:
 # command -> (arguments, input for play); {record}, {folder} and {out} are filled in the child
 COMMANDS = {
     "help": (["--help"], None),
+    "version": (["--version"], None),
     **{f"{c} --help": ([*c.split(), "--help"], None) for c in (
         "trace", "replay", "moves", "play", "analyze", "rules", "rules list", "rules show", "strategies", "run",
         "resume", "compare", "tournament", "skill", "report", "tune", "bench", "serve")},
