@@ -152,8 +152,8 @@ def _core():
     from .. import native
 
     if native.core is None:
-        raise EvaluationError("the evaluator runs in the compiled core, which is not loaded "
-                              "(build it with pip install -e ., and unset ESCOBA_SIM_PURE_PYTHON)")
+        raise EvaluationError(_("the evaluator runs in the compiled core, which is not loaded (build it with pip "
+                                "install -e ., and unset ESCOBA_SIM_PURE_PYTHON)"))
     return native.core
 
 

@@ -20,9 +20,10 @@ class PluginError(StrategyError):
     def __init__(self, plugin: str, what: str, seat: int | None = None, move: int | None = None,
                  where: str | None = None):
         self.plugin, self.what, self.seat, self.move, self.where = plugin, what, seat, move, where
-        at = ", ".join(x for x in (where, f"seat {seat}" if seat is not None else None,
-                                   f"move {move}" if move is not None else None) if x)
-        super().__init__(f"strategy plugin `{plugin}`" + (f" ({at})" if at else "") + f": {what}")
+        at = ", ".join(x for x in (where, _("seat {seat}").format(seat=seat) if seat is not None else None,
+                                   _("move {n}").format(n=move) if move is not None else None) if x)
+        head = _("strategy plugin `{name}`").format(name=plugin)
+        super().__init__(head + (f" ({at})" if at else "") + f": {what}")
 
     def at(self, where: str) -> PluginError:
         """The same failure, placed in a deal (e.g. ``game 12 hand 3``)."""
