@@ -51,15 +51,13 @@ class _Main(click.Group):
             ctx.exit(130)
 
 
-@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]},
+             help=_("Simulate Escoba del 15 and compare strategies and rule variants.\n\n"
+                    "Example: escoba-sim run --strategy greedy --vs maxoros -n 1e6"))
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
               help=_("Show the version and which engine (cython or python) is active."))
 def main():
-    pass
-
-
-main.help = _("Simulate Escoba del 15 and compare strategies and rule variants.\n\n"
-              "Example: escoba-sim run --strategy greedy --vs maxoros -n 1e6")
+    pass  # the help text is the group's (above), translated
 
 
 # Click shows "[required]" through gettext from a text it does not mark: marked here for the catalogue
