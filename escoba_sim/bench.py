@@ -14,6 +14,7 @@ import time
 
 from . import batch
 from .game.rules import Ruleset, parse_rules
+from .i18n import translate as _
 
 PAIRINGS = (("greedy", "maxoros"), ("greedy", "greedy"), ("random", "random"))
 # The largest call of the compiled core: 320,000 hands (~0.3 s, ~20 MB of results). The call's own cost
@@ -71,7 +72,8 @@ def bench_table(rules: Ruleset | str = "ludoteka", seconds: float = 2.0, python_
 
 def format_table(rows: list[dict]) -> str:
     """A plain-text table of ``bench_table`` rows."""
-    lines = [f"{'pairing':<16}{'cython hands/s':>16}{'python hands/s':>16}{'ratio':>9}"]
+    pairing, cython, python, ratio = _("pairing"), _("cython hands/s"), _("python hands/s"), _("ratio")
+    lines = [f"{pairing:<16}{cython:>16}{python:>16}{ratio:>9}"]
     for r in rows:
         cy = f"{r['cython']:,.0f}" if "cython" in r else "-"
         py = f"{r['python']:,.0f}" if "python" in r else "-"

@@ -29,6 +29,8 @@ import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
+from .i18n import translate as _
+
 MiB = 1 << 20
 JSON_LIMIT = 64 * MiB  # a summary or manifest is kilobytes; a hand record well under one MiB
 TOML_LIMIT = 1 * MiB
@@ -54,16 +56,17 @@ def read_bytes(path: str | os.PathLike, limit: int = JSON_LIMIT) -> bytes:
     try:
         fd = os.open(p, flags)
     except FileNotFoundError:
-        raise UntrustedFile(f"{p}: no such file") from None
+        raise UntrustedFile(_("{path}: no such file").format(path=p)) from None
     except OSError as e:  # ELOOP: a symlink; EACCES; ENXIO: a FIFO with no writer ...
-        raise UntrustedFile(f"{p}: cannot open ({first_line(e)})") from None
+        raise UntrustedFile(_("{path}: cannot open ({reason})").format(path=p, reason=first_line(e))) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+            kind = _("a folder") if stat.S_ISDIR(st.st_mode) else _("not a regular file")
             raise UntrustedFile(f"{p}: {kind}")
         if st.st_size > limit:
-            raise UntrustedFile(f"{p}: {st.st_size:,} bytes, more than the {limit:,} bytes such a file may have")
+            raise UntrustedFile(_("{path}: {size} bytes, more than the {limit} bytes such a file may have").format(
+                path=p, size=f"{st.st_size:,}", limit=f"{limit:,}"))
         chunks, left = [], limit + 1
         while left > 0:
             b = os.read(fd, min(left, MiB))
@@ -73,10 +76,11 @@ def read_bytes(path: str | os.PathLike, limit: int = JSON_LIMIT) -> bytes:
             left -= len(b)
         data = b"".join(chunks)
         if len(data) > limit:  # grew while read
-            raise UntrustedFile(f"{p}: more than the {limit:,} bytes such a file may have")
+            raise UntrustedFile(_("{path}: more than the {limit} bytes such a file may have").format(
+                path=p, limit=f"{limit:,}"))
         return data
     except OSError as e:
-        raise UntrustedFile(f"{p}: cannot read ({first_line(e)})") from None
+        raise UntrustedFile(_("{path}: cannot read ({reason})").format(path=p, reason=first_line(e))) from None
     finally:
         os.close(fd)
 
@@ -85,7 +89,7 @@ def read_text(path: str | os.PathLike, limit: int = JSON_LIMIT) -> str:
     try:
         return read_bytes(path, limit).decode("utf-8")
     except UnicodeDecodeError as e:
-        raise UntrustedFile(f"{path}: not UTF-8 text ({first_line(e)})") from None
+        raise UntrustedFile(_("{path}: not UTF-8 text ({reason})").format(path=path, reason=first_line(e))) from None
 
 
 def check_depth(value, max_depth: int = MAX_DEPTH, what: str = "value") -> None:
@@ -100,7 +104,7 @@ def check_depth(value, max_depth: int = MAX_DEPTH, what: str = "value") -> None:
         else:
             continue
         if d > max_depth:
-            raise UntrustedFile(f"{what}: nested more than {max_depth} levels deep")
+            raise UntrustedFile(_("{what}: nested more than {depth} levels deep").format(what=what, depth=max_depth))
         stack.extend((c, d + 1) for c in children)
 
 
@@ -114,11 +118,12 @@ def parse_json(text: str, what: str = "JSON", max_depth: int = MAX_DEPTH, finite
     try:
         value = json.loads(text, parse_constant=_refuse_constant) if finite else json.loads(text)
     except RecursionError:
-        raise UntrustedFile(f"{what}: nested too deeply") from None
+        raise UntrustedFile(_("{what}: nested too deeply").format(what=what)) from None
     except json.JSONDecodeError as e:
-        raise UntrustedFile(f"{what}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+        raise UntrustedFile(_("{what}: not valid JSON (line {line}, column {column}: {reason})").format(
+            what=what, line=e.lineno, column=e.colno, reason=e.msg)) from None
     except ValueError as e:  # int too long, NaN
-        raise UntrustedFile(f"{what}: not valid JSON ({first_line(e)})") from None
+        raise UntrustedFile(_("{what}: not valid JSON ({reason})").format(what=what, reason=first_line(e))) from None
     check_depth(value, max_depth, what)
     return value
 
@@ -131,7 +136,7 @@ def read_json_object(path: str | os.PathLike, limit: int = JSON_LIMIT, what: str
                      finite: bool = False) -> dict:
     data = read_json(path, limit, finite=finite)
     if not isinstance(data, dict):
-        raise UntrustedFile(f"{path}: not {what}, got {type(data).__name__}")
+        raise UntrustedFile(_("{path}: not {what}, got {got}").format(path=path, what=what, got=type(data).__name__))
     return data
 
 
@@ -140,9 +145,9 @@ def parse_toml(text: str, what: str = "TOML", max_depth: int = MAX_DEPTH) -> dic
     try:
         value = tomllib.loads(text)
     except RecursionError:
-        raise UntrustedFile(f"{what}: nested too deeply") from None
+        raise UntrustedFile(_("{what}: nested too deeply").format(what=what)) from None
     except (tomllib.TOMLDecodeError, ValueError) as e:
-        raise UntrustedFile(f"{what}: not valid TOML ({first_line(e)})") from None
+        raise UntrustedFile(_("{what}: not valid TOML ({reason})").format(what=what, reason=first_line(e))) from None
     check_depth(value, max_depth, what)
     return value
 
@@ -151,7 +156,8 @@ def read_toml(path: str | os.PathLike, limit: int = TOML_LIMIT, max_depth: int =
     try:
         text = read_bytes(path, limit).decode("utf-8")
     except UnicodeDecodeError as e:  # TOML is UTF-8 text
-        raise UntrustedFile(f"{path}: not valid TOML (not UTF-8 text: {first_line(e)})") from None
+        raise UntrustedFile(_("{path}: not valid TOML (not UTF-8 text: {reason})").format(
+            path=path, reason=first_line(e))) from None
     return parse_toml(text, str(path), max_depth)
 
 
@@ -168,12 +174,12 @@ def check_inside(path: str | os.PathLike, root: str | os.PathLike) -> None:
     try:
         rel = p.parent.relative_to(r)
     except ValueError:
-        raise UntrustedFile(f"{path}: outside the folder {root}") from None
+        raise UntrustedFile(_("{path}: outside the folder {root}").format(path=path, root=root)) from None
     cur = r
     for part in rel.parts:
         cur = cur / part
         if cur.is_symlink():
-            raise UntrustedFile(f"{cur}: is a symlink; the tool does not write through links")
+            raise UntrustedFile(_("{path}: is a symlink; the tool does not write through links").format(path=cur))
 
 
 def make_dirs(path: str | os.PathLike, root: str | os.PathLike) -> Path:
@@ -186,12 +192,12 @@ def make_dirs(path: str | os.PathLike, root: str | os.PathLike) -> Path:
     for part in Path(os.path.abspath(p)).relative_to(Path(os.path.abspath(r))).parts:
         cur = cur / part
         if cur.is_symlink():
-            raise UntrustedFile(f"{cur}: is a symlink; the tool does not write through links")
+            raise UntrustedFile(_("{path}: is a symlink; the tool does not write through links").format(path=cur))
         try:
             cur.mkdir()
         except FileExistsError:
             if not cur.is_dir():
-                raise UntrustedFile(f"{cur}: exists and is not a folder") from None
+                raise UntrustedFile(_("{path}: exists and is not a folder").format(path=cur)) from None
     return p
 
 

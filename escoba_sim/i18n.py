@@ -77,30 +77,44 @@ def from_accept_language(header: str | None) -> str:
     return best if best_q > 0 else DEFAULT
 
 
+def lang_from_argv(argv) -> str | None:
+    """The value of the global ``--lang`` option in a command line (``--lang es``, ``--lang=es``), read by
+    hand because the language must be known before Click is imported; None when absent. Only what comes
+    before a lone ``--`` counts."""
+    args = list(argv)
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+    return None
+
+
 def install_for_cli(lang: str | None = None) -> str:
     """Make ``lang`` (default: the environment's) the language of the process's gettext calls, Click's
     included: binds the package's domain as the default one. Call it before Click is imported, since Click
     translates some texts when its modules load. Returns the language chosen."""
+    global _installed
     code = normalize(lang) or from_environment()
     gettext.bindtextdomain(DOMAIN, str(LOCALE_DIR))
     gettext.textdomain(DOMAIN)
     os.environ["LANGUAGE"] = code  # gettext's own lookup reads LANGUAGE first
+    _installed = code
     return code
 
 
-# The language of what a process prints (terminal tables, reports, charts): the one ``use`` chooses for a
-# block, else the one ``install_for_cli`` installed (it binds the package's domain and sets LANGUAGE), else
-# English, so the library used from Python speaks English unless asked.
+# The language of what a process prints (messages, terminal tables, reports, charts): the one ``use`` chooses
+# for a block, else the one ``install_for_cli`` installed, else English, so the library used from Python (and
+# the tests) speaks English unless asked.
+_installed: str = DEFAULT
 _chosen: list[str] = []
 
 
 def current() -> str:
     """The language output is written in now (``use``, else ``install_for_cli``'s, else English)."""
-    if _chosen:
-        return _chosen[-1]
-    if gettext.textdomain() == DOMAIN:
-        return normalize(os.environ.get("LANGUAGE")) or DEFAULT
-    return DEFAULT
+    return _chosen[-1] if _chosen else _installed
 
 
 def translate(message: str) -> str:

@@ -4,22 +4,32 @@ Each command lives in the module of its group (hands, rules, runs, series, tune)
 its options, calls the library and turns the library's errors into one line; the option types and
 the options several commands share are in ``options``. Progress goes to stderr so that ``--json``
 output on stdout stays parseable.
+
+The language (English or Spanish, docs/translating.md) is chosen here, when the package is imported and
+before Click is: ``--lang`` read from the command line by hand, else the environment. Click translates
+some of its texts as its modules load, and the commands' help texts are translated as they are declared.
 """
 
 from __future__ import annotations
 
 import sys
 
-import click
+from .. import i18n
 
-from .. import __version__
-from . import hands, rules, runs, series, tune, web
+i18n.install_for_cli(i18n.lang_from_argv(sys.argv[1:]))
+
+import click  # noqa: E402  (after the language: see above)
+
+from .. import __version__  # noqa: E402
+from ..i18n import translate as _  # noqa: E402
+from . import hands, rules, runs, series, tune, web  # noqa: E402
 
 
 def _version_message() -> str:
     from ..native import ENGINE
 
-    return f"escoba-sim {__version__} (engine: {ENGINE}, Python {sys.version.split()[0]})"
+    return _("escoba-sim {version} (engine: {engine}, Python {python})").format(
+        version=__version__, engine=ENGINE, python=sys.version.split()[0])
 
 
 def _print_version(ctx, param, value):
@@ -37,18 +47,28 @@ class _Main(click.Group):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
-            click.echo(("\n" if sys.stderr.isatty() else "") + "Interrupted", err=True)
+            click.echo(("\n" if sys.stderr.isatty() else "") + _("Interrupted"), err=True)
             ctx.exit(130)
 
 
-@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]},
+             help=_("Simulate Escoba del 15 and compare strategies and rule variants.\n\n"
+                    "Example: escoba-sim run --strategy greedy --vs maxoros -n 1e6"))
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
-              help="Show the version and which engine (cython or python) is active.")
+              help=_("Show the version and which engine (cython or python) is active."))
 def main():
-    """Simulate Escoba del 15 and compare strategies and rule variants.
+    pass  # the help text is the group's (above), translated
 
-    Example: escoba-sim run --strategy greedy --vs maxoros -n 1e6
-    """
+
+# Click shows "[required]" through gettext from a text it does not mark: marked here for the catalogue
+i18n.N_("required")
+
+
+def _lang_option() -> click.Option:
+    """``--lang``: already read by hand (above); declared so that parsing accepts it and ``--help`` shows it."""
+    return click.Option(["--lang"], type=click.Choice(i18n.LANGUAGES), expose_value=False, is_eager=True,
+                        help=_("The language of what escoba-sim prints: en or es (default: ESCOBA_SIM_LANG, "
+                               "then LANG; any es_* is Spanish)."))
 
 
 for _command in (hands.trace, hands.replay, hands.moves, hands.play, hands.analyze,
@@ -58,3 +78,13 @@ for _command in (hands.trace, hands.replay, hands.moves, hands.play, hands.analy
                  tune.tune, runs.bench, web.serve):
     main.add_command(_command)
 del _command
+
+
+def _accept_lang(command: click.Command) -> None:
+    """Every command and subcommand takes ``--lang`` too, wherever a person writes it on the line."""
+    command.params.append(_lang_option())
+    for sub in getattr(command, "commands", {}).values():
+        _accept_lang(sub)
+
+
+_accept_lang(main)

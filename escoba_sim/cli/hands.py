@@ -8,6 +8,8 @@ import sys
 
 import click
 
+from ..i18n import ngettext
+from ..i18n import translate as _
 from .options import (
     COUNT,
     RULES,
@@ -34,65 +36,65 @@ def load_record_file(path: str):
         else:
             text = read_text(path)
     except UntrustedFile as e:
-        fail(f"cannot read the record {e}", 2)
+        fail(_("cannot read the record {reason}").format(reason=e), 2)
     except ValueError as e:  # a NUL byte in the name
-        fail(f"{path}: cannot read the record ({e})", 2)
+        fail(_("{path}: cannot read the record ({reason})").format(path=path, reason=e), 2)
     except UnicodeDecodeError:
-        fail(f"{path}: not a text file; a hand record is JSON", 2)
+        fail(_("{path}: not a text file; a hand record is JSON").format(path=path), 2)
     try:
         return parse_json(text, str(path))
     except UntrustedFile as e:
         fail(str(e), 2)
 
 
-@click.command()
-@click.option("--strategy", "-s", type=STRATEGY, required=True, help="Strategy of seat 0.")
+@click.command(help=_("""Play one hand and print it play by play, or as a hand record.
+
+\b
+Examples:
+  escoba-sim trace --strategy greedy --vs random --seed 7
+  escoba-sim trace -s greedy --vs maxoros --seed 7 --json > hand.json
+  escoba-sim trace -s greedy --vs greedy --vs random -r 'tradicional(players=3)' --seed 1
+  escoba-sim trace -s greedy --vs maxoros --dealer 1 --deck \\
+      "7e Cc 3o 4b 4c 4o 5o 4e Sc Se 3c 3e 2e 6e \\
+       Ro 6c 1b Cb 6b Rc 2o 7c 1c 3b 5e Ce 2b 5c \\
+       Re Sb 1e 7b 6o Co Rb 5b 1o So 2c 7o"
+  escoba-sim trace -s ismcts --vs greedy --seed 7 --analyze
+
+The same --seed/--game/--hand as a batch run shows the very hand the run
+played. With --deck, --seed (default 0) only feeds the random strategy."""))
+@click.option("--strategy", "-s", type=STRATEGY, required=True, help=_("Strategy of seat 0."))
 @click.option("--vs", type=STRATEGY, multiple=True, required=True,
-              help="Strategy of the next seat; repeat it for 3, 4 or 6 players.")
-@seed_option("Run seed (0 to 2^64-1); without --seed or --deck one is drawn and printed.")
+              help=_("Strategy of the next seat; repeat it for 3, 4 or 6 players."))
+@seed_option(_("Run seed (0 to 2^64-1); without --seed or --deck one is drawn and printed."))
 @click.option("--game", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
-              help="Game index in the run (0 to 2^64-1).")
+              help=_("Game index in the run (0 to 2^64-1)."))
 @click.option("--hand", "hand_index", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Hand index within the game (below the engine's limit of hands per game).")
-@click.option("--deck", help='A known deal instead of a shuffled one: all 40 cards in dealing order, "7o Rb 3c ...".')
+              help=_("Hand index within the game (below the engine's limit of hands per game)."))
+@click.option("--deck", help=_('A known deal instead of a shuffled one: all 40 cards in dealing order, "7o Rb 3c ...".'))
 @click.option("--dealer", type=click.IntRange(min=0),
-              help="Dealer seat (default: (game + hand) % players with --seed, 0 with --deck).")
+              help=_("Dealer seat (default: (game + hand) % players with --seed, 0 with --deck)."))
 @click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True,
-              help="Preset, preset(field=value,...) or a TOML file.")
-@json_option("Print the hand record (JSON) instead of the play-by-play.")
+              help=_("Preset, preset(field=value,...) or a TOML file."))
+@json_option(_("Print the hand record (JSON) instead of the play-by-play."))
 @click.option("--analyze", "with_analysis", is_flag=True,
-              help="Show the evaluator's value of each play, the best move and the loss (as `analyze`); "
-                   "with --json, an `analysis` field.")
-@click.option("--samples", type=SAMPLES, default=None, help="With --analyze: deals per decision (default 4000).")
+              help=_("Show the evaluator's value of each play, the best move and the loss (as `analyze`); "
+                     "with --json, an `analysis` field."))
+@click.option("--samples", type=SAMPLES, default=None, help=_("With --analyze: deals per decision (default 4000)."))
 def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json, with_analysis, samples):
-    """Play one hand and print it play by play, or as a hand record.
-
-    \b
-    Examples:
-      escoba-sim trace --strategy greedy --vs random --seed 7
-      escoba-sim trace -s greedy --vs maxoros --seed 7 --json > hand.json
-      escoba-sim trace -s greedy --vs greedy --vs random -r 'tradicional(players=3)' --seed 1
-      escoba-sim trace -s greedy --vs maxoros --dealer 1 --deck \\
-          "7e Cc 3o 4b 4c 4o 5o 4e Sc Se 3c 3e 2e 6e \\
-           Ro 6c 1b Cb 6b Rc 2o 7c 1c 3b 5e Ce 2b 5c \\
-           Re Sb 1e 7b 6o Co Rb 5b 1o So 2c 7o"
-      escoba-sim trace -s ismcts --vs greedy --seed 7 --analyze
-
-    The same --seed/--game/--hand as a batch run shows the very hand the run
-    played. With --deck, --seed (default 0) only feeds the random strategy.
-    """
+    # the help text is the command's (above), translated
     from ..game.cards import parse_cards
     from ..game.engine import MAX_HANDS_PER_GAME
     from ..hands.record import check_deck, format_trace, play_record
 
     if hand_index >= MAX_HANDS_PER_GAME:
-        fail(f"--hand: {hand_index} is past the last hand a game can have ({MAX_HANDS_PER_GAME - 1})", 2)
+        fail(_("--hand: {index} is past the last hand a game can have ({last})").format(
+            index=hand_index, last=MAX_HANDS_PER_GAME - 1), 2)
 
     strategies = [strategy, *vs]
     if len(strategies) != ruleset.players:
-        fail(f"{ruleset.canonical()} is played by {ruleset.players} players: give --strategy and "
-             f"{ruleset.players - 1} --vs (got {len(strategies)} strategies); change the player count "
-             f"with --rules, e.g. 'ludoteka(players={len(strategies)})'")
+        fail(_("{rules} is played by {players} players: give --strategy and {others} --vs (got {given} "
+               "strategies); change the player count with --rules, e.g. 'ludoteka(players={given})'").format(
+            rules=ruleset.canonical(), players=ruleset.players, others=ruleset.players - 1, given=len(strategies)))
     cards = None
     if deck is not None:
         try:
@@ -108,13 +110,15 @@ def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json, 
         import secrets
 
         seed = secrets.randbits(64)
-        click.echo(f"seed {seed} (drawn at random; pass --seed {seed} to see this hand again)", err=True)
+        click.echo(_("seed {seed} (drawn at random; pass --seed {seed} to see this hand again)").format(seed=seed),
+                   err=True)
     if dealer is not None and dealer >= ruleset.players:
-        fail(f"--dealer: {dealer} is not a seat (0 to {ruleset.players - 1} with {ruleset.players} players)")
+        fail(_("--dealer: {dealer} is not a seat (0 to {last} with {players} players)").format(
+            dealer=dealer, last=ruleset.players - 1, players=ruleset.players))
     from ..strategies import PluginError, StrategyError
 
     try:  # the reference engine plays; a core-only strategy (ismcts) decides through the compiled core
-        _, record = play_record(ruleset, strategies, seed, game, hand_index, dealer=dealer, deck=cards)
+        _state, record = play_record(ruleset, strategies, seed, game, hand_index, dealer=dealer, deck=cards)
     except PluginError as e:
         fail(str(e))
     except StrategyError as e:
@@ -136,21 +140,20 @@ def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json, 
         click.echo(format_trace(record, notes, width=terminal_width()))
 
 
-@click.command()
+@click.command(help=_("""Check a hand record move by move under its ruleset and print the score.
+
+FILE is a JSON hand record (as written by `trace --json`), or - for stdin.
+Exit status: 0 legal and complete, 1 an illegal move or another problem
+(reported with the move number, the seat and the reason), 2 not a readable
+hand record.
+
+\b
+Example:
+  escoba-sim trace -s greedy --vs random --seed 3 --json | escoba-sim replay -"""))
 @click.argument("file")
-@json_option("Print the verdict, problems and score as JSON.")
+@json_option(_("Print the verdict, problems and score as JSON."))
 def replay(file, as_json):
-    """Check a hand record move by move under its ruleset and print the score.
-
-    FILE is a JSON hand record (as written by `trace --json`), or - for stdin.
-    Exit status: 0 legal and complete, 1 an illegal move or another problem
-    (reported with the move number, the seat and the reason), 2 not a readable
-    hand record.
-
-    \b
-    Example:
-      escoba-sim trace -s greedy --vs random --seed 3 --json | escoba-sim replay -
-    """
+    # the help text is the command's (above), translated
     from ..hands.record import RecordError, format_score, replay_record, score_json
 
     data = load_record_file(file)
@@ -165,9 +168,11 @@ def replay(file, as_json):
     else:
         if problems:
             for p in problems:
-                click.echo(f"ILLEGAL {p}" if p.move is not None else f"PROBLEM {p}")
+                click.echo((_("ILLEGAL {problem}") if p.move is not None else _("PROBLEM {problem}")).format(
+                    problem=p))
         else:
-            click.echo(f"{file}: {len(data['moves'])} moves, all legal under {st.rules.canonical()}")
+            click.echo(ngettext("{file}: {n} move, legal under {rules}", "{file}: {n} moves, all legal under {rules}",
+                                len(data["moves"])).format(file=file, n=len(data["moves"]), rules=st.rules.canonical()))
         if score is not None:
             click.echo("")
             click.echo(format_score(st.rules, score, data.get("strategies")))
@@ -175,19 +180,18 @@ def replay(file, as_json):
         sys.exit(1)
 
 
-@click.command()
-@click.option("--hand", "hand_text", required=True, help='The cards in hand, e.g. "5b 7o".')
-@click.option("--table", "table_text", default="", help='The cards on the table, e.g. "1o 4c Rb" (empty by default).')
-@click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True,
-              help="Preset, preset(field=value,...) or a TOML file (capture decides what is legal).")
-@json_option("Print the moves as JSON.")
-def moves(hand_text, table_text, ruleset, as_json):
-    """List the legal moves of a hand at a table: cards taken and escobas.
+@click.command(help=_("""List the legal moves of a hand at a table: cards taken and escobas.
 
-    \b
-    Example:
-      escoba-sim moves --table "1o 4c Rb" --hand "5b 7o"
-    """
+\b
+Example:
+  escoba-sim moves --table "1o 4c Rb" --hand "5b 7o\""""))
+@click.option("--hand", "hand_text", required=True, help=_('The cards in hand, e.g. "5b 7o".'))
+@click.option("--table", "table_text", default="", help=_('The cards on the table, e.g. "1o 4c Rb" (empty by default).'))
+@click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True,
+              help=_("Preset, preset(field=value,...) or a TOML file (capture decides what is legal)."))
+@json_option(_("Print the moves as JSON."))
+def moves(hand_text, table_text, ruleset, as_json):
+    # the help text is the command's (above), translated
     from ..game.cards import CardError, card_str, cards_str, parse_cards, value
     from ..hands.record import legal_moves_for
 
@@ -208,15 +212,17 @@ def moves(hand_text, table_text, ruleset, as_json):
                    "moves": [{"card": card_str(m.card), "take": [card_str(c) for c in m.take],
                               "capture": bool(m.take), "escoba": m.escoba} for m in legal]})
         return
-    click.echo(f"hand {cards_str(sorted(hand))}  table {cards_str(sorted(table)) or '(empty)'}  "
-               f"rules {ruleset.canonical()} (capture={ruleset.capture})")
+    click.echo(_("hand {hand}  table {table}  rules {rules} (capture={capture})").format(
+        hand=cards_str(sorted(hand)), table=cards_str(sorted(table)) or _("(empty)"), rules=ruleset.canonical(),
+        capture=ruleset.capture))
     for m in legal:
         if m.take:
             total = " + ".join(str(value(c)) for c in (m.card, *m.take))
-            click.echo(f"  {card_str(m.card):<3} takes {cards_str(m.take):<16} ({total} = 15)"
-                       + ("  ESCOBA" if m.escoba else ""))
+            click.echo("  " + _("{card} takes {cards} ({total} = 15)").format(
+                card=f"{card_str(m.card):<3}", cards=f"{cards_str(m.take):<16}", total=total)
+                + ("  " + _("ESCOBA") if m.escoba else ""))
         else:
-            click.echo(f"  {card_str(m.card):<3} lays")
+            click.echo("  " + _("{card} lays").format(card=f"{card_str(m.card):<3}"))
 
 
 def terminal_io(colour: bool):
@@ -242,42 +248,43 @@ def terminal_io(colour: bool):
     return ask, lambda text: click.echo(text, color=colour)
 
 
-@click.command()
+@click.command(help=_("""Play Escoba against the computer in the terminal; every hand is saved as a hand record.
+
+Type a move by its number, or by its cards: `5o` plays the 5 of oros (its
+only move), `5o Rc` names the cards it takes, `5o -` lays it. Keys: `?` the
+3 best moves by the evaluator (from your information only), `u` takes back
+your last move and the computer's replies, `q` quits (the hand in play is
+saved as unfinished; so is it on Ctrl-C, SIGTERM or an error, with one line
+and exit 130, 143 or 1). Under soplar rules you are offered to blow when the
+computer lays a card that could have captured.
+
+\b
+Examples:
+  escoba-sim play --vs ismcts
+  escoba-sim play --vs heuristic -r tradicional --seed 7 --hands -n 3
+  escoba-sim play --vs greedy --vs maxoros              # three players
+  escoba-sim play --vs greedy --teams --partner ismcts  # two teams of two
+  escoba-sim analyze escoba-play/7-g0-h0.json           # where points were lost"""))
 @click.option("--vs", type=STRATEGY, multiple=True, required=True,
-              help="The computer's strategy (any spec, plugins too); repeat it for 3 or 4 players: one per "
-                   "computer seat, in seat order (with --teams: one per opponent).")
-@click.option("--teams", is_flag=True, help="Four players in two teams: you and a computer partner (seat 2) "
-                                            "against seats 1 and 3.")
-@click.option("--partner", type=STRATEGY, help="With --teams: your partner's strategy (default: the first --vs).")
+              help=_("The computer's strategy (any spec, plugins too); repeat it for 3 or 4 players: one per "
+                     "computer seat, in seat order (with --teams: one per opponent)."))
+@click.option("--teams", is_flag=True, help=_("Four players in two teams: you and a computer partner (seat 2) "
+                                              "against seats 1 and 3."))
+@click.option("--partner", type=STRATEGY, help=_("With --teams: your partner's strategy (default: the first --vs)."))
 @click.option("--rules", "-r", "rules_text", default="ludoteka", show_default=True,
-              help="Preset, preset(field=value,...) or a TOML file; the player count follows --vs unless set here.")
-@seed_option("Seed of the deals; without it one is drawn and printed.")
-@click.option("-n", "count", type=COUNT, default="1", show_default=True, help="Games to play (hands with --hands).")
-@click.option("--hands", "hands_mode", is_flag=True, help="-n counts single hands instead of games to the target.")
-@out_option("Folder for the hand records (one JSON file per hand).", default="escoba-play", show_default=True)
+              help=_("Preset, preset(field=value,...) or a TOML file; the player count follows --vs unless set "
+                     "here."))
+@seed_option(_("Seed of the deals; without it one is drawn and printed."))
+@click.option("-n", "count", type=COUNT, default="1", show_default=True,
+              help=_("Games to play (hands with --hands)."))
+@click.option("--hands", "hands_mode", is_flag=True, help=_("-n counts single hands instead of games to the target."))
+@out_option(_("Folder for the hand records (one JSON file per hand)."), default="escoba-play", show_default=True)
 @click.option("--samples", type=SAMPLES, default=None,
-              help="Deals of the unseen cards per hint (default: the evaluator's, 4000).")
+              help=_("Deals of the unseen cards per hint (default: the evaluator's, 4000)."))
 @click.option("--color/--no-color", "colour", default=None,
-              help="Cards in colour by suit (default: when the output is a terminal).")
+              help=_("Cards in colour by suit (default: when the output is a terminal)."))
 def play(vs, teams, partner, rules_text, seed, count, hands_mode, out, samples, colour):
-    """Play Escoba against the computer in the terminal; every hand is saved as a hand record.
-
-    Type a move by its number, or by its cards: `5o` plays the 5 of oros (its
-    only move), `5o Rc` names the cards it takes, `5o -` lays it. Keys: `?` the
-    3 best moves by the evaluator (from your information only), `u` takes back
-    your last move and the computer's replies, `q` quits (the hand in play is
-    saved as unfinished; so is it on Ctrl-C, SIGTERM or an error, with one line
-    and exit 130, 143 or 1). Under soplar rules you are offered to blow when the
-    computer lays a card that could have captured.
-
-    \b
-    Examples:
-      escoba-sim play --vs ismcts
-      escoba-sim play --vs heuristic -r tradicional --seed 7 --hands -n 3
-      escoba-sim play --vs greedy --vs maxoros              # three players
-      escoba-sim play --vs greedy --teams --partner ismcts  # two teams of two
-      escoba-sim analyze escoba-play/7-g0-h0.json           # where points were lost
-    """
+    # the help text is the command's (above), translated
     from pathlib import Path
 
     from ..hands.evaluate import DEFAULT_SAMPLES
@@ -294,7 +301,8 @@ def play(vs, teams, partner, rules_text, seed, count, hands_mode, out, samples, 
         import secrets
 
         seed = secrets.randbits(64)
-        click.echo(f"seed {seed} (drawn at random; pass --seed {seed} to see these deals again)", err=True)
+        click.echo(_("seed {seed} (drawn at random; pass --seed {seed} to see these deals again)").format(seed=seed),
+                   err=True)
     colour = sys.stdout.isatty() if colour is None else colour
     ask, say = terminal_io(colour)
     try:
@@ -302,8 +310,8 @@ def play(vs, teams, partner, rules_text, seed, count, hands_mode, out, samples, 
                           samples=samples or DEFAULT_SAMPLES)
     except (StrategyError, PlayError) as e:
         fail(str(e))
-    say(f"rules {rules.canonical()}; you are seat 0; "
-        + ", ".join(session.seats.name(s) for s in range(1, rules.players)))
+    say(_("rules {rules}; you are seat 0; {others}").format(
+        rules=rules.canonical(), others=", ".join(session.seats.name(s) for s in range(1, rules.players))))
     play_keeping_the_hand(session, count, hands_mode)
 
 
@@ -315,14 +323,17 @@ def check_out_folder(out: str) -> None:
 
     p = Path(out)
     if p.exists() and not p.is_dir():
-        fail(f"--out {out}: not a folder (a file of that name exists); the hand records could not be saved")
+        fail(_("--out {out}: not a folder (a file of that name exists); the hand records could not be saved").format(
+            out=out))
     existing = p
     while not existing.exists() and existing.parent != existing:
         existing = existing.parent
     if not existing.is_dir():
-        fail(f"--out {out}: {existing} is not a folder; the hand records could not be saved")
+        fail(_("--out {out}: {path} is not a folder; the hand records could not be saved").format(
+            out=out, path=existing))
     if not os.access(existing, os.W_OK | os.X_OK):
-        fail(f"--out {out}: {existing} is not writable; the hand records could not be saved")
+        fail(_("--out {out}: {path} is not writable; the hand records could not be saved").format(
+            out=out, path=existing))
 
 
 def play_keeping_the_hand(session, count: int, hands_mode: bool) -> None:
@@ -333,7 +344,7 @@ def play_keeping_the_hand(session, count: int, hands_mode: bool) -> None:
 
     def kept(e: BaseException) -> str:
         if session.unfinished is not None:
-            return f"; the hand so far is saved as {session.unfinished}"
+            return _("; the hand so far is saved as {path}").format(path=session.unfinished)
         notes = getattr(e, "__notes__", None)
         return f"; {notes[0]}" if notes else ""
 
@@ -343,7 +354,7 @@ def play_keeping_the_hand(session, count: int, hands_mode: bool) -> None:
     except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM (stop_on_signals raises it for both)
         if sys.stdin.isatty():
             click.echo("", err=True)  # off the prompt's line, where the terminal echoed ^C
-        click.echo(f"Interrupted{kept(e)}", err=True)
+        click.echo(_("Interrupted") + kept(e), err=True)
         sys.exit(exit_code())
     except SaveFailed as e:
         fail(str(e))
@@ -353,34 +364,34 @@ def play_keeping_the_hand(session, count: int, hands_mode: bool) -> None:
         fail(" ".join(str(e).split()) + kept(e))
     except Exception as e:  # a bug: still one line, and the hand is kept
         text = " ".join(str(e).split())[:200]
-        fail(f"unexpected {type(e).__name__}{': ' + text if text else ''} (please report it){kept(e)}")
+        fail(_("unexpected {error} (please report it)").format(
+            error=type(e).__name__ + (": " + text if text else "")) + kept(e))
 
 
-@click.command()
+@click.command(help=_("""Value every decision of a hand record: move played, best move, expected loss in points, marks.
+
+RECORD is a hand record (from `play`, `trace --json` or written by hand),
+or - for stdin. Each decision is valued from the decider's information
+only (its hand, the table, every card played), by the evaluator
+(docs/evaluate.md): exact when nothing is hidden, else a search over
+deals of the unseen cards. Losses of 0.2, 0.5 and 1.0 points are marked
+inaccuracy, mistake and blunder.
+
+\b
+Examples:
+  escoba-sim trace -s greedy --vs greedy --seed 3 --json > hand.json
+  escoba-sim analyze hand.json
+  escoba-sim analyze escoba-play/7-g0-h0.json --seat 0 --json"""))
 @click.argument("record")
 @click.option("--seat", "seats", type=click.IntRange(min=0), multiple=True,
-              help="Analyse only this seat's decisions (repeatable; default: every seat).")
+              help=_("Analyse only this seat's decisions (repeatable; default: every seat)."))
 @click.option("--samples", type=SAMPLES, default=None,
-              help="Deals of the unseen cards per decision (default: the evaluator's, 4000).")
-@seed_option("Seed of the searches (decision k searches with a seed mixed from it and k).", default=0,
+              help=_("Deals of the unseen cards per decision (default: the evaluator's, 4000)."))
+@seed_option(_("Seed of the searches (decision k searches with a seed mixed from it and k)."), default=0,
              show_default=True)
-@json_option("Print every decision and the totals as JSON.")
+@json_option(_("Print every decision and the totals as JSON."))
 def analyze(record, seats, samples, seed, as_json):
-    """Value every decision of a hand record: move played, best move, expected loss in points, marks.
-
-    RECORD is a hand record (from `play`, `trace --json` or written by hand),
-    or - for stdin. Each decision is valued from the decider's information
-    only (its hand, the table, every card played), by the evaluator
-    (docs/evaluate.md): exact when nothing is hidden, else a search over
-    deals of the unseen cards. Losses of 0.2, 0.5 and 1.0 points are marked
-    inaccuracy, mistake and blunder.
-
-    \b
-    Examples:
-      escoba-sim trace -s greedy --vs greedy --seed 3 --json > hand.json
-      escoba-sim analyze hand.json
-      escoba-sim analyze escoba-play/7-g0-h0.json --seat 0 --json
-    """
+    # the help text is the command's (above), translated
     from ..hands.evaluate import DEFAULT_SAMPLES, EvaluationError
     from ..hands.review import AnalysisError, analyze_record, format_analysis
 
@@ -388,7 +399,8 @@ def analyze(record, seats, samples, seed, as_json):
     progress = None
     if sys.stderr.isatty():
         def progress(done, total):
-            click.echo(f"\ranalysing: decision {done} of {total}", err=True, nl=done == total)
+            click.echo("\r" + _("analysing: decision {done} of {total}").format(done=done, total=total), err=True,
+                       nl=done == total)
     try:
         an = analyze_record(data, seats=list(seats) or None, samples=samples or DEFAULT_SAMPLES, seed=seed,
                             on_decision=progress)

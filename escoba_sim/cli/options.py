@@ -9,6 +9,9 @@ import sys
 
 import click
 
+from ..i18n import N_
+from ..i18n import translate as _
+
 
 class CountType(click.ParamType):
     """A positive whole count written as ``1000``, ``1_000_000``, ``1e6`` or ``2.5e5``, at most ``game.columns.MAX_COUNT``.
@@ -34,18 +37,20 @@ class CountType(click.ParamType):
         else:
             text = str(value).strip().replace("_", "")
             if not re.fullmatch(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,9})?", text):
-                self.fail(f"`{_shown(value)}` is not a count (examples: 1000, 1_000_000, 1e6, 2.5e5)", param, ctx)
+                self.fail(_("`{value}` is not a count (examples: 1000, 1_000_000, 1e6, 2.5e5)").format(
+                    value=_shown(value)), param, ctx)
             d = decimal.Decimal(text)
         if d <= 0:
-            self.fail(f"`{_shown(value)}` must be positive", param, ctx)
+            self.fail(_("`{value}` must be positive").format(value=_shown(value)), param, ctx)
         limit = self.limit()
         if limit is not None and d > limit:
-            self.fail(f"`{_shown(value)}` {self.too_many.format(limit=limit)}", param, ctx)
+            self.fail(f"`{_shown(value)}` " + _(self.too_many).format(limit=f"{limit:,}"), param, ctx)
         if d > MAX_COUNT:
-            self.fail(f"`{_shown(value)}` is more than escoba-sim plays in one run (at most "
-                      f"{MAX_COUNT:.0e}, about 30 years of one core)".replace("e+", "e"), param, ctx)
+            self.fail(_("`{value}` is more than escoba-sim plays in one run (at most {limit}, about 30 years of "
+                        "one core)").format(value=_shown(value), limit=f"{MAX_COUNT:.0e}".replace("e+", "e")),
+                      param, ctx)
         if d != d.to_integral_value():
-            self.fail(f"`{_shown(value)}` is not a whole number", param, ctx)
+            self.fail(_("`{value}` is not a whole number").format(value=_shown(value)), param, ctx)
         return int(d)
 
 
@@ -88,7 +93,7 @@ class StrategyType(click.ParamType):
 class SamplesType(CountType):
     """``--samples``: deals of the unseen cards per decision, at most ``hands.evaluate.MAX_SAMPLES``."""
 
-    too_many = "deals per decision is more than the evaluator takes (at most {limit:,})"
+    too_many = N_("deals per decision is more than the evaluator takes (at most {limit})")
 
     def limit(self) -> int:
         from ..hands.evaluate import MAX_SAMPLES
@@ -106,24 +111,25 @@ def scheduler_option(f):
     """``--scheduler``: the one definition shared by run, resume, compare, tournament and tune."""
     return click.option(
         "--scheduler", metavar="tcp://HOST:PORT|local",
-        help="Play the chunks on a Dask cluster: its scheduler's address, or `local` for an embedded one "
+        help=_("Play the chunks on a Dask cluster: its scheduler's address, or `local` for an embedded one "
              "(needs the dask extra). Results are the same; --jobs then sets chunks in flight (2 per job, "
-             "default: the cluster's threads) or, with `local`, the worker processes.")(f)
+             "default: the cluster's threads) or, with `local`, the worker processes."))(f)
 
 
 def quiet_option(f):
     """``--quiet``/``-q``: run, resume, compare and tournament."""
-    return click.option("--quiet", "-q", is_flag=True, help="No progress bar and no live standings.")(f)
+    return click.option("--quiet", "-q", is_flag=True, help=_("No progress bar and no live standings."))(f)
 
 
-def json_option(help: str = "Print the summary as JSON on stdout."):
+def json_option(help: str | None = None):
     """``--json`` (the ``as_json`` flag) with this help; the default is that of run, resume, compare and tournament."""
-    return click.option("--json", "as_json", is_flag=True, help=help)
+    return click.option("--json", "as_json", is_flag=True, help=help or _("Print the summary as JSON on stdout."))
 
 
-def jobs_option(help: str = "Worker processes (default: all cores).", **kw):
+def jobs_option(help: str | None = None, **kw):
     """``--jobs``/``-j``, at least 1; the default help is that of resume, compare and tournament."""
-    return click.option("--jobs", "-j", type=click.IntRange(min=1), help=help, **kw)
+    return click.option("--jobs", "-j", type=click.IntRange(min=1), help=help or _("Worker processes (default: all cores)."),
+                        **kw)
 
 
 def seed_option(help: str, **kw):
@@ -140,15 +146,15 @@ def chunk_option(f):
     """``--chunk``: deals per chunk, for run, compare and tournament (kept in the folder for resume)."""
     return click.option(
         "--chunk", "chunk", type=COUNT,
-        help="Deals per chunk, the unit of work, saving and progress (default: a 16th of the deals, from "
+        help=_("Deals per chunk, the unit of work, saving and progress (default: a 16th of the deals, from "
              "250 to 50,000 with --hands or 12,500 for games, fewer for slow strategies so that a chunk "
-             "lands every few seconds). Results do not depend on it.")(f)
+             "lands every few seconds). Results do not depend on it."))(f)
 
 
 def ruleset_option(f):
     """``--rules``/``-r`` parsed into a Ruleset, default ludoteka: tournament, tune and bench."""
     return click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True,
-                        help="Ruleset.")(f)
+                        help=_("Ruleset."))(f)
 
 
 def given_on_command_line(name: str) -> bool:
@@ -164,7 +170,7 @@ def emit_json(data) -> None:
 
 def fail(message: str, code: int = 1):
     """Print a one-line error on stderr and exit non-zero."""
-    click.echo(f"Error: {message}", err=True)
+    click.echo(_("Error: {message}").format(message=message), err=True)
     sys.exit(code)
 
 

@@ -6,23 +6,24 @@ import textwrap
 
 import click
 
+from ..i18n import translate as _
 from .options import RULES, emit_json, json_option
 
 
-@click.group("rules")
+@click.group("rules", help=_("""List the presets and show a ruleset field by field."""))
 def rules_cmd():
-    """List the presets and show a ruleset field by field."""
+    # the help text is the command's (above), translated
+    pass
 
 
-@rules_cmd.command("list")
-@json_option("Print the presets and their fields as JSON.")
+@rules_cmd.command("list", help=_("""List the presets, the fields that set them apart, and the rule text each follows.
+
+\b
+Example:
+  escoba-sim rules list"""))
+@json_option(_("Print the presets and their fields as JSON."))
 def rules_list(as_json):
-    """List the presets, the fields that set them apart, and the rule text each follows.
-
-    \b
-    Example:
-      escoba-sim rules list
-    """
+    # the help text is the command's (above), translated
     from ..game.rules import DEFAULT_PRESET, FIELD_HELP, FIELD_NAMES, PRESET_SOURCES, PRESETS, short_value
 
     if as_json:
@@ -31,37 +32,37 @@ def rules_list(as_json):
         return
     # one column per preset, one row per field (fits 80 columns), then what each field decides
     shown = [f for f in FIELD_NAMES if len({getattr(r, f) for r in PRESETS.values()}) > 1] + ["players"]
-    heads = {name: name + (" (default)" if name == DEFAULT_PRESET else "") for name in PRESETS}
+    heads = {name: name + (" " + _("(default)") if name == DEFAULT_PRESET else "") for name in PRESETS}
     width = {name: max(len(heads[name]), *(len(short_value(f, getattr(r, f))) for f in shown)) + 2
              for name, r in PRESETS.items()}
-    click.echo(f"{'field':<12}" + "".join(f"{heads[n]:<{width[n]}}" for n in PRESETS).rstrip())
+    field = _("field")
+    click.echo(f"{field:<12}" + "".join(f"{heads[n]:<{width[n]}}" for n in PRESETS).rstrip())
     for f in shown:
         click.echo(f"{f:<12}" + "".join(f"{short_value(f, getattr(r, f)):<{width[n]}}"
                                        for n, r in PRESETS.items()).rstrip())
     click.echo("")
     for f in shown:
-        click.echo(f"{f:<12}{FIELD_HELP[f]}")
-    click.echo("(every field and what its value means: escoba-sim rules show PRESET)")
+        click.echo(textwrap.fill(_(FIELD_HELP[f]), 80, initial_indent=f"{f:<12}", subsequent_indent=" " * 12))
+    click.echo(_("(every field and what its value means: escoba-sim rules show PRESET)"))
     click.echo("")
-    click.echo("sources:")
+    click.echo(_("sources:"))
     for name in PRESETS:
-        click.echo(textwrap.fill(PRESET_SOURCES[name], 80, initial_indent=f"  {name + ':':<13}",
+        click.echo(textwrap.fill(_(PRESET_SOURCES[name]), 80, initial_indent=f"  {name + ':':<13}",
                                  subsequent_indent=" " * 15))
 
 
-@click.command("strategies")
-@json_option("Print every built-in with its parameters as JSON.")
+@click.command("strategies", help=_("""List the built-in strategies, their parameters and defaults, and which engine plays them.
+
+A strategy spec is NAME, NAME:key=value,... , NAME:weights.toml or
+path/to/file.py:ClassName (docs/strategies.md).
+
+\b
+Example:
+  escoba-sim strategies
+  escoba-sim run -s heuristic:oros=2,risk=10 --vs greedy -n 1e5"""))
+@json_option(_("Print every built-in with its parameters as JSON."))
 def strategies_cmd(as_json):
-    """List the built-in strategies, their parameters and defaults, and which engine plays them.
-
-    A strategy spec is NAME, NAME:key=value,... , NAME:weights.toml or
-    path/to/file.py:ClassName (docs/strategies.md).
-
-    \b
-    Example:
-      escoba-sim strategies
-      escoba-sim run -s heuristic:oros=2,risk=10 --vs greedy -n 1e5
-    """
+    # the help text is the command's (above), translated
     from ..batch import engine_for
     from ..strategies import BUILTINS, parse_strategy
 
@@ -75,24 +76,24 @@ def strategies_cmd(as_json):
                    for n, d in BUILTINS.items()})
         return
     for n, d in BUILTINS.items():
-        click.echo(f"{n:<11}{d.help}  [{engine(n)}{', cheats' if d.cheats else ''}]")
+        cheats = ", " + _("cheats") if d.cheats else ""
+        click.echo(f"{n:<11}{_(d.help)}  [{engine(n)}{cheats}]")
         for k, p in d.params.items():
-            click.echo(f"{'':<13}{k}={p.default:g}  {p.help}")
+            click.echo(f"{'':<13}{k}={p.default:g}  {_(p.help)}")
 
 
-@rules_cmd.command("show")
+@rules_cmd.command("show", help=_("""Show every field of RULESET with its value and what it means, its preset and canonical string.
+
+RULESET is a preset, preset(field=value,...) or a TOML file.
+
+\b
+Examples:
+  escoba-sim rules show tradicional
+  escoba-sim rules show 'cardgames(players=4,teams=yes)' --json"""))
 @click.argument("ruleset", type=RULES)
-@json_option("Print the fields, canonical string and digest as JSON.")
+@json_option(_("Print the fields, canonical string and digest as JSON."))
 def rules_show(ruleset, as_json):
-    """Show every field of RULESET with its value and what it means, its preset and canonical string.
-
-    RULESET is a preset, preset(field=value,...) or a TOML file.
-
-    \b
-    Examples:
-      escoba-sim rules show tradicional
-      escoba-sim rules show 'cardgames(players=4,teams=yes)' --json
-    """
+    # the help text is the command's (above), translated
     from ..game.rules import FIELD_HELP, FIELD_NAMES, PRESET_SOURCES, PRESETS, describe_value, format_value
 
     canonical = ruleset.canonical()
@@ -104,13 +105,15 @@ def rules_show(ruleset, as_json):
                    "meanings": {f: describe_value(f, getattr(ruleset, f)) for f in FIELD_NAMES},
                    "field_help": dict(FIELD_HELP)})
         return
-    click.echo(f"{'canonical':<18}{canonical}")
-    click.echo(f"{'digest':<18}{ruleset.digest()}")
-    click.echo(textwrap.fill(f"{preset}, after {PRESET_SOURCES[preset]}", 80, initial_indent=f"{'preset':<18}",
+    label = {"canonical": _("canonical"), "digest": _("digest"), "preset": _("preset")}
+    click.echo(f"{label['canonical']:<18}{canonical}")
+    click.echo(f"{label['digest']:<18}{ruleset.digest()}")
+    click.echo(textwrap.fill(_("{preset}, after {source}").format(preset=preset, source=_(PRESET_SOURCES[preset])), 80,
+                             initial_indent=f"{label['preset']:<18}",
                              subsequent_indent=" " * 18))
     click.echo("")
     for f in FIELD_NAMES:
         v = getattr(ruleset, f)
-        note = "" if v == getattr(base, f) else f" (preset: {format_value(getattr(base, f))})"
-        click.echo(textwrap.fill(f"{describe_value(f, v)}{note}", 80,
+        note = "" if v == getattr(base, f) else " " + _("(preset: {value})").format(value=format_value(getattr(base, f)))
+        click.echo(textwrap.fill(f"{describe_value(f, v, translated=True)}{note}", 80,
                                  initial_indent=f"{f:<18}{format_value(v):<10}", subsequent_indent=" " * 28))

@@ -10,6 +10,7 @@ import sys
 
 import click
 
+from ..i18n import translate as _
 from .options import emit_json, fail, given_on_command_line
 
 
@@ -20,7 +21,8 @@ def executor(scheduler: str | None, jobs: int | None, quiet: bool = False):
     from ..runs.cluster import ClusterError, executor_for
 
     def connected(address: str, threads: int) -> None:
-        click.echo(f"Dask scheduler {address}: {threads} worker threads", err=True)
+        click.echo(_("Dask scheduler {address}: {threads} worker threads").format(address=address, threads=threads),
+                   err=True)
 
     given = scheduler is not None and given_on_command_line("jobs")
     try:
@@ -38,22 +40,22 @@ def stops_cleanly(continue_with: str | None, as_json: bool = False):
     from ..runs.runner import RunInterrupted
     from ..runs.spec import RunError
 
-    nothing_kept = " (nothing was saved: use --out DIR to keep finished chunks)"
+    nothing_kept = " " + _("(nothing was saved: use --out DIR to keep finished chunks)")
     try:
         with stop_on_signals():
             yield
     except RunInterrupted as e:
-        where = f"; {e.done} of {e.total} chunks of this run are saved in {e.out}. Continue with: {continue_with}" \
-            if e.out is not None else nothing_kept
+        where = _("; {done} of {total} chunks of this run are saved in {out}. Continue with: {command}").format(
+            done=e.done, total=e.total, out=e.out, command=continue_with) if e.out is not None else nothing_kept
         if e.out is None and e.summary is not None and e.summary["deals"]:
             from ..output.console import print_report
 
             emit_json(e.summary) if as_json else print_report(e.summary)
-        click.echo(f"Interrupted{where}", err=True)
+        click.echo(_("Interrupted") + where, err=True)
         sys.exit(exit_code())
     except KeyboardInterrupt:  # between runs of a series, or before a run started: finished work is on disk
-        click.echo(f"Interrupted. Continue with: {continue_with}" if continue_with else f"Interrupted{nothing_kept}",
-                   err=True)
+        click.echo(_("Interrupted. Continue with: {command}").format(command=continue_with) if continue_with
+                   else _("Interrupted") + nothing_kept, err=True)
         sys.exit(exit_code())
     except RunError as e:
         fail(str(e))
@@ -109,5 +111,5 @@ def play_and_print_series(plan, *, jobs, as_json, quiet, scheduler, continue_wit
             click.echo(line)
     else:
         print_tournament(summary)
-    click.echo(f"\nresults kept in {plan.out} (summary.json, tables/)\n"
-               f"charts: escoba-sim report {shlex.quote(str(plan.out))}")
+    click.echo("\n" + _("results kept in {out} (summary.json, tables/)").format(out=plan.out) + "\n"
+               + _("charts: escoba-sim report {out}").format(out=shlex.quote(str(plan.out))))

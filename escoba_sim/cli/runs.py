@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from ..i18n import translate as _
 from .options import (
     COUNT,
     STRATEGY,
@@ -25,52 +26,51 @@ from .options import (
 from .running import executor, play_and_print_series, run_and_report
 
 
-@click.command()
-@click.option("--strategy", "-s", type=STRATEGY, required=True, help="Strategy of the first entrant (seat 0).")
+@click.command(help=_("""Play strategies against each other and report win rates, points and Elo with intervals.
+
+\b
+Examples:
+  escoba-sim run --strategy greedy --vs maxoros -n 1e6
+  escoba-sim run -s greedy --vs random --hands -n 2.5e5 --seed 7 --json
+  escoba-sim run -s greedy --vs maxoros --vs random -r tradicional
+  escoba-sim run -s greedy --vs random --teams -r 'cardgames(players=4)'
+  escoba-sim run -s greedy --vs maxoros -n 1e7 --sprt elo0=0,elo1=20 --out runs/g-m
+  escoba-sim run -s greedy --vs maxoros -n 1e9 --out runs/big --scheduler tcp://10.0.0.5:8786
+
+Duplicate pairing plays each deal once per rotation of the seats, so -n
+maps to ceil(n / rotations) deals. The same --seed gives the same result
+for any --jobs, and `escoba-sim resume DIR` finishes an interrupted --out run."""))
+@click.option("--strategy", "-s", type=STRATEGY, required=True, help=_("Strategy of the first entrant (seat 0)."))
 @click.option("--vs", type=STRATEGY, multiple=True, required=True,
-              help="An opposing strategy; repeat it for 3, 4 or 6 players (or use --teams).")
+              help=_("An opposing strategy; repeat it for 3, 4 or 6 players (or use --teams)."))
 @click.option("-n", "count", type=COUNT, default="10000", show_default=True,
-              help="Games played in total (hands with --hands): 1e6, 2.5e5, 1_000_000. Rounded up to whole rotations.")
+              help=_("Games played in total (hands with --hands): 1e6, 2.5e5, 1_000_000. Rounded up to whole rotations."))
 @click.option("--rules", "-r", "rules_text", default="ludoteka", show_default=True,
-              help="Preset, preset(field=value,...) or a TOML file; the player count follows the strategies unless set here.")
-@click.option("--teams", is_flag=True, help="Two teams (4 or 6 players from --rules): seats 0,2,4 play --strategy, the others --vs.")
-@seed_option("Run seed; without it one is drawn and printed.")
-@jobs_option("Worker processes (default: all cores). Results do not depend on it.")
-@click.option("--hands", "hands_mode", is_flag=True, help="-n counts single hands instead of games.")
+              help=_("Preset, preset(field=value,...) or a TOML file; the player count follows the strategies unless set here."))
+@click.option("--teams", is_flag=True, help=_("Two teams (4 or 6 players from --rules): seats 0,2,4 play --strategy, the others --vs."))
+@seed_option(_("Run seed; without it one is drawn and printed."))
+@jobs_option(_("Worker processes (default: all cores). Results do not depend on it."))
+@click.option("--hands", "hands_mode", is_flag=True, help=_("-n counts single hands instead of games."))
 @click.option("--pairing", type=click.Choice(["duplicate", "independent"]), default="duplicate", show_default=True,
-              help="duplicate: every deal is played once per seat rotation (removes card luck).")
-@out_option("Keep manifest, per-chunk Parquet and summary.json here (resumable).")
+              help=_("duplicate: every deal is played once per seat rotation (removes card luck)."))
+@out_option(_("Keep manifest, per-chunk Parquet and summary.json here (resumable)."))
 @json_option()
-@click.option("--save-hands", is_flag=True, help="With --out: keep every hand as a hand record (DIR/records/) and a row (Parquet per chunk).")
-@click.option("--sprt", help="Stop early by a GSPRT on paired results, e.g. elo0=0,elo1=20 (checked after every deal).")
-@click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT false-positive rate.")
-@click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT false-negative rate.")
+@click.option("--save-hands", is_flag=True, help=_("With --out: keep every hand as a hand record (DIR/records/) and a row (Parquet per chunk)."))
+@click.option("--sprt", help=_("Stop early by a GSPRT on paired results, e.g. elo0=0,elo1=20 (checked after every deal)."))
+@click.option("--alpha", type=float, default=0.05, show_default=True, help=_("SPRT false-positive rate."))
+@click.option("--beta", type=float, default=0.05, show_default=True, help=_("SPRT false-negative rate."))
 @chunk_option
 @quiet_option
 @scheduler_option
 def run(strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairing, out, as_json, save_hands, sprt,
         alpha, beta, chunk, quiet, scheduler):
-    """Play strategies against each other and report win rates, points and Elo with intervals.
-
-    \b
-    Examples:
-      escoba-sim run --strategy greedy --vs maxoros -n 1e6
-      escoba-sim run -s greedy --vs random --hands -n 2.5e5 --seed 7 --json
-      escoba-sim run -s greedy --vs maxoros --vs random -r tradicional
-      escoba-sim run -s greedy --vs random --teams -r 'cardgames(players=4)'
-      escoba-sim run -s greedy --vs maxoros -n 1e7 --sprt elo0=0,elo1=20 --out runs/g-m
-      escoba-sim run -s greedy --vs maxoros -n 1e9 --out runs/big --scheduler tcp://10.0.0.5:8786
-
-    Duplicate pairing plays each deal once per rotation of the seats, so -n
-    maps to ceil(n / rotations) deals. The same --seed gives the same result
-    for any --jobs, and `escoba-sim resume DIR` finishes an interrupted --out run.
-    """
+    # the help text is the command's (above), translated
     from ..game.rules import RulesError, parse_rules, sets_player_count
     from ..runs.runner import run as run_chunks
     from ..runs.spec import RunError, Sprt, make_spec
 
     if save_hands and not out:
-        fail("--save-hands needs --out DIR (the hands are written there)")
+        fail(_("--save-hands needs --out DIR (the hands are written there)"))
     try:
         rules = parse_rules(rules_text)
     except RulesError as e:
@@ -83,9 +83,11 @@ def run(strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairing,
     except (RunError, RulesError) as e:
         fail(str(e))
     if seed is None:
-        click.echo(f"seed {spec.seed} (drawn at random; pass --seed {spec.seed} to repeat this run)", err=True)
+        click.echo(_("seed {seed} (drawn at random; pass --seed {seed} to repeat this run)").format(seed=spec.seed),
+                   err=True)
     if spec.played != count:
-        click.echo(f"note: -n {count:,} rounded up to {spec.played:,} ({spec.deals:,} deals x {spec.rotations} rotations)",
+        click.echo(_("note: -n {count} rounded up to {played} ({deals} deals x {rotations} rotations)").format(
+                       count=f"{count:,}", played=f"{spec.played:,}", deals=f"{spec.deals:,}", rotations=spec.rotations),
                    err=True)
     argv = ["run", *sys.argv[2:]] if len(sys.argv) > 1 and sys.argv[1] == "run" else []
     with executor(scheduler, jobs, quiet) as (pool, jobs):
@@ -94,27 +96,26 @@ def run(strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairing,
                        as_json=as_json, quiet=quiet, spec=spec, out=out)
 
 
-@click.command()
+@click.command(help=_("""Finish a run, comparison, tournament or skill ladder kept in DIRECTORY; the result equals an uninterrupted one's.
+
+Chunks are checked against the run's fingerprint and checksum; a damaged,
+missing or foreign chunk is played again.
+
+\b
+Example:
+  escoba-sim resume runs/g-m
+  escoba-sim resume compare-12345
+  escoba-sim resume runs/big --scheduler tcp://10.0.0.5:8786"""))
 @click.argument("directory", type=click.Path(file_okay=False))
 @jobs_option()
 @json_option()
 @quiet_option
 @click.option("--trust-plugins", is_flag=True,
-              help="Run the strategy plugins (Python files) the folder's manifest names. Without it a folder "
-                   "never runs code: resuming a plugin's run is refused.")
+              help=_("Run the strategy plugins (Python files) the folder's manifest names. Without it a folder "
+                   "never runs code: resuming a plugin's run is refused."))
 @scheduler_option
 def resume(directory, jobs, as_json, quiet, trust_plugins, scheduler):
-    """Finish a run, comparison, tournament or skill ladder kept in DIRECTORY; the result equals an uninterrupted one's.
-
-    Chunks are checked against the run's fingerprint and checksum; a damaged,
-    missing or foreign chunk is played again.
-
-    \b
-    Example:
-      escoba-sim resume runs/g-m
-      escoba-sim resume compare-12345
-      escoba-sim resume runs/big --scheduler tcp://10.0.0.5:8786
-    """
+    # the help text is the command's (above), translated
     from ..runs.spec import RunError
     from ..series.resume import open_folder
 
@@ -136,32 +137,32 @@ def _finite(ctx, param, value):
     import math
 
     if value is not None and not math.isfinite(value):
-        raise click.BadParameter(f"{value} is not a number of seconds", ctx, param)
+        raise click.BadParameter(_("{value} is not a number of seconds").format(value=value), ctx, param)
     return value
 
 
-@click.command()
+@click.command(help=_("""Hands per second on one core: greedy-maxoros, greedy-greedy and random-random, core vs reference.
+
+\b
+Example:
+  escoba-sim bench --seconds 3 --json"""))
 @ruleset_option
 @click.option("--seconds", type=click.FloatRange(0.01, 3600), default=2.0, show_default=True, callback=_finite,
-              help="Time per measurement for the compiled core (the reference gets a quarter, at least 1 s).")
-@json_option("Print the measurements as JSON on stdout.")
+              help=_("Time per measurement for the compiled core (the reference gets a quarter, at least 1 s)."))
+@json_option(_("Print the measurements as JSON on stdout."))
 def bench(ruleset, seconds, as_json):
-    """Hands per second on one core: greedy-maxoros, greedy-greedy and random-random, core vs reference.
-
-    \b
-    Example:
-      escoba-sim bench --seconds 3 --json
-    """
+    # the help text is the command's (above), translated
     from .. import __version__
     from ..bench import bench_table, format_table
     from ..native import ENGINE
 
     engines = ("cython", "python") if ENGINE == "cython" else ("python",)
     if ENGINE != "cython":
-        click.echo("the compiled core is not loaded: measuring the reference engine only", err=True)
+        click.echo(_("the compiled core is not loaded: measuring the reference engine only"), err=True)
     rows = bench_table(ruleset, seconds=seconds, python_seconds=max(1.0, seconds / 4), engines=engines)
     if as_json:
         emit_json({"version": __version__, "engine": ENGINE, "rules": str(ruleset), "rows": rows})
         return
-    click.echo(f"escoba-sim {__version__}, rules {ruleset}, one core, hands per second")
+    click.echo(_("escoba-sim {version}, rules {rules}, one core, hands per second").format(
+        version=__version__, rules=ruleset))
     click.echo(format_table(rows))

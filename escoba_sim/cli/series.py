@@ -8,6 +8,7 @@ import shlex
 
 import click
 
+from ..i18n import translate as _
 from .options import (
     COUNT,
     RULES,
@@ -53,38 +54,40 @@ def _folder(kind: str, out: str | None, seed: int | None) -> tuple[str, int]:
         out = default_folder(kind, seed)
     if seed is None:
         seed = secrets.randbits(64)
-        click.echo(f"seed {seed} (drawn at random; pass --seed {seed} to repeat this {kind})", err=True)
+        click.echo((_("seed {seed} (drawn at random; pass --seed {seed} to repeat this comparison)") if kind == "compare"
+                    else _("seed {seed} (drawn at random; pass --seed {seed} to repeat this tournament)")
+                    if kind == "tournament" else _("seed {seed} (drawn at random; pass --seed {seed} to repeat this "
+                                                   "skill ladder)")).format(seed=seed), err=True)
     if named:
-        click.echo(f"results go to {out}/ (choose another folder with --out)", err=True)
+        click.echo(_("results go to {out}/ (choose another folder with --out)").format(out=out), err=True)
     return out, seed
 
 
-@click.command()
+@click.command(help=_("""Compare rulesets on the same deals: estimates per ruleset and paired differences vs the first.
+
+\b
+Examples:
+  escoba-sim compare --rules ludoteka --rules cardgames -n 1e4 --seed 12345
+  escoba-sim compare --vary lucky_deal=escobas,off --vary ties=shared,none -n 1e4 --out cmp2
+  escoba-sim compare --design-effects -n 1e4 --out effects"""))
 @click.option("--rules", "-r", "rules_list", type=RULES, multiple=True,
-              help="A ruleset to compare (repeat it); with --vary, the one base ruleset (default ludoteka).")
+              help=_("A ruleset to compare (repeat it); with --vary, the one base ruleset (default ludoteka)."))
 @click.option("--vary", multiple=True, metavar="FIELD=V1,V2",
-              help="Vary one field of the base ruleset, e.g. lucky_deal=escobas,off (repeatable).")
+              help=_("Vary one field of the base ruleset, e.g. lucky_deal=escobas,off (repeatable)."))
 @click.option("--design-effects", is_flag=True,
-              help="Vary every effect the design names: lucky_deal, ties, sevens, capture, target.")
-@click.option("--strategy", "-s", type=STRATEGY, default="greedy", show_default=True, help="First player's strategy.")
-@click.option("--vs", type=STRATEGY, default="maxoros", show_default=True, help="Second player's strategy.")
-@click.option("-n", "count", type=COUNT, default="10000", show_default=True, help="Games per ruleset (e.g. 1e5).")
-@seed_option("One seed for every ruleset (the same deals).")
+              help=_("Vary every effect the design names: lucky_deal, ties, sevens, capture, target."))
+@click.option("--strategy", "-s", type=STRATEGY, default="greedy", show_default=True, help=_("First player's strategy."))
+@click.option("--vs", type=STRATEGY, default="maxoros", show_default=True, help=_("Second player's strategy."))
+@click.option("-n", "count", type=COUNT, default="10000", show_default=True, help=_("Games per ruleset (e.g. 1e5)."))
+@seed_option(_("One seed for every ruleset (the same deals)."))
 @jobs_option()
 @chunk_option
-@out_option("Output folder, resumable (default: compare-SEED, or compare-DATE-TIME without --seed).")
+@out_option(_("Output folder, resumable (default: compare-SEED, or compare-DATE-TIME without --seed)."))
 @json_option()
 @quiet_option
 @scheduler_option
 def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, chunk, out, as_json, quiet, scheduler):
-    """Compare rulesets on the same deals: estimates per ruleset and paired differences vs the first.
-
-    \b
-    Examples:
-      escoba-sim compare --rules ludoteka --rules cardgames -n 1e4 --seed 12345
-      escoba-sim compare --vary lucky_deal=escobas,off --vary ties=shared,none -n 1e4 --out cmp2
-      escoba-sim compare --design-effects -n 1e4 --out effects
-    """
+    # the help text is the command's (above), translated
     from ..game.rules import format_value
     from ..series.compare import DESIGN_EFFECTS, CompareError, build_variants, parse_vary
 
@@ -96,14 +99,16 @@ def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, c
         seen: set = set()
         for r in rules_list:
             if r.digest() in seen:
-                fail(f"--rules {r.canonical()} is given twice (as written or as its preset): give each ruleset once")
+                fail(_("--rules {rules} is given twice (as written or as its preset): give each ruleset once").format(
+                    rules=r.canonical()))
             seen.add(r.digest())
         pairs: set = set()
         for text in given_vary:
             field, values = parse_vary(text)
             for v in values:
                 if (field, repr(v)) in pairs:
-                    fail(f"--vary {field}={format_value(v)} is given twice: give each value once")
+                    fail(_("--vary {field}={value} is given twice: give each value once").format(
+                        field=field, value=format_value(v)))
                 pairs.add((field, repr(v)))
     except CompareError as e:
         fail(str(e))
@@ -113,34 +118,33 @@ def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, c
            jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
 
 
-@click.command()
+@click.command(help=_("""Every pair of strategies on the same duplicate deals: crosstable and Bradley-Terry ratings.
+
+\b
+Examples:
+  escoba-sim tournament greedy maxoros random -n 1e4
+  escoba-sim tournament greedy maxoros -n 100 --seed 3 --save-hands --out t3
+  escoba-sim replay t3/runs/00/records/chunk-000000/d7-r1-h0.json
+
+With --save-hands every hand is also a hand record: pair NN (the order of
+manifest.json's pairs), deal D, rotation R (0: the first-named strategy in
+seat 0, 1: the seats swapped), hand H of that game (docs/records.md)."""))
 @click.argument("strategies", nargs=-1, required=True, type=STRATEGY)
-@click.option("-n", "count", type=COUNT, default="10000", show_default=True, help="Games per pair (e.g. 1e5).")
+@click.option("-n", "count", type=COUNT, default="10000", show_default=True, help=_("Games per pair (e.g. 1e5)."))
 @ruleset_option
-@seed_option("One seed for every pair (the same deals).")
+@seed_option(_("One seed for every pair (the same deals)."))
 @jobs_option()
 @chunk_option
-@out_option("Output folder, resumable (default: tournament-SEED, or tournament-DATE-TIME without --seed).")
+@out_option(_("Output folder, resumable (default: tournament-SEED, or tournament-DATE-TIME without --seed)."))
 @click.option("--save-hands", is_flag=True,
-              help="Keep every hand as a hand record (runs/NN/records/) that replay and analyze read.")
+              help=_("Keep every hand as a hand record (runs/NN/records/) that replay and analyze read."))
 @json_option()
 @quiet_option
 @scheduler_option
 def tournament(strategies, count, ruleset, seed, jobs, chunk, out, save_hands, as_json, quiet, scheduler):
-    """Every pair of strategies on the same duplicate deals: crosstable and Bradley-Terry ratings.
-
-    \b
-    Examples:
-      escoba-sim tournament greedy maxoros random -n 1e4
-      escoba-sim tournament greedy maxoros -n 100 --seed 3 --save-hands --out t3
-      escoba-sim replay t3/runs/00/records/chunk-000000/d7-r1-h0.json
-
-    With --save-hands every hand is also a hand record: pair NN (the order of
-    manifest.json's pairs), deal D, rotation R (0: the first-named strategy in
-    seat 0, 1: the seats swapped), hand H of that game (docs/records.md).
-    """
+    # the help text is the command's (above), translated
     if len(strategies) < 2:
-        fail("a tournament needs two or more strategies")
+        fail(_("a tournament needs two or more strategies"))
     out, seed = _folder("tournament", out, seed)
     args = {"strategies": list(strategies), "n": count, "seed": seed, "rules": ruleset, "chunk_size": chunk or 0}
     if save_hands:
@@ -148,37 +152,36 @@ def tournament(strategies, count, ruleset, seed, jobs, chunk, out, save_hands, a
     _start("tournament", args, out, jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
 
 
-@click.command()
+@click.command(help=_("""How much skill each ruleset rewards: a ladder of strategies, every pair on the same duplicate deals.
+
+Per ruleset: the ladder's ratings (Elo scale), the skill share of the outcome variance, the games
+the stronger of two neighbours needs to win a match with probability 0.95, the seat advantage, hands
+per game and escobas per hand, each with an interval at 95% (the deal as unit). See docs/skill.md.
+
+\b
+Examples:
+  escoba-sim skill
+  escoba-sim skill --design-effects --ladder random,greedy,maxoros -n 2000
+  escoba-sim skill --rules ludoteka --rules cardgames --ladder random,greedy,heuristic"""))
 @click.option("--rules", "-r", "rules_list", type=RULES, multiple=True,
-              help="A ruleset (repeat it to rank several); with --vary, the one base ruleset. Default ludoteka.")
+              help=_("A ruleset (repeat it to rank several); with --vary, the one base ruleset. Default ludoteka."))
 @click.option("--vary", multiple=True, metavar="FIELD=V1,V2",
-              help="Vary one field of the base ruleset, e.g. lucky_deal=escobas,off (repeatable).")
+              help=_("Vary one field of the base ruleset, e.g. lucky_deal=escobas,off (repeatable)."))
 @click.option("--design-effects", is_flag=True,
-              help="Vary every effect the design names: lucky_deal, ties, sevens, capture, target.")
+              help=_("Vary every effect the design names: lucky_deal, ties, sevens, capture, target."))
 @click.option("--ladder", default="random,greedy,heuristic,endgame,ismcts", show_default=True, metavar="S1,S2,...",
-              help="Strategies, weakest first, comma-separated (a spec's own parameters too: "
-                   "heuristic:oros=2,escoba=1).")
+              help=_("Strategies, weakest first, comma-separated (a spec's own parameters too: "
+                   "heuristic:oros=2,escoba=1)."))
 @click.option("-n", "count", type=COUNT, default=str(SKILL_DEFAULT_N), show_default=True,
-              help="Games per pair of the ladder and ruleset (e.g. 1e4).")
-@seed_option("One seed for every ruleset and pair (the same deals).")
+              help=_("Games per pair of the ladder and ruleset (e.g. 1e4)."))
+@seed_option(_("One seed for every ruleset and pair (the same deals)."))
 @jobs_option()
-@out_option("Output folder, resumable (default: skill-SEED in the current folder).")
+@out_option(_("Output folder, resumable (default: skill-SEED in the current folder)."))
 @json_option()
 @quiet_option
 @scheduler_option
 def skill(rules_list, vary, design_effects, ladder, count, seed, jobs, out, as_json, quiet, scheduler):
-    """How much skill each ruleset rewards: a ladder of strategies, every pair on the same duplicate deals.
-
-    Per ruleset: the ladder's ratings (Elo scale), the skill share of the outcome variance, the games
-    the stronger of two neighbours needs to win a match 95% of the time, the seat advantage, hands per
-    game and escobas per hand, each with a 95% interval (the deal as unit). See docs/skill.md.
-
-    \b
-    Examples:
-      escoba-sim skill
-      escoba-sim skill --design-effects --ladder random,greedy,maxoros -n 2000
-      escoba-sim skill --rules ludoteka --rules cardgames --ladder random,greedy,heuristic
-    """
+    # the help text is the command's (above), translated
     from ..series.compare import DESIGN_EFFECTS, CompareError
     from ..series.skill import SkillError, check_ladder, check_rulesets, skill_variants, split_ladder
 
@@ -194,16 +197,15 @@ def skill(rules_list, vary, design_effects, ladder, count, seed, jobs, out, as_j
            jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
 
 
-@click.command()
-@click.argument("directory", type=click.Path(exists=True, file_okay=False))
-@out_option("Where to write (default: DIRECTORY/report).")
-def report(directory, out):
-    """Charts (PNG and SVG) and one self-contained HTML page for a run, compare, tournament or skill folder.
+@click.command(help=_("""Charts (PNG and SVG) and one self-contained HTML page for a run, compare, tournament or skill folder.
 
-    \b
-    Example:
-      escoba-sim report cmp2 && chromium cmp2/report/index.html
-    """
+\b
+Example:
+  escoba-sim report cmp2 && chromium cmp2/report/index.html"""))
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@out_option(_("Where to write (default: DIRECTORY/report)."))
+def report(directory, out):
+    # the help text is the command's (above), translated
     from ..files import UntrustedFile
     from ..output.report import ReportError, write_report
     from ..runs.spec import RunError
@@ -214,5 +216,6 @@ def report(directory, out):
         fail(str(e))
     except OSError as e:
         where = e.filename or out or f"{directory}/report"
-        fail(f"cannot write the report to {where} ({e.strerror or e}); choose another --out")
+        fail(_("cannot write the report to {path} ({reason}); choose another --out").format(
+            path=where, reason=e.strerror or e))
     click.echo(str(page))

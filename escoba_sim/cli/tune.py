@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..i18n import translate as _
 from .options import (
     COUNT,
     STRATEGY,
@@ -19,38 +20,37 @@ from .options import (
 from .running import executor, same_command, stops_cleanly
 
 
-@click.command()
+@click.command(help=_("""Tune a strategy's parameters with CMA-ES on duplicate deals (needs the tune extra).
+
+Every candidate of a generation plays the same deals against the pool, so
+their scores differ by play, not luck. Ends with a check on fresh deals,
+tuned against the starting parameters, and writes OUT/best.toml.
+
+\b
+Example:
+  escoba-sim tune heuristic --vs greedy --evals 300 --games 2e4 --out tune1 -j 2
+  escoba-sim run -s heuristic:tune1/best.toml --vs heuristic -n 1e5"""))
 @click.argument("strategy", type=STRATEGY)
 @ruleset_option
 @click.option("--vs", "pool", type=STRATEGY, multiple=True, default=("greedy",), show_default=True,
-              help="An opponent of the pool (repeat for several); the score is the mean margin over the pool.")
+              help=_("An opponent of the pool (repeat for several); the score is the mean margin over the pool."))
 @click.option("--param", "params", multiple=True, metavar="NAME",
-              help="Tune only this parameter (repeat; default: every non-integer parameter).")
+              help=_("Tune only this parameter (repeat; default: every non-integer parameter)."))
 @click.option("--evals", type=COUNT, default="200", show_default=True,
-              help="Evaluations in all (rounded up to whole generations).")
+              help=_("Evaluations in all (rounded up to whole generations)."))
 @click.option("--games", type=COUNT, default="20000", show_default=True,
-              help="Deals per evaluation and opponent, each played once per side.")
-@click.option("--check", type=COUNT, help="Fresh deals of the final check (default: 2 x --games).")
-@click.option("--popsize", type=click.IntRange(min=2), help="Candidates per generation (default: CMA-ES's own).")
+              help=_("Deals per evaluation and opponent, each played once per side."))
+@click.option("--check", type=COUNT, help=_("Fresh deals of the final check (default: 2 x --games)."))
+@click.option("--popsize", type=click.IntRange(min=2), help=_("Candidates per generation (default: CMA-ES's own)."))
 @click.option("--sigma", type=click.FloatRange(min=0, min_open=True, max=100), default=0.3, show_default=True,
-              help="Initial step, as a share of each starting value (at least 1); above 0, at most 100.")
-@seed_option("Seed (deals and CMA-ES).", default=0, show_default=True)
-@jobs_option("Worker processes.", default=1, show_default=True)
-@out_option("Output folder: every evaluation, summary.json, best.toml (run again to resume).", required=True)
+              help=_("Initial step, as a share of each starting value (at least 1); above 0, at most 100."))
+@seed_option(_("Seed (deals and CMA-ES)."), default=0, show_default=True)
+@jobs_option(_("Worker processes."), default=1, show_default=True)
+@out_option(_("Output folder: every evaluation, summary.json, best.toml (run again to resume)."), required=True)
 @json_option()
 @scheduler_option
 def tune(strategy, ruleset, pool, params, evals, games, check, popsize, sigma, seed, jobs, out, as_json, scheduler):
-    """Tune a strategy's parameters with CMA-ES on duplicate deals (needs the tune extra).
-
-    Every candidate of a generation plays the same deals against the pool, so
-    their scores differ by play, not luck. Ends with a check on fresh deals,
-    tuned against the starting parameters, and writes OUT/best.toml.
-
-    \b
-    Example:
-      escoba-sim tune heuristic --vs greedy --evals 300 --games 2e4 --out tune1 -j 2
-      escoba-sim run -s heuristic:tune1/best.toml --vs heuristic -n 1e5
-    """
+    # the help text is the command's (above), translated
     from pathlib import Path
 
     from ..files import UntrustedFile
@@ -59,10 +59,13 @@ def tune(strategy, ruleset, pool, params, evals, games, check, popsize, sigma, s
 
     def progress(p):
         b = p.best
-        left = f"; about {p.seconds_left:.0f} s left" if p.seconds_left is not None else ""
-        click.echo(f"generation {p.generation}/{p.generations} ({p.evals_done}/{p.evals_total} evaluations): best so "
-                   f"far {b['score']:+.4f} [{b['lo']:+.4f}, {b['hi']:+.4f}] points per hand "
-                   f"(generation {b['generation'] + 1}, candidate {b['candidate'] + 1}){left}", err=True)
+        left = _("; about {seconds} s left").format(seconds=f"{p.seconds_left:.0f}") \
+            if p.seconds_left is not None else ""
+        click.echo(_("generation {generation}/{generations} ({done}/{total} evaluations): best so far {score} "
+                     "[{lo}, {hi}] points per hand (generation {best_generation}, candidate {candidate})").format(
+            generation=p.generation, generations=p.generations, done=p.evals_done, total=p.evals_total,
+            score=f"{b['score']:+.4f}", lo=f"{b['lo']:+.4f}", hi=f"{b['hi']:+.4f}",
+            best_generation=b["generation"] + 1, candidate=b["candidate"] + 1) + left, err=True)
 
     try:
         spec = make_tune_spec(strategy, rules=ruleset, pool=pool, evals=evals, games=games, seed=seed, sigma=sigma,
@@ -76,7 +79,9 @@ def tune(strategy, ruleset, pool, params, evals, games, check, popsize, sigma, s
         emit_json(summary)
         return
     c = summary["check"]
-    click.echo(f"tuned: {summary['tuned']}")
-    click.echo(f"check on {c['deals']} fresh deals (seed {c['seed']}): tuned minus start "
-               f"{c['points_per_hand']:+.4f} [{c['lo']:+.4f}, {c['hi']:+.4f}] points per hand (95%)")
-    click.echo(f"wrote {Path(out) / 'best.toml'}: use --strategy {spec.start.name}:{Path(out) / 'best.toml'}")
+    click.echo(_("tuned: {spec}").format(spec=summary["tuned"]))
+    click.echo(_("check on {deals} fresh deals (seed {seed}): tuned minus start {points} [{lo}, {hi}] points per "
+                 "hand (95%)").format(deals=c["deals"], seed=c["seed"], points=f"{c['points_per_hand']:+.4f}",
+                                      lo=f"{c['lo']:+.4f}", hi=f"{c['hi']:+.4f}"))
+    click.echo(_("wrote {path}: use --strategy {name}:{path}").format(path=Path(out) / "best.toml",
+                                                                      name=spec.start.name))

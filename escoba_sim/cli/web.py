@@ -4,46 +4,48 @@ from __future__ import annotations
 
 import click
 
+from ..i18n import translate as _
 from .options import SAMPLES, fail, out_option
 
 
-@click.command()
+@click.command(help=_("""Play and learn Escoba in the browser: a game against any built-in strategy
+(cards drawn, captures by click, blows under tradicional, take-back, hints
+by the evaluator), the analysis of a finished or uploaded hand, and every hand
+saved as a hand record. The page is in English and Spanish (the browser's
+language, with a switch). Stop it with Ctrl-C.
+
+\b
+Examples:
+  escoba-sim serve --open                # http://127.0.0.1:8015/
+  escoba-sim serve --port 9000 --out my-hands"""))
 @click.option("--port", "-p", type=click.IntRange(1, 65535), default=8015, show_default=True,
-              help="Port to listen on.")
+              help=_("Port to listen on."))
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on; the default answers this machine only (0.0.0.0: every network).")
-@click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
-@out_option("Folder for the hand records of the page's games (one JSON file per hand).", default="escoba-play",
+              help=_("Address to listen on; the default answers this machine only (0.0.0.0: every network)."))
+@click.option("--open", "open_browser", is_flag=True, help=_("Open the page in the default browser."))
+@out_option(_("Folder for the hand records of the page's games (one JSON file per hand)."), default="escoba-play",
             show_default=True)
 @click.option("--samples", type=SAMPLES, default=None,
-              help="Deals of the unseen cards per hint and per analysed decision (default: the evaluator's, 4000).")
+              help=_("Deals of the unseen cards per hint and per analysed decision (default: the evaluator's, 4000)."))
 def serve(port, host, open_browser, out, samples):
-    """Play and learn Escoba in the browser: a game against any built-in strategy
-    (cards drawn, captures by click, blows under tradicional, take-back, hints
-    by the evaluator), the analysis of a finished or uploaded hand, and every hand
-    saved as a hand record. The page is in English and Spanish (the browser's
-    language, with a switch). Stop it with Ctrl-C.
-
-    \b
-    Examples:
-      escoba-sim serve --open                # http://127.0.0.1:8015/
-      escoba-sim serve --port 9000 --out my-hands
-    """
+    # the help text is the command's (above), translated
     try:
         from ..web import app
     except ImportError as e:
-        fail(f"serve needs the web extra: pip install \"escoba-sim[web]\" ({(e.name or '?').split('.')[0]} is missing)")
+        fail(_("serve needs the web extra: pip install \"escoba-sim[web]\" ({module} is missing)").format(
+            module=(e.name or "?").split(".")[0]))
     from ..hands.evaluate import DEFAULT_SAMPLES
     from .hands import check_out_folder
 
     check_out_folder(out)
 
     def ready(url: str) -> None:
-        click.echo(f"escoba-sim page at {url} (hand records in {out}/; Ctrl-C stops it)", err=True)
+        click.echo(_("escoba-sim page at {url} (hand records in {out}/; Ctrl-C stops it)").format(url=url, out=out),
+                   err=True)
 
     try:
         app.serve(host, port, out, open_browser=open_browser, samples=samples or DEFAULT_SAMPLES, on_ready=ready)
     except OSError as e:
-        fail(f"cannot listen on {host}:{port} ({e.strerror or e})")
+        fail(_("cannot listen on {host}:{port} ({reason})").format(host=host, port=port, reason=e.strerror or e))
     except KeyboardInterrupt:
         pass

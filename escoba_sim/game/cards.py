@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..i18n import translate as _
+
 SUITS = ("oros", "copas", "espadas", "bastos")
 SUIT_LETTERS = "oceb"
 RANK_LETTERS = {8: "S", 9: "C", 10: "R"}
@@ -58,17 +60,17 @@ def parse_card(text: str) -> int:
     """Parse one card such as ``7o``, ``Rb``, ``Sc`` or ``8c``."""
     t = text.strip()
     if len(t) < 2:
-        raise CardError(f"`{text}`: a card is a rank then a suit letter, like 7o or Rb")
+        raise CardError(_("`{text}`: a card is a rank then a suit letter, like 7o or Rb").format(text=text))
     rank, letter = t[:-1], t[-1].lower()
     if letter not in SUIT_LETTERS:
-        raise CardError(f"`{text}`: suit must be o, c, e or b (oros, copas, espadas, bastos)")
+        raise CardError(_("`{text}`: suit must be o, c, e or b (oros, copas, espadas, bastos)").format(text=text))
     r = rank.upper()
     if r in _RANK_OF_LETTER:
         v = _RANK_OF_LETTER[r]
     elif r.isascii() and r.isdigit() and len(r) <= 2 and 1 <= int(r) <= 10:  # not `²`, `①` or 5000 digits
         v = int(r)
     else:
-        raise CardError(f"`{text}`: rank must be 1-7, S, C, R or 8-10")
+        raise CardError(_("`{text}`: rank must be 1-7, S, C, R or 8-10").format(text=text))
     return card_id(v, SUIT_LETTERS.index(letter))
 
 
@@ -80,7 +82,7 @@ def parse_cards(text: str | Iterable[str], *, distinct: bool = True) -> list[int
         seen: set[int] = set()
         for t, c in zip(items, cards):
             if c in seen:
-                raise CardError(f"`{t}`: {card_str(c)} is listed twice")
+                raise CardError(_("`{text}`: {card} is listed twice").format(text=t, card=card_str(c)))
             seen.add(c)
     return cards
 

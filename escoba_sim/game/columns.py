@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..i18n import N_
+
 # per hand: one value
 HAND_COLUMNS = {"game": np.int64, "hand": np.int32, "dealer": np.int8, "lucky_deal": np.int8,
                 "leftovers": np.int8, "leftover_taker": np.int8}
@@ -19,12 +21,15 @@ POINT_COLUMNS = ("escobas", "siete_oros", "sevens", "oros", "cards", "bonus")
 SIDE_COLUMNS = ("escobas", "lucky_escobas", "siete_oros", "sevens", "oros", "cards", "bonus", "total",
                 "cards_taken", "oros_taken", "sevens_taken")
 # what a person reads for each side column (machine names stay in JSON and Parquet)
-COLUMN_TEXT = {"escobas": "escobas", "lucky_escobas": "lucky-deal escobas", "siete_oros": "siete de oros",
-               "sevens": "sevens", "oros": "oros", "cards": "cards", "bonus": "bonuses", "total": "total",
-               "cards_taken": "cards taken", "oros_taken": "oros taken", "sevens_taken": "sevens taken"}
+# (marked for the catalogue: shown with the i18n translation, e.g. ``_(COLUMN_TEXT[k])``)
+COLUMN_TEXT = {"escobas": N_("escobas"), "lucky_escobas": N_("lucky-deal escobas"), "siete_oros": N_("siete de oros"),
+               "sevens": N_("sevens"), "oros": N_("oros"), "cards": N_("cards"), "bonus": N_("bonuses"),
+               "total": N_("total"), "cards_taken": N_("cards taken"), "oros_taken": N_("oros taken"),
+               "sevens_taken": N_("sevens taken")}
 # how a point category reads in a comparison's legend or terminal table (the rule it scores by)
-CATEGORY_TEXT = {"escobas": "escobas", "siete_oros": "siete de oros", "sevens": "sevens (majority)",
-                 "oros": "oros (majority)", "cards": "cards (majority)", "bonus": "bonuses", "total": "total"}
+CATEGORY_TEXT = {"escobas": N_("escobas"), "siete_oros": N_("siete de oros"), "sevens": N_("sevens (majority)"),
+                 "oros": N_("oros (majority)"), "cards": N_("cards (majority)"), "bonus": N_("bonuses"),
+                 "total": N_("total")}
 SIDE_DTYPE = np.int16
 # per game
 GAME_COLUMNS = {"game": np.int64, "first_dealer": np.int8, "hands": np.int32, "winner": np.int8}

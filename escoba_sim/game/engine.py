@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ..i18n import N_, ngettext
+from ..i18n import translate as _
 from .cards import OROS_MASK, SEVENS_MASK, SIETE_OROS, card_str, cards_str, mask_of, value
 from .rng import PLAY, SplitMix64, shuffled_deck
 from .rules import Ruleset
@@ -335,22 +337,34 @@ def apply_move(st: HandState, move: Move, *, legal: list[Move] | None = None, op
         _finish(st)
 
 
-def explain_illegal(st: HandState, move: Move, legal: list[Move]) -> str:
-    """Why ``move`` is not legal, in words a player understands."""
+def explain_illegal(st: HandState, move: Move, legal: list[Move], translated: bool = False,
+                    person: bool = False) -> str:
+    """Why ``move`` is not legal, in words a player understands: in English (an IllegalMove, a program's
+    error), or ``translated`` into the process's language for a person (``person``: the one at the table,
+    whose hand is "your hand")."""
+    tr = _ if translated else str
     if move.card not in st.hands[st.to_play]:
-        return f"{card_str(move.card)} is not in seat {st.to_play}'s hand"
+        if person:
+            return _("{card} is not in your hand").format(card=card_str(move.card))
+        return tr(N_("{card} is not in seat {seat}'s hand")).format(card=card_str(move.card), seat=st.to_play)
     missing = [c for c in move.take if c not in st.table]
     if missing:
+        if translated:
+            return ngettext("{cards} is not on the table", "{cards} are not on the table", len(missing)).format(
+                cards=cards_str(missing))
         return f"{cards_str(missing)} {'is' if len(missing) == 1 else 'are'} not on the table"
     if move.take:
         total = value(move.card) + sum(value(c) for c in move.take)
         if total != 15:
-            return f"{card_str(move.card)} + {cards_str(move.take)} sum to {total}, not 15"
-        return "a capture that takes the whole table must be marked as an escoba" if move.escoba != (
-            len(move.take) == len(st.table)) else "the capture is not allowed"
+            return tr(N_("{card} + {cards} sum to {total}, not 15")).format(
+                card=card_str(move.card), cards=cards_str(move.take), total=total)
+        return tr(N_("a capture that takes the whole table must be marked as an escoba")) if move.escoba != (
+            len(move.take) == len(st.table)) else tr(N_("the capture is not allowed"))
     if any(m.card == move.card and m.take for m in legal):
-        return f"a capture was required: {card_str(move.card)} can capture, so it may not be laid"
-    return f"a capture was required: another card in hand can capture (capture={st.rules.capture})"
+        return tr(N_("a capture was required: {card} can capture, so it may not be laid")).format(
+            card=card_str(move.card))
+    return tr(N_("a capture was required: another card in hand can capture (capture={capture})")).format(
+        capture=st.rules.capture)
 
 
 def _finish(st: HandState) -> None:

@@ -22,6 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from ..files import TOML_LIMIT, UntrustedFile, read_text, read_toml
+from ..i18n import N_, translate
+from ..i18n import ngettext as i18n_ngettext
+from ..i18n import translate as _
 
 PLAYER_COUNTS = (2, 3, 4, 6)
 LUCKY_DEAL = ("escobas", "capture", "off")
@@ -105,36 +108,41 @@ def _validate(r: Ruleset) -> None:
         v = getattr(r, name)
         t = _FIELD_TYPES[name]
         if t is int and (isinstance(v, bool) or not isinstance(v, int)):
-            raise RulesError(f"{name}: expected a whole number, got {v!r}")
+            raise RulesError(_("{name}: expected a whole number, got {value}").format(name=name, value=repr(v)))
         if t is bool and not isinstance(v, bool):
-            raise RulesError(f"{name}: expected yes or no, got {v!r}")
+            raise RulesError(_("{name}: expected yes or no, got {value}").format(name=name, value=repr(v)))
         if name in _CHOICES and v not in _CHOICES[name]:
-            raise RulesError(f"{name}: {v!r} is not one of {', '.join(_CHOICES[name])}{_suggest(str(v), _CHOICES[name])}")
+            raise RulesError(_("{name}: {value} is not one of {choices}").format(
+                name=name, value=repr(v), choices=", ".join(_CHOICES[name])) + _suggest(str(v), _CHOICES[name]))
     if r.players not in PLAYER_COUNTS:
-        raise RulesError(f"players: {r.players} players is not supported (2, 3, 4 or 6)")
+        raise RulesError(_("players: {players} players is not supported (2, 3, 4 or 6)").format(players=r.players))
     if r.teams and r.players not in (4, 6):
-        raise RulesError(f"teams: teams need 4 players (two teams of two) or 6 (two teams of three), not {r.players}")
+        raise RulesError(_("teams: teams need 4 players (two teams of two) or 6 (two teams of three), not "
+                           "{players}").format(players=r.players))
     if r.hand_size < 1:
-        raise RulesError(f"hand_size: must be at least 1, got {r.hand_size}")
+        raise RulesError(_("hand_size: must be at least 1, got {value}").format(value=r.hand_size))
     if r.table_size < 0:
-        raise RulesError(f"table_size: must be 0 or more, got {r.table_size}")
+        raise RulesError(_("table_size: must be 0 or more, got {value}").format(value=r.table_size))
     dealt = r.players * r.hand_size + r.table_size
     if dealt > 40:
-        raise RulesError(
-            f"hand_size/table_size: {r.players} x {r.hand_size} cards plus {r.table_size} on the table "
-            f"deals {dealt} cards, but the deck holds 40")
+        raise RulesError(_("hand_size/table_size: {players} x {hand_size} cards plus {table_size} on the table "
+                           "deals {dealt} cards, but the deck holds 40").format(
+            players=r.players, hand_size=r.hand_size, table_size=r.table_size, dealt=dealt))
     if r.soplar and r.capture != "optional":
-        raise RulesError(f"soplar: blowing needs capture=optional (with capture={r.capture} no capture can be missed)")
+        raise RulesError(_("soplar: blowing needs capture=optional (with capture={capture} no capture can be "
+                           "missed)").format(capture=r.capture))
     for name in ("bonus_all_oros", "bonus_all_sevens"):
         if not 0 <= getattr(r, name) <= 100:
-            raise RulesError(f"{name}: must be between 0 and 100, got {getattr(r, name)}")
+            raise RulesError(_("{name}: must be between 0 and 100, got {value}").format(
+                name=name, value=getattr(r, name)))
     if not 0 <= r.target <= MAX_TARGET:
-        raise RulesError(f"target: must be between 0 and {MAX_TARGET}, got {r.target}")
+        raise RulesError(_("target: must be between 0 and {limit}, got {value}").format(limit=MAX_TARGET,
+                                                                                     value=r.target))
 
 
 def _suggest(word: str, options) -> str:
     close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.5)
-    return f" (did you mean {close[0]}?)" if close else ""
+    return _(" (did you mean {word}?)").format(word=close[0]) if close else ""
 
 
 def format_value(v: Any) -> str:
@@ -146,7 +154,8 @@ def format_value(v: Any) -> str:
 def coerce_field(name: str, raw: Any) -> Any:
     """Turn a text or TOML value into the field's type, with a clear error."""
     if name not in _FIELD_TYPES:
-        raise RulesError(f"unknown rules field `{name}`{_suggest(name, FIELD_NAMES)}; fields: {', '.join(FIELD_NAMES)}")
+        raise RulesError(_("unknown rules field `{name}`{suggestion}; fields: {fields}").format(
+            name=name, suggestion=_suggest(name, FIELD_NAMES), fields=", ".join(FIELD_NAMES)))
     t = _FIELD_TYPES[name]
     if t is bool:
         if isinstance(raw, bool):
@@ -156,15 +165,16 @@ def coerce_field(name: str, raw: Any) -> Any:
             return True
         if s in _FALSE:
             return False
-        raise RulesError(f"{name}: expected yes or no, got {raw!r}")
+        raise RulesError(_("{name}: expected yes or no, got {value}").format(name=name, value=repr(raw)))
     if t is int:
         if isinstance(raw, int) and not isinstance(raw, bool):
             return raw
         s = str(raw).strip()
         if re.fullmatch(r"[+-]?\d{1,30}", s):  # longer is out of every field's range (and int() refuses 4300 digits)
             return int(s)
-        raise RulesError(f"{name}: expected a whole number{' of at most 30 digits' if s.isdigit() else ''}, "
-                         f"got {_shown(s)!r}")
+        raise RulesError((_("{name}: expected a whole number of at most 30 digits, got {value}") if s.isdigit()
+                          else _("{name}: expected a whole number, got {value}")).format(name=name,
+                                                                                         value=repr(_shown(s))))
     s = str(raw).strip().lower()
     return s
 
@@ -178,72 +188,82 @@ PRESETS: dict[str, Ruleset] = {
 # The rule text each preset follows, named by what it is (the texts are numbered 000-004 in the
 # project's rule collection: "rule text 000", never "seed 000", which reads as a --seed)
 PRESET_SOURCES = {
-    "ludoteka": ("a Spanish player's guide for two with Ludoteka's classic scoring to 15, the main reference "
+    "ludoteka": N_("a Spanish player's guide for two with Ludoteka's classic scoring to 15, the main reference "
                  "(rule text 000)"),
-    "tradicional": ("a short Spanish traditional rule sheet: the point for all four sevens, soplar; "
+    "tradicional": N_("a short Spanish traditional rule sheet: the point for all four sevens, soplar; "
                     "the target of 15 is our choice (rule text 001)"),
-    "cardgames": ("an English card-games site's rules: must capture if any card can, a lucky deal that is no "
+    "cardgames": N_("an English card-games site's rules: must capture if any card can, a lucky deal that is no "
                   "escoba, ties score nothing, game to 21 (rule text 003)"),
-    "robo": ("a general Spanish description for 2 to 6 players: draw a card after each play (after a capture "
+    "robo": N_("a general Spanish description for 2 to 6 players: draw a card after each play (after a capture "
              "too, then play the hand out: our choice), ties score nothing; one hand and no lucky deal are our "
              "choices (rule text 004)"),
 }
 # What each field decides, in a phrase (rules list, rules show --json)
 FIELD_HELP = {
-    "players": "how many play: 2, 3, 4 or 6",
-    "teams": "partners sit alternately and pool their captures",
-    "hand_size": "cards dealt to each player at each deal",
-    "table_size": "cards dealt face up to the table when a hand starts",
-    "lucky_deal": "the dealer's prize when the first table cards make 15",
-    "capture": "when a player must capture",
-    "soplar": "may the next player take a capture someone missed",
-    "deal": "how the hands are refilled from the stock",
-    "sevens": "who scores the sevens point",
-    "ties": "who scores a majority point that sides tie on",
-    "bonus_all_oros": "extra points for taking all ten oros",
-    "bonus_all_sevens": "extra points for taking all four sevens",
-    "target": "the points that end a game",
+    "players": N_("how many play: 2, 3, 4 or 6"),
+    "teams": N_("partners sit alternately and pool their captures"),
+    "hand_size": N_("cards dealt to each player at each deal"),
+    "table_size": N_("cards dealt face up to the table when a hand starts"),
+    "lucky_deal": N_("the dealer's prize when the first table cards make 15"),
+    "capture": N_("when a player must capture"),
+    "soplar": N_("may the next player take a capture someone missed"),
+    "deal": N_("how the hands are refilled from the stock"),
+    "sevens": N_("who scores the sevens point"),
+    "ties": N_("who scores a majority point that sides tie on"),
+    "bonus_all_oros": N_("extra points for taking all ten oros"),
+    "bonus_all_sevens": N_("extra points for taking all four sevens"),
+    "target": N_("the points that end a game"),
 }
 _VALUE_HELP = {
-    ("lucky_deal", "escobas"): "the dealer takes a first table of 15 (or 30) as escobas",
-    ("lucky_deal", "capture"): "the dealer takes a first table of 15, no escoba",
-    ("lucky_deal", "off"): "a first table of 15 is left for play",
-    ("capture", "card"): "a card played that can capture must capture",
-    ("capture", "any"): "when any card in hand can capture, one must",
-    ("capture", "optional"): "capturing is never forced",
-    ("soplar", True): "a missed capture may be blown by the next player",
-    ("soplar", False): "a missed capture is just missed",
-    ("deal", "rounds"): "new cards when every hand is empty",
-    ("deal", "draw"): "a card drawn after each play, while the stock lasts",
-    ("sevens", "majority"): "the sevens point for the most sevens",
-    ("sevens", "all"): "the sevens point only for all four sevens",
-    ("ties", "shared"): "every tied side scores a tied majority point",
-    ("ties", "none"): "nobody scores a tied majority point",
-    ("teams", True): "two teams; partners pool their captures",
-    ("teams", False): "everyone plays alone",
+    ("lucky_deal", "escobas"): N_("the dealer takes a first table of 15 (or 30) as escobas"),
+    ("lucky_deal", "capture"): N_("the dealer takes a first table of 15, no escoba"),
+    ("lucky_deal", "off"): N_("a first table of 15 is left for play"),
+    ("capture", "card"): N_("a card played that can capture must capture"),
+    ("capture", "any"): N_("when any card in hand can capture, one must"),
+    ("capture", "optional"): N_("capturing is never forced"),
+    ("soplar", True): N_("a missed capture may be blown by the next player"),
+    ("soplar", False): N_("a missed capture is just missed"),
+    ("deal", "rounds"): N_("new cards when every hand is empty"),
+    ("deal", "draw"): N_("a card drawn after each play, while the stock lasts"),
+    ("sevens", "majority"): N_("the sevens point for the most sevens"),
+    ("sevens", "all"): N_("the sevens point only for all four sevens"),
+    ("ties", "shared"): N_("every tied side scores a tied majority point"),
+    ("ties", "none"): N_("nobody scores a tied majority point"),
+    ("teams", True): N_("two teams; partners pool their captures"),
+    ("teams", False): N_("everyone plays alone"),
 }
 
 
-def describe_value(name: str, value: Any) -> str:
-    """What a field's value means, in a phrase that stands alone (``rules show``)."""
+def describe_value(name: str, value: Any, translated: bool = False) -> str:
+    """What a field's value means, in a phrase that stands alone (``rules show``): in English (the
+    ``--json`` value), or ``translated`` into the process's language (what a person reads)."""
+    # the catalogue's words, or the English as written: named _ and ngettext so that Babel extracts them
+    _ = translate if translated else str
+    ngettext = i18n_ngettext if translated else (lambda one, many, n: one if n == 1 else many)
     if (name, value) in _VALUE_HELP:
-        return _VALUE_HELP[name, value]
+        return _(_VALUE_HELP[name, value])
     if name == "players":
-        return f"{value} players"
-    if name in ("hand_size", "table_size"):
-        return f"{value} card{'s' if value != 1 else ''} " + ("to each player at each deal" if name == "hand_size"
-                                                              else "face up to the table")
-    if name.startswith("bonus_"):
-        what = "all ten oros" if name == "bonus_all_oros" else "all four sevens"
-        return f"no bonus for {what}" if value == 0 else f"{value} extra point{'s' if value != 1 else ''} for {what}"
+        return ngettext("{n} player", "{n} players", value).format(n=value)
+    if name == "hand_size":
+        return ngettext("{n} card to each player at each deal", "{n} cards to each player at each deal",
+                        value).format(n=value)
+    if name == "table_size":
+        return ngettext("{n} card face up to the table", "{n} cards face up to the table", value).format(n=value)
+    if name == "bonus_all_oros":
+        return _("no bonus for all ten oros") if value == 0 else ngettext(
+            "{n} extra point for all ten oros", "{n} extra points for all ten oros", value).format(n=value)
+    if name == "bonus_all_sevens":
+        return _("no bonus for all four sevens") if value == 0 else ngettext(
+            "{n} extra point for all four sevens", "{n} extra points for all four sevens", value).format(n=value)
     if name == "target":
-        return "one hand is the game" if value == 0 else f"a game ends when a side has {value} points"
-    return FIELD_HELP[name]
+        return _("one hand is the game") if value == 0 else ngettext(
+            "a game ends when a side has {n} point", "a game ends when a side has {n} points", value).format(n=value)
+    return _(FIELD_HELP[name])
 
 
 def short_value(name: str, value: Any) -> str:
     """A field's value for a table cell: as typed, and ``0 (one hand)`` for the target that means it."""
-    return "0 (one hand)" if name == "target" and value == 0 else format_value(value)
+    return _("0 (one hand)") if name == "target" and value == 0 else format_value(value)
 
 
 DEFAULT_PRESET = "ludoteka"
@@ -263,7 +283,8 @@ def _apply_overrides(base: Ruleset, pairs: dict[str, Any], where: str) -> Rulese
 def _preset(name: str) -> Ruleset:
     key = name.strip().lower()
     if key not in PRESETS:
-        raise RulesError(f"unknown preset `{name}`{_suggest(key, PRESETS)}; presets: {', '.join(PRESETS)}")
+        raise RulesError(_("unknown preset `{name}`{suggestion}; presets: {presets}").format(
+            name=name, suggestion=_suggest(key, PRESETS), presets=", ".join(PRESETS)))
     return PRESETS[key]
 
 
@@ -272,10 +293,10 @@ def _parse_pairs(text: str, where: str) -> dict[str, str]:
     pairs: dict[str, str] = {}
     for item in filter(None, (p.strip() for p in text.split(","))):
         if "=" not in item:
-            raise RulesError(f"{where}: override `{item}` must look like field=value")
+            raise RulesError(_("{where}: override `{item}` must look like field=value").format(where=where, item=item))
         k, v = (s.strip() for s in item.split("=", 1))
         if k in pairs:
-            raise RulesError(f"{where}: field `{k}` is set twice")
+            raise RulesError(_("{where}: field `{name}` is set twice").format(where=where, name=k))
         pairs[k] = v
     return pairs
 
@@ -285,15 +306,15 @@ def load_rules_file(path: str | Path) -> Ruleset:
     try:
         data = read_toml(path)
     except UntrustedFile as e:
-        raise RulesError(f"cannot read rules file {_shown(str(e), 160)}") from None
+        raise RulesError(_("cannot read rules file {reason}").format(reason=_shown(str(e), 160))) from None
     except ValueError as e:  # a NUL byte in the name
-        raise RulesError(f"{_shown(path)}: not a file name ({e})") from None
+        raise RulesError(_("{path}: not a file name ({reason})").format(path=_shown(path), reason=e)) from None
     if isinstance(data.get("rules"), dict):  # accept a [rules] table as well as top-level keys
         data = {**{k: v for k, v in data.items() if k != "rules"}, **data["rules"]}
     base = _preset(str(data.pop("preset", DEFAULT_PRESET)))
     for k, v in data.items():
         if isinstance(v, (dict, list)):
-            raise RulesError(f"{path}: `{k}` must be a single value")
+            raise RulesError(_("{path}: `{name}` must be a single value").format(path=path, name=k))
     return _apply_overrides(base, data, str(path))
 
 
@@ -323,19 +344,20 @@ def parse_rules(spec: str | Ruleset | None, files: bool = True) -> Ruleset:
     text = str(spec).strip()
     if not files:
         if text.endswith(".toml") or "/" in text:
-            raise RulesError(f"`{_shown(text)}` names a file; a ruleset kept in a file or sent in a request must be "
-                             f"a preset or preset(field=value,...) such as ludoteka (a file it names is never opened)")
+            raise RulesError(_("`{text}` names a file; a ruleset kept in a file or sent in a request must be a preset "
+                               "or preset(field=value,...) such as ludoteka (a file it names is never opened)").format(
+                text=_shown(text)))
     elif text.endswith(".toml") or "/" in text or _is_file(text):
         return load_rules_file(text)
     if not text:
-        raise RulesError("empty rules: give a preset name such as ludoteka")
+        raise RulesError(_("empty rules: give a preset name such as ludoteka"))
     m = _SPEC.match(text)
     if m:
         base = _preset(m.group(1))
         return _apply_overrides(base, _parse_pairs(m.group(2) or "", text), text)
     if "=" in text and "(" not in text:
         return _apply_overrides(PRESETS[DEFAULT_PRESET], _parse_pairs(text, text), text)
-    raise RulesError(f"`{text}`: expected a preset, preset(field=value,...) or a .toml file")
+    raise RulesError(_("`{text}`: expected a preset, preset(field=value,...) or a .toml file").format(text=text))
 
 
 def sets_player_count(text: str | None) -> bool:

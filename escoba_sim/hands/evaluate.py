@@ -31,6 +31,8 @@ from ..game.cards import card_str, cards_str, mask_of
 from ..game.engine import HandState, Move
 from ..game.rng import mix64
 from ..game.rules import Ruleset
+from ..i18n import N_
+from ..i18n import translate as _
 
 DEFAULT_SAMPLES = 4000  # deals per decision; every option is played on each
 MAX_OPTIONS_BUDGET = 30  # a decision gets at most samples x 30 playouts: past 30 options, fewer deals each
@@ -97,12 +99,14 @@ class OptionValue:
     spread: float
 
 
-def option_label(move: Move | None) -> str:
-    """``5o Rc`` (captures Rc), ``5o`` (lays), ``blow 5o Rc``, ``no blow``: the notation play accepts."""
+def option_label(move: Move | None, translated: bool = False) -> str:
+    """``5o Rc`` (captures Rc), ``5o`` (lays), ``blow 5o Rc``, ``no blow``: the notation play accepts (in the
+    process's language when ``translated``: ``soplar 5o Rc``, ``no soplar``; a record or ``--json`` keeps English)."""
+    tr = _ if translated else str
     if move is None:
-        return "no blow"
+        return tr(N_("no blow"))
     text = " ".join([card_str(move.card), cards_str(move.take)]).strip() if move.take else card_str(move.card)
-    return ("blow " + text) if move.soplar else text
+    return tr(N_("blow {cards}")).format(cards=text) if move.soplar else text
 
 
 @dataclass
@@ -148,8 +152,8 @@ def _core():
     from .. import native
 
     if native.core is None:
-        raise EvaluationError("the evaluator runs in the compiled core, which is not loaded "
-                              "(build it with pip install -e ., and unset ESCOBA_SIM_PURE_PYTHON)")
+        raise EvaluationError(_("the evaluator runs in the compiled core, which is not loaded (build it with pip "
+                                "install -e ., and unset ESCOBA_SIM_PURE_PYTHON)"))
     return native.core
 
 
@@ -163,12 +167,12 @@ def evaluate(st: HandState, *, blow: bool = False, samples: int = DEFAULT_SAMPLE
     """Value every option of the seat to play in ``st``: its moves, or with ``blow`` its blow decision
     (``[no blow] + blows``). Only ``InfoSet.of(st)`` is used: the other hands and the stock order never are."""
     if st.over:
-        raise ValueError("the hand is over: there is no decision to evaluate")
+        raise ValueError(_("the hand is over: there is no decision to evaluate"))
     info = InfoSet.of(st)
     if blow:
         moves: list[Move | None] = [None, *engine.blow_options(st)]
         if len(moves) == 1:
-            raise ValueError("there is no blow open to the seat to play")
+            raise ValueError(_("there is no blow open to the seat to play"))
     else:
         moves = list(engine.legal_moves(st))
     return evaluate_info(info, moves, blow=blow, samples=samples, seed=seed, c=c)
@@ -178,7 +182,8 @@ def evaluate_info(info: InfoSet, moves: list[Move | None], *, blow: bool = False
                   seed: int = 0, c: float = DEFAULT_C) -> Evaluation:
     """Value ``moves`` (legal in ``info``; with ``blow``, None = no blow) from the information set alone."""
     if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
-        raise ValueError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, got {samples!r}")
+        raise ValueError(_("samples must be a whole number from 1 to {limit}, got {samples}").format(
+            limit=f"{MAX_SAMPLES:,}", samples=repr(samples)))
     options = [(m.card if m is not None else info.pending, mask_of(m.take) if m is not None else 0) for m in moves]
     r = info.rules
     if len(moves) == 1:
@@ -202,10 +207,11 @@ def evaluate_info(info: InfoSet, moves: list[Move | None], *, blow: bool = False
     return Evaluation(info, blow, values, "search", samples, seed, margins)
 
 
-def format_value(o: OptionValue, method: str) -> str:
+def format_value(o: OptionValue, method: str, translated: bool = False) -> str:
     """``+0.84 ±0.05`` for a searched value, ``+2 exact`` for a solved one."""
+    tr = _ if translated else str
     if method == "forced":
-        return "forced"
+        return tr(N_("forced"))
     if method == "exact":
-        return f"{o.value:+.0f} exact"
+        return tr(N_("{value} exact")).format(value=f"{o.value:+.0f}")
     return f"{o.value:+.2f} ±{o.spread:.2f}"

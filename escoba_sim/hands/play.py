@@ -32,6 +32,8 @@ from ..game.cards import OROS_MASK, SEVENS_MASK, SIETE_OROS, CardError, card_str
 from ..game.engine import HandState, Move
 from ..game.rng import PLAY, SplitMix64, mix64, shuffled_deck
 from ..game.rules import RulesError, Ruleset, parse_rules, sets_player_count
+from ..i18n import N_, ngettext
+from ..i18n import translate as _
 from ..strategies import parse_strategy
 from .evaluate import DEFAULT_SAMPLES, MAX_SAMPLES, EvaluationError, evaluate, format_value, option_label
 from .record import format_score, make_record, score_json
@@ -39,7 +41,14 @@ from .record import format_score, make_record, score_json
 PERSON = "person"  # the `strategies` entry of the person's seat in a record
 PERSON_SEAT = 0
 SUIT_COLOURS = ("yellow", "red", "blue", "green")  # oros, copas, espadas, bastos
-KEYS = "? hint, u take back, q quit"
+KEYS = N_("? hint, u take back, q quit")  # shown translated: keys() (the Spanish words work in both languages)
+# What a person types at the prompt, in either language: Spanish players use pista, deshacer, salir, soplar
+QUIT_WORDS = ("q", "quit", "salir")
+HINT_WORDS = ("?", "hint", "pista")
+UNDO_WORDS = ("u", "undo", "deshacer")
+BLOW_WORDS = ("blow", "s", "soplar")
+NO_BLOW_WORDS = ("n", "no", "-", "no soplar")
+LAY_WORDS = ("-", "lay")
 NUMBER = re.compile(r"[+-]?[0-9]+(?:[.,][0-9]*)?")  # what a person types meaning a number, a wrong one included
 MAX_LINE = 200  # an answer longer than this is no move (the reply quotes no more of it)
 
@@ -57,6 +66,11 @@ class SaveFailed(Exception):
 
 class PlayError(ValueError):
     """The table asked for cannot be set (a cheating opponent, rules and seats that do not fit); one line."""
+
+
+def keys() -> str:
+    """The keys the prompt takes, in the process's language."""
+    return _(KEYS)
 
 
 def unfinished_reason(e: BaseException) -> str:
@@ -85,14 +99,14 @@ class Seats:
 
     def name(self, seat: int) -> str:
         if self.specs[seat] is None:
-            return "you"
-        return f"seat {seat} ({parse_strategy(self.specs[seat]).short})"
+            return _("you")
+        return _("seat {seat} ({strategy})").format(seat=seat, strategy=parse_strategy(self.specs[seat]).short)
 
     def side_name(self, side: int) -> str:
         seats = [s for s in range(self.rules.players) if self.rules.side_of(s) == side]
         if len(seats) == 1:
-            return "you" if self.specs[seats[0]] is None else parse_strategy(self.specs[seats[0]]).short
-        return " + ".join("you" if self.specs[s] is None else f"{s}:{parse_strategy(self.specs[s]).short}"
+            return _("you") if self.specs[seats[0]] is None else parse_strategy(self.specs[seats[0]]).short
+        return " + ".join(_("you") if self.specs[s] is None else f"{s}:{parse_strategy(self.specs[s]).short}"
                           for s in seats)
 
 
@@ -104,13 +118,14 @@ def seat_specs(rules: Ruleset, vs: list[str], partner: str | None = None) -> Sea
     computer = list(range(1, rules.players))
     opponents = [s for s in computer if rules.side_of(s) != rules.side_of(PERSON_SEAT)]
     if not vs:
-        raise PlayError("give the computer's strategy with --vs")
+        raise PlayError(_("give the computer's strategy with --vs"))
     if len(vs) == len(computer) and len(vs) > 1 and partner is None:
         return Seats(rules, [None, *vs])
     if len(vs) != 1 and len(vs) != len(opponents):
-        fits = " or ".join(dict.fromkeys(str(n) for n in (1, len(opponents), len(computer)) if n))
-        raise PlayError(f"{rules.canonical()} seats {len(computer)} computer players ({len(opponents)} against "
-                        f"you): give {fits} --vs, not {len(vs)}")
+        fits = _(" or ").join(dict.fromkeys(str(n) for n in (1, len(opponents), len(computer)) if n))
+        raise PlayError(_("{rules} seats {computer} computer players ({opponents} against you): give {fits} --vs, "
+                          "not {given}").format(rules=rules.canonical(), computer=len(computer),
+                                                opponents=len(opponents), fits=fits, given=len(vs)))
     specs: list[str | None] = [None]
     for seat in computer:
         if seat in opponents:
@@ -132,26 +147,26 @@ def table_seats(rules_text: str | None, vs: list[str], *, teams: bool = False, p
     """
     for spec in (*vs, *([partner] if partner else [])):
         if parse_strategy(spec).cheats:
-            raise PlayError(f"`{parse_strategy(spec).short}` cheats (it reads every hand, yours included, and the "
-                            "stock): it is a yardstick for analysis, not an opponent")
+            raise PlayError(_("`{strategy}` cheats (it reads every hand, yours included, and the stock): it is a "
+                              "yardstick for analysis, not an opponent").format(strategy=parse_strategy(spec).short))
     try:
         rules = parse_rules(rules_text)
     except RulesError as e:
         raise PlayError(f"--rules: {e}") from None
     if teams:
         if len(vs) > 2:
-            raise PlayError("--teams: give one --vs (both opponents) or two (seat 1, seat 3)")
+            raise PlayError(_("--teams: give one --vs (both opponents) or two (seat 1, seat 3)"))
         rules = rules.replace(players=4, teams=True)
     elif partner:
-        raise PlayError("--partner needs --teams")
+        raise PlayError(_("--partner needs --teams"))
     elif not sets_player_count(rules_text) and rules.players != 1 + len(vs):
         try:
             rules = parse_rules(rules.replace(players=1 + len(vs)))
         except RulesError as e:
             raise PlayError(f"{len(vs)} --vs: {e}") from None
     elif len(vs) > 1 and len(vs) != rules.players - 1:
-        raise PlayError(f"{rules.canonical()} is played by {rules.players} players: give one --vs (every computer "
-                        f"seat) or {rules.players - 1}")
+        raise PlayError(_("{rules} is played by {players} players: give one --vs (every computer seat) or "
+                          "{others}").format(rules=rules.canonical(), players=rules.players, others=rules.players - 1))
     return seat_specs(rules, list(vs), partner)
 
 
@@ -159,8 +174,8 @@ def table_seats(rules_text: str | None, vs: list[str], *, teams: bool = False, p
 def number_choice(first: int, count: int) -> str:
     """What to type instead: ``type 1, the only move`` or ``choose a number from 1 to 5``."""
     if count == 1:
-        return f"type {first}, the only one"
-    return f"choose a number from {first} to {first + count - 1}"
+        return _("type {first}, the only one").format(first=first)
+    return _("choose a number from {first} to {last}").format(first=first, last=first + count - 1)
 
 
 class Session:
@@ -170,7 +185,8 @@ class Session:
                  say: Callable[[str], None], colour: bool = False, samples: int = DEFAULT_SAMPLES):
         self.seats, self.rules, self.seed, self.out = seats, seats.rules, seed, out
         if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
-            raise PlayError(f"--samples: {samples!r} deals per hint; give 1 to {MAX_SAMPLES:,}")
+            raise PlayError(_("--samples: {samples} deals per hint; give 1 to {limit}").format(
+                samples=repr(samples), limit=f"{MAX_SAMPLES:,}"))
         self.ask, self.say, self.colour, self.samples = ask, say, colour, samples
         self.players = [None if s is None else make_player(parse_strategy(s).for_rules(seats.rules)) for s in seats.specs]
         self.saved: list[Path] = []
@@ -189,40 +205,48 @@ class Session:
         return " ".join(self.card(c) for c in cs) or "-"
 
     def move_text(self, m: Move, person: bool) -> str:
-        s = "" if person else "s"
+        escoba = "  " + _("** ESCOBA **") if m.escoba else ""
         if not m.take:
-            return f"lay{s} {self.card(m.card)}"
-        return f"play{s} {self.card(m.card)} and take{s} {self.cards(m.take)}" + ("  ** ESCOBA **" if m.escoba else "")
+            return (_("lay {card}") if person else _("lays {card}")).format(card=self.card(m.card))
+        return (_("play {card} and take {cards}") if person else _("plays {card} and takes {cards}")).format(
+            card=self.card(m.card), cards=self.cards(m.take)) + escoba
 
     def option_text(self, m: Move | None) -> str:
         if m is None:
-            return "no blow"
+            return _("no blow")
         if m.soplar:
-            return f"blow: {self.card(m.card)} + {self.cards(m.take)}"
+            return _("blow: {card} + {cards}").format(card=self.card(m.card), cards=self.cards(m.take))
         if not m.take:
-            return f"{self.card(m.card)} (lay)"
-        return f"{self.card(m.card)} takes {self.cards(m.take)}" + ("  ESCOBA" if m.escoba else "")
+            return _("{card} (lay)").format(card=self.card(m.card))
+        return _("{card} takes {cards}").format(card=self.card(m.card), cards=self.cards(m.take)) + (
+            "  " + _("ESCOBA") if m.escoba else "")
 
     def show_position(self, st: HandState, where: str) -> None:
         r = self.rules
-        head = f"-- {where} -- dealer: {self.seats.name(st.dealer)}"
+        head = _("-- {where} -- dealer: {dealer}").format(where=where, dealer=self.seats.name(st.dealer))
         score = ", ".join(f"{self.seats.side_name(s)} {p}" for s, p in enumerate(self.scores))
         if self.hands_mode:
-            head += f" -- points in the hands so far: {score}"
+            head += " " + _("-- points in the hands so far: {score}").format(score=score)
         elif r.target:
-            head += f" -- game score: {score} (to {r.target})"
+            head += " " + _("-- game score: {score} (to {target})").format(score=score, target=r.target)
         self.say(head)
-        width = max(8, *(len(self.seats.side_name(s)) for s in range(r.n_sides)))
-        self.say(f"  {'taken':<{width}}  cards  oros  sevens  7o  escobas")
+        # the pile table, its headings in the process's language; a column is as wide as its heading
+        heads = [_("cards"), _("oros"), _("sevens"), _("7o"), _("escobas")]
+        width = max(8, len(_("taken")), *(len(self.seats.side_name(s)) for s in range(r.n_sides)))
+        cols = [max(len(h), least) for h, least in zip(heads, (5, 4, 6, 3, 7))]  # a cell: "yes" under "7o"
+        taken = _("taken")
+        self.say(f"  {taken:<{width}}  " + "  ".join(heads))
         for side in range(r.n_sides):
             p = st.piles[side]
-            self.say(f"  {self.seats.side_name(side):<{width}}  {p.bit_count():>5}  {(p & OROS_MASK).bit_count():>4}"
-                     f"  {(p & SEVENS_MASK).bit_count():>6}  {'yes' if p >> SIETE_OROS & 1 else '-':>3}"
-                     f"  {st.escobas[side]:>7}")
+            cells = [p.bit_count(), (p & OROS_MASK).bit_count(), (p & SEVENS_MASK).bit_count(),
+                     _("yes") if p >> SIETE_OROS & 1 else "-", st.escobas[side]]
+            self.say(f"  {self.seats.side_name(side):<{width}}  "
+                     + "  ".join(f"{c:>{w}}" for c, w in zip(cells, cols)))
         others = ", ".join(f"{self.seats.name(s)} {len(st.hands[s])}" for s in range(r.players) if s != PERSON_SEAT)
-        self.say(f"  stock: {len(st.stock)} cards; cards in hand: {others}")
-        self.say(f"  table: {self.cards(st.table)}")
-        self.say(f"  your hand: {self.cards(st.hands[PERSON_SEAT])}")
+        self.say("  " + ngettext("stock: {n} card; cards in hand: {others}", "stock: {n} cards; cards in hand: {others}",
+                                 len(st.stock)).format(n=len(st.stock), others=others))
+        self.say("  " + _("table: {cards}").format(cards=self.cards(st.table)))
+        self.say("  " + _("your hand: {cards}").format(cards=self.cards(st.hands[PERSON_SEAT])))
 
     # ------------------------------------------------------------ the person's decisions
 
@@ -231,17 +255,20 @@ class Session:
         try:
             ev = evaluate(st, blow=blow, samples=self.samples, seed=hint_seed(self.hand_seed, st, blow))
         except (EvaluationError, ValueError) as e:
-            self.say(f"no hint: {e}")
+            self.say(_("no hint: {reason}").format(reason=e))
             return
         took = time.perf_counter() - start
         if ev.method == "forced":
-            self.say("hint: there is only one move")
+            self.say(_("hint: there is only one move"))
             return
-        how = "solved exactly" if ev.method == "exact" else f"{ev.samples} deals of the unseen cards"
-        self.say(f"hint ({how}, {took:.2f} s; points of hand margin, yours minus the best other side's):")
+        how = _("solved exactly") if ev.method == "exact" else _("{samples} deals of the unseen cards").format(
+            samples=ev.samples)
+        self.say(_("hint ({how}, {seconds} s; points of hand margin, yours minus the best other side's):").format(
+            how=how, seconds=f"{took:.2f}"))
         for i in ev.ranked()[:3]:
             o = ev.options[i]
-            self.say(f"  {i + (0 if blow else 1):>2}) {option_label(o.move):<16} {format_value(o, ev.method)}")
+            self.say(f"  {i + (0 if blow else 1):>2}) {option_label(o.move, translated=True):<16} "
+                     f"{format_value(o, ev.method, translated=True)}")
 
     def read(self, st: HandState, prompt: str, options: list, blow: bool):
         """The person's choice among ``options`` (None = no blow), or UNDO."""
@@ -249,26 +276,28 @@ class Session:
             line = self.ask(prompt)
             if line is None:
                 self.say("")
-                self.say("(end of input)")
+                self.say(_("(end of input)"))
                 raise Quit
             text = " ".join(line.split())  # tabs, form feeds and other separators read as spaces
             if not text:
                 continue
             if not text.isprintable():  # an escape sequence (an arrow key), a NUL: never echoed back
-                self.say(f"that line holds control characters, not a move: type a number, a card like 5o, or {KEYS}")
+                self.say(_("that line holds control characters, not a move: type a number, a card like 5o, or "
+                           "{keys}").format(keys=keys()))
                 continue
-            if text.lower() in ("q", "quit"):
+            if text.lower() in QUIT_WORDS:
                 raise Quit
-            if text == "?":
+            if text.lower() in HINT_WORDS:
                 self.hint(st, blow, options)
                 continue
             if len(text) > MAX_LINE:
-                self.say(f"that is {len(text):,} characters, not a move: type a number, a card like 5o, or {KEYS}")
+                self.say(_("that is {length} characters, not a move: type a number, a card like 5o, or {keys}").format(
+                    length=f"{len(text):,}", keys=keys()))
                 continue
-            if text.lower() in ("u", "undo"):
+            if text.lower() in UNDO_WORDS:
                 if self.can_undo or len(st.moves) != self.turn_start:
                     return UNDO
-                self.say("nothing to take back in this hand")
+                self.say(_("nothing to take back in this hand"))
                 continue
             choice, reason = self.parse_choice(st, text, options, blow)
             if reason is None:
@@ -282,25 +311,30 @@ class Session:
             k = int(text)
             if first <= k < first + len(options):
                 return options[k - first], None
-            return None, f"there is no {'blow option' if blow else 'move'} {k}: {number_choice(first, len(options))}"
+            return None, (_("there is no blow option {k}: {choice}") if blow else _("there is no move {k}: {choice}")
+                          ).format(k=k, choice=number_choice(first, len(options)))
         if NUMBER.fullmatch(text):  # `-1`, `+2` or `1.5` is a number, not a card with a bad suit
-            return None, f"`{text}` is not one of the numbers shown: {number_choice(first, len(options))}"
+            return None, _("`{text}` is not one of the numbers shown: {choice}").format(
+                text=text, choice=number_choice(first, len(options)))
         words = text.replace(",", " ").split()
         if not words:
-            return None, f"type a number, a card like 5o, or {KEYS}"
+            return None, _("type a number, a card like 5o, or {keys}").format(keys=keys())
         if blow:
-            if words[0].lower() in ("n", "no", "-"):
+            if words[0].lower() in NO_BLOW_WORDS or " ".join(words).lower() in NO_BLOW_WORDS:
                 return options[0], None
-            words = words[1:] if words[0].lower() == "blow" else words
+            words = words[1:] if words[0].lower() in BLOW_WORDS else words
             if not words:
-                return None, f"name the blow, e.g. `{option_label(options[1])}`, or `n` not to blow"
-        lay = words[-1].lower() in ("-", "lay") and len(words) == 2
+                if len(options) == 2:  # `s` alone: the one blow open
+                    return options[1], None
+                return None, _("name the blow, e.g. `{example}`, or `n` not to blow").format(
+                    example=option_label(options[1], translated=True))
+        lay = words[-1].lower() in LAY_WORDS and len(words) == 2
         try:
             cards = parse_cards(words[:-1] if lay else words)
         except CardError as e:
-            return None, f"{e} (or a number, {KEYS})"
+            return None, _("{reason} (or a number, {keys})").format(reason=e, keys=keys())
         if not cards:
-            return None, f"name a card, e.g. {option_label(options[-1])}"
+            return None, _("name a card, e.g. {example}").format(example=option_label(options[-1], translated=True))
         card, take = cards[0], tuple(sorted(cards[1:]))
         seat = st.to_play
         if blow:
@@ -308,23 +342,24 @@ class Session:
             if len(found) == 1:
                 return found[0], None
             if not found:
-                return None, f"{card_str(card)} + {' '.join(map(card_str, take))} is not a blow open to you"
-            return None, "name the cards the blow takes, e.g. " + option_label(found[0])
+                return None, _("{card} + {cards} is not a blow open to you").format(
+                    card=card_str(card), cards=" ".join(map(card_str, take)))
+            return None, _("name the cards the blow takes, e.g. {example}").format(
+                example=option_label(found[0], translated=True))
         if take or lay:
             move = Move(seat, card, take, escoba=bool(take) and set(take) == set(st.table))
             if move in options:
                 return move, None
-            return None, engine.explain_illegal(st, move, options).replace(f"seat {seat}'s hand", "your hand")
+            return None, engine.explain_illegal(st, move, options, translated=True, person=True)
         found = [m for m in options if m.card == card]
         if len(found) == 1:
             return found[0], None
         if not found:
-            return None, engine.explain_illegal(st, Move(seat, card), options).replace(f"seat {seat}'s hand",
-                                                                                      "your hand")
-        return None, (f"{card_str(card)} has {len(found)} moves: "
-                      + "; ".join(option_label(m) or "lay" for m in found)
-                      + f" -- name the cards it takes, e.g. `{option_label(found[0])}`"
-                      + (f", or `{card_str(card)} -` to lay it" if any(not m.take for m in found) else ""))
+            return None, engine.explain_illegal(st, Move(seat, card), options, translated=True, person=True)
+        return None, (_("{card} has {n} moves: {moves} -- name the cards it takes, e.g. `{example}`").format(
+            card=card_str(card), n=len(found), moves="; ".join(option_label(m, translated=True) for m in found),
+            example=option_label(found[0], translated=True))
+            + (_(", or `{card} -` to lay it").format(card=card_str(card)) if any(not m.take for m in found) else ""))
 
     # ------------------------------------------------------------ a hand
 
@@ -335,13 +370,15 @@ class Session:
         history: list[tuple[HandState, int]] = []  # the position before each of the person's turns, for undo
         try:
             self.say("")
-            self.say(f"== {where}: {self.seats.name(dealer)} deal{'s' if dealer != PERSON_SEAT else ''} ==")
+            self.say((_("== {where}: you deal ==") if dealer == PERSON_SEAT else _("== {where}: {dealer} deals ==")
+                      ).format(where=where, dealer=self.seats.name(dealer)))
             if st.lucky_deal:
-                what = f"{st.lucky_deal} escoba{'s' if st.lucky_deal > 1 else ''}" \
-                    if self.rules.lucky_deal == "escobas" else "no escoba"
-                self.say(f"lucky deal: the table summed to {15 * st.lucky_deal}; the dealer takes it ({what})")
+                what = ngettext("{n} escoba", "{n} escobas", st.lucky_deal).format(n=st.lucky_deal) \
+                    if self.rules.lucky_deal == "escobas" else _("no escoba")
+                self.say(_("lucky deal: the table summed to {total}; the dealer takes it ({what})").format(
+                    total=15 * st.lucky_deal, what=what))
             else:
-                self.say(f"table: {self.cards(st.table)}")
+                self.say(_("table: {cards}").format(cards=self.cards(st.table)))
             while not st.over:
                 seat = st.to_play
                 if self.players[seat] is None:
@@ -352,10 +389,10 @@ class Session:
                         continue
                     if len(st.moves) != len(snapshot[0].moves):  # a blow made in this turn
                         st, rng.state = snapshot
-                        self.say("taken back: your blow")
+                        self.say(_("taken back: your blow"))
                     else:
                         st, rng.state = history.pop()
-                        self.say("taken back: your last move and the replies to it")
+                        self.say(_("taken back: your last move and the replies to it"))
                     continue
                 self.computer_turn(st, rng)
             self.end_of_hand(st)
@@ -376,28 +413,29 @@ class Session:
         if blows:
             laid = blows[0].card
             options: list = [None, *blows]
-            self.say(f"  {self.seats.name(st.moves[-1].player)} laid {self.card(laid)}, which could have captured: "
-                     f"you may blow (soplar)")
+            self.say("  " + _("{who} laid {card}, which could have captured: you may blow (soplar)").format(
+                who=self.seats.name(st.moves[-1].player), card=self.card(laid)))
             for i, m in enumerate(options):
                 self.say(f"  {i:>2}) {self.option_text(m)}")
-            choice = self.read(st, f"blow? [0-{len(blows)}, {KEYS}]: ", options, True)
+            choice = self.read(st, _("blow? [0-{last}, s to blow, {keys}]: ").format(last=len(blows), keys=keys()),
+                               options, True)
             if choice is UNDO:
                 return False
             engine.apply_blow(st, choice)
             if choice is not None:
-                self.say(f"you blow: take {self.card(laid)} + {self.cards(choice.take)}")
-                self.say(f"  table: {self.cards(st.table)}")
+                self.say(_("you blow: take {card} + {cards}").format(card=self.card(laid), cards=self.cards(choice.take)))
+                self.say("  " + _("table: {cards}").format(cards=self.cards(st.table)))
         moves = engine.legal_moves(st)
         for i, m in enumerate(moves, 1):
             self.say(f"  {i:>2}) {self.option_text(m)}")
         if len(moves) == 1:  # a forced move: no range "1-1", and its card names it too
-            ask = f"your only move [1 or {card_str(moves[0].card)}, {KEYS}]: "
+            ask = _("your only move [1 or {card}, {keys}]: ").format(card=card_str(moves[0].card), keys=keys())
         else:
-            ask = f"your move [1-{len(moves)}, a card like 5o or '5o Rc', {KEYS}]: "
+            ask = _("your move [1-{last}, a card like 5o or '5o Rc', {keys}]: ").format(last=len(moves), keys=keys())
         choice = self.read(st, ask, moves, False)
         if choice is UNDO:
             return False
-        self.apply(st, choice, "you")
+        self.apply(st, choice, None)
         return True
 
     def computer_turn(self, st: HandState, rng: SplitMix64) -> None:
@@ -408,30 +446,41 @@ class Session:
             blow = player.choose_blow(st, blows, rng)
             engine.apply_blow(st, blow)
             if blow is not None:
-                whose = "your" if st.moves[-2].player == PERSON_SEAT else "the"
-                self.say(f"{name} BLOWS {whose} {self.card(blow.card)}: takes {self.card(blow.card)} + "
-                         f"{self.cards(blow.take)}")
+                text = _("{who} BLOWS your {card}: takes {card} + {cards}") if st.moves[-2].player == PERSON_SEAT \
+                    else _("{who} BLOWS the {card}: takes {card} + {cards}")
+                self.say(text.format(who=name, card=self.card(blow.card), cards=self.cards(blow.take)))
         self.apply(st, player.choose_move(st, engine.legal_moves(st), rng), name)
 
-    def apply(self, st: HandState, m: Move, who: str) -> None:
+    def apply(self, st: HandState, m: Move, who: str | None) -> None:
+        """Play ``m`` and say it: ``who`` names a computer seat; None is the person (``you lay 5o``)."""
         stock = len(st.stock)
         engine.apply_move(st, m)
-        self.say(f"{who} {self.move_text(m, who == 'you')}")
+        self.say((_("you") if who is None else who) + " " + self.move_text(m, who is None))
         if len(st.stock) < stock:
             if self.rules.deal == "draw":
                 if m.player == PERSON_SEAT:
-                    self.say(f"you draw {self.card(st.deck[40 - stock])}")
+                    self.say(_("you draw {card}").format(card=self.card(st.deck[40 - stock])))
             elif not st.over:
-                self.say(f"-- new deal: {self.rules.hand_size} cards each, {len(st.stock)} left in the stock --")
+                self.say(ngettext("-- new deal: {n} card each, {stock} left in the stock --",
+                                  "-- new deal: {n} cards each, {stock} left in the stock --",
+                                  self.rules.hand_size).format(n=self.rules.hand_size, stock=len(st.stock)))
 
     def end_of_hand(self, st: HandState) -> None:
         res = st.result
         self.say("")
         if res.leftover_taker >= 0:
-            self.say(f"hand over: {res.leftovers} card(s) left on the table go to {self.seats.name(res.leftover_taker)}, "
-                     f"the last to capture")
+            if res.leftover_taker == PERSON_SEAT:
+                self.say(ngettext("hand over: {n} card left on the table goes to you, the last to capture",
+                                  "hand over: {n} cards left on the table go to you, the last to capture",
+                                  res.leftovers).format(n=res.leftovers))
+            else:
+                self.say(ngettext("hand over: {n} card left on the table goes to {who}, the last to capture",
+                                  "hand over: {n} cards left on the table go to {who}, the last to capture",
+                                  res.leftovers).format(n=res.leftovers, who=self.seats.name(res.leftover_taker)))
         else:
-            self.say(f"hand over: {res.leftovers} card(s) left on the table go to nobody")
+            self.say(ngettext("hand over: {n} card left on the table goes to nobody",
+                              "hand over: {n} cards left on the table go to nobody", res.leftovers).format(
+                n=res.leftovers))
         self.say(format_score(self.rules, score_json(self.rules, res), self.record_strategies))
         self.scores = [a + b for a, b in zip(self.scores, res.total)]
 
@@ -451,13 +500,15 @@ class Session:
                 k += 1
             files.write_text(path, json.dumps(rec, indent=2) + "\n", root=self.out)  # whole or not at all
         except files.UntrustedFile as e:
-            raise SaveFailed(f"cannot save the hand record: {e}") from None
+            raise SaveFailed(_("cannot save the hand record: {reason}").format(reason=e)) from None
         except OSError as e:
-            raise SaveFailed(f"{self.out}: cannot save the hand record ({e.strerror or e})") from None
+            raise SaveFailed(_("{path}: cannot save the hand record ({reason})").format(
+                path=self.out, reason=e.strerror or e)) from None
         self.saved.append(path)
         if quiet:
             return
-        self.say(f"saved {'the unfinished hand' if unfinished else 'the hand'}: {path}")
+        self.say((_("saved the unfinished hand: {path}") if unfinished else _("saved the hand: {path}")).format(
+            path=path))
 
     def save_stopped(self, st: HandState, game: int, hand: int, e: BaseException) -> None:
         """The hand in play when ``e`` stopped the session, saved (as unfinished unless it had ended);
@@ -466,7 +517,7 @@ class Session:
             self.save(st, game, hand, unfinished=None if st.over else unfinished_reason(e), quiet=True)
             self.unfinished = self.saved[-1]
         except Exception as save_error:  # a full disk, a read-only folder: the first error is the story
-            e.add_note(f"the hand could not be saved: {save_error}")
+            e.add_note(_("the hand could not be saved: {reason}").format(reason=save_error))
 
     # ------------------------------------------------------------ games
 
@@ -477,20 +528,22 @@ class Session:
         try:
             for g in range(count):
                 if hands_mode:
-                    self.play_hand(g, 0, g % r.players, f"hand {g + 1} of {count}")
+                    self.play_hand(g, 0, g % r.players, _("hand {n} of {count}").format(n=g + 1, count=count))
                     continue
                 self.scores = [0] * r.n_sides
                 for h in range(engine.MAX_HANDS_PER_GAME):
-                    self.play_hand(g, h, (g + h) % r.players, f"game {g + 1}, hand {h + 1}")
+                    self.play_hand(g, h, (g + h) % r.players, _("game {game}, hand {hand}").format(game=g + 1, hand=h + 1))
                     top = max(self.scores)
                     if top >= r.target and self.scores.count(top) == 1:
                         winner = self.seats.side_name(self.scores.index(top))
                         self.say("")
-                        self.say(f"game {g + 1} over: {'you win' if winner == 'you' else winner + ' wins'} "
-                                 f"({', '.join(f'{self.seats.side_name(s)} {p}' for s, p in enumerate(self.scores))})")
+                        score = ", ".join(f"{self.seats.side_name(s)} {p}" for s, p in enumerate(self.scores))
+                        self.say((_("game {game} over: you win ({score})") if winner == _("you")
+                                  else _("game {game} over: {winner} wins ({score})")).format(
+                            game=g + 1, winner=winner, score=score))
                         break
         except Quit:
-            self.say("quit.")
+            self.say(_("quit."))
         if self.saved:
-            self.say(f"{len(self.saved)} hand record(s) in {self.out}; check one with `escoba-sim replay FILE`, "
-                     f"see where points were lost with `escoba-sim analyze FILE`")
+            self.say(_("{n} hand record(s) in {path}; check one with `escoba-sim replay FILE`, see where points "
+                       "were lost with `escoba-sim analyze FILE`").format(n=len(self.saved), path=self.out))

@@ -19,7 +19,7 @@ by the compiled core becomes a replayable record.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..batch import make_player
@@ -29,6 +29,8 @@ from ..game.columns import COLUMN_TEXT, SIDE_COLUMNS
 from ..game.engine import HandState, IllegalMove, Move
 from ..game.rng import DEAL_STREAM_VERSION, shuffled_deck
 from ..game.rules import RulesError, Ruleset, parse_rules
+from ..i18n import N_, ngettext
+from ..i18n import translate as _
 from ..strategies import parse_strategy
 
 FORMAT = "escoba-sim/hand"
@@ -43,15 +45,18 @@ class RecordError(ValueError):
 class Problem:
     """Something wrong with a well-formed record: an illegal move, a short or long hand, a wrong score."""
 
-    reason: str
+    reason: str  # in English: the record's language-neutral word (``replay --json``)
     move: int | None = None  # 1-based move number, None for the hand as a whole
     player: int | None = None
+    said: str = field(default="", compare=False)  # the reason in the process's language, for a person
 
     def __str__(self) -> str:
+        reason = self.said or self.reason
         if self.move is None:
-            return self.reason
-        who = f" (seat {self.player})" if self.player is not None else ""
-        return f"move {self.move}{who}: {self.reason}"
+            return reason
+        if self.player is None:
+            return _("move {n}: {reason}").format(n=self.move, reason=reason)
+        return _("move {n} (seat {seat}): {reason}").format(n=self.move, seat=self.player, reason=reason)
 
     def as_dict(self) -> dict[str, Any]:
         return {"move": self.move, "player": self.player, "reason": self.reason}
@@ -102,7 +107,8 @@ def play_record(rules: Ruleset, strategies: list[str], seed: int, game: int = 0,
                 dealer: int | None = None, deck: list[int] | None = None) -> tuple[HandState, dict[str, Any]]:
     """Play one hand with the reference engine and return its final state and record."""
     if len(strategies) != rules.players:
-        raise ValueError(f"{rules.players} players need {rules.players} strategies (one per seat), got {len(strategies)}")
+        raise ValueError(_("{players} players need {players} strategies (one per seat), got {given}").format(
+            players=rules.players, given=len(strategies)))
     st = engine.play_hand(rules, [make_player(parse_strategy(s).for_rules(rules)) for s in strategies], seed, game, hand, dealer=dealer, deck=deck)
     return st, make_record(st, seed=seed, game=game, hand=hand, strategies=list(strategies))
 
@@ -123,29 +129,31 @@ def record_for_hand(rules: Ruleset | str, strategies: list[str], seed: int, game
 
 def _need(data: dict[str, Any], key: str, types: type | tuple[type, ...], what: str) -> Any:
     if key not in data:
-        raise RecordError(f"missing field `{key}` ({what})")
+        raise RecordError(_("missing field `{key}` ({what})").format(key=key, what=what))
     v = data[key]
     if isinstance(v, bool) or not isinstance(v, types):  # JSON true/false is not a seat number
-        raise RecordError(f"field `{key}` must be {what}, got {json_type(v)}")
+        raise RecordError(_("field `{key}` must be {what}, got {got}").format(key=key, what=what, got=json_type(v)))
     return v
 
 
 def _brief(v: Any) -> str:
     """A value for an error line: a number too long to print (or any long text) is described, not printed."""
     if isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > 64:
-        return f"a number of {v.bit_length()} bits"
+        return _("a number of {bits} bits").format(bits=v.bit_length())
     text = repr(v) if not isinstance(v, int) else str(v)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
 def json_type(v: Any) -> str:
-    return {bool: "true/false", int: "a number", float: "a number", str: "a string", list: "a list",
-            dict: "an object", type(None): "null"}.get(type(v), type(v).__name__)
+    """What a JSON value is, for an error line (in the process's language)."""
+    return {bool: _("true/false"), int: _("a number"), float: _("a number"), str: _("a string"), list: _("a list"),
+            dict: _("an object"), type(None): "null"}.get(type(v), type(v).__name__)
 
 
 def _card(text: Any, where: str) -> int:
     if not isinstance(text, str):
-        raise RecordError(f"{where}: a card must be a string like \"7o\", got {json_type(text)}")
+        raise RecordError(_("{where}: a card must be a string like \"7o\", got {got}").format(
+            where=where, got=json_type(text)))
     try:
         return parse_card(text)
     except CardError as e:
@@ -165,34 +173,38 @@ class RecordedMove:
 
 def parse_moves(raw: Any) -> list[RecordedMove]:
     if not isinstance(raw, list):
-        raise RecordError(f"field `moves` must be a list of moves, got {json_type(raw)}")
+        raise RecordError(_("field `moves` must be a list of moves, got {got}").format(got=json_type(raw)))
     out = []
     for i, m in enumerate(raw, 1):
-        where = f"move {i}"
+        where = _("move {n}").format(n=i)
         if not isinstance(m, dict):
-            raise RecordError(f"{where}: must be an object with player, card and take, got {json_type(m)}")
+            raise RecordError(_("{where}: must be an object with player, card and take, got {got}").format(
+                where=where, got=json_type(m)))
         for k in ("player", "card"):
             if k not in m:
-                raise RecordError(f"{where}: missing `{k}`")
+                raise RecordError(_("{where}: missing `{key}`").format(where=where, key=k))
         player = m["player"]
         if not isinstance(player, int) or isinstance(player, bool):
-            raise RecordError(f"{where}: `player` must be a seat number, got {json_type(player)}")
+            raise RecordError(_("{where}: `player` must be a seat number, got {got}").format(
+                where=where, got=json_type(player)))
         if player.bit_length() > 64:
-            raise RecordError(f"{where}: `player` must be a seat number, got {_brief(player)}")
+            raise RecordError(_("{where}: `player` must be a seat number, got {got}").format(
+                where=where, got=_brief(player)))
         take_raw = m.get("take", [])
         if isinstance(take_raw, str):
             take_raw = take_raw.replace(",", " ").split()
         if not isinstance(take_raw, list):
-            raise RecordError(f"{where}: `take` must be a list of cards, got {json_type(take_raw)}")
+            raise RecordError(_("{where}: `take` must be a list of cards, got {got}").format(
+                where=where, got=json_type(take_raw)))
         take = [_card(t, f"{where} take") for t in take_raw]
         if len(set(take)) != len(take):
-            raise RecordError(f"{where}: `take` lists a card twice")
+            raise RecordError(_("{where}: `take` lists a card twice").format(where=where))
         soplar = m.get("soplar", False)
         escoba = m.get("escoba")
         if not isinstance(soplar, bool):
-            raise RecordError(f"{where}: `soplar` must be true or false")
+            raise RecordError(_("{where}: `soplar` must be true or false").format(where=where))
         if escoba is not None and not isinstance(escoba, bool):
-            raise RecordError(f"{where}: `escoba` must be true or false")
+            raise RecordError(_("{where}: `escoba` must be true or false").format(where=where))
         out.append(RecordedMove(player, _card(m["card"], f"{where} card"), tuple(sorted(take)), soplar, escoba))
     return out
 
@@ -208,31 +220,35 @@ class Parsed:
 def parse_record(data: Any) -> Parsed:
     """Check a record's structure (not the legality of its moves) and decode it."""
     if not isinstance(data, dict):
-        raise RecordError(f"a hand record is a JSON object, got {json_type(data)}")
+        raise RecordError(_("a hand record is a JSON object, got {got}").format(got=json_type(data)))
     fmt = data.get("format", FORMAT)
     if fmt != FORMAT:
-        raise RecordError(f"`format` is {_brief(fmt)}, not a hand record ({FORMAT!r})")
+        raise RecordError(_("`format` is {got}, not a hand record ({format})").format(got=_brief(fmt),
+                                                                                     format=repr(FORMAT)))
     version = data.get("version", VERSION)
     if version != VERSION:
-        raise RecordError(f"record version {_brief(version)} is not supported (this escoba-sim reads version {VERSION})")
-    rules_text = _need(data, "rules", str, "a ruleset such as \"ludoteka\"")
+        raise RecordError(_("record version {got} is not supported (this escoba-sim reads version {version})").format(
+            got=_brief(version), version=VERSION))
+    rules_text = _need(data, "rules", str, _("a ruleset such as \"ludoteka\""))
     try:
         rules = parse_rules(rules_text, files=False)  # a file the record names is never opened
     except RulesError as e:
-        raise RecordError(f"field `rules`: {e}") from None
-    dealer = _need(data, "dealer", int, "a seat number")
+        raise RecordError(_("field `rules`: {reason}").format(reason=e)) from None
+    dealer = _need(data, "dealer", int, _("a seat number"))
     if not 0 <= dealer < rules.players:
-        raise RecordError(f"field `dealer`: {_brief(dealer)} is not a seat (0 to {rules.players - 1} with {rules.players} players)")
-    deck_raw = _need(data, "deck", (str, list), "the 40 cards in dealing order")
+        raise RecordError(_("field `dealer`: {got} is not a seat (0 to {last} with {players} players)").format(
+            got=_brief(dealer), last=rules.players - 1, players=rules.players))
+    deck_raw = _need(data, "deck", (str, list), _("the 40 cards in dealing order"))
+    deck_field = _("field `deck`")
     if isinstance(deck_raw, list):
-        deck_raw = [_card(t, "field `deck`") for t in deck_raw]
+        deck_raw = [_card(t, deck_field) for t in deck_raw]
         deck_raw = " ".join(card_str(c) for c in deck_raw)
     try:
         deck = parse_cards(deck_raw, distinct=False)
     except CardError as e:
-        raise RecordError(f"field `deck`: {e}") from None
-    check_deck(deck, "field `deck`", exc=RecordError)
-    moves = parse_moves(_need(data, "moves", list, "a list of moves"))
+        raise RecordError(f"{deck_field}: {e}") from None
+    check_deck(deck, deck_field, exc=RecordError)
+    moves = parse_moves(_need(data, "moves", list, _("a list of moves")))
     _check_provenance(data, rules)
     return Parsed(rules, dealer, deck, moves)
 
@@ -243,21 +259,23 @@ def _check_provenance(data: dict[str, Any], rules: Ruleset) -> None:
         if key in data:
             v = data[key]
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 2**64:
-                raise RecordError(f"field `{key}` must be a whole number from 0 to 2^64-1, got {json_type(v)}")
+                raise RecordError(_("field `{key}` must be a whole number from 0 to 2^64-1, got {got}").format(
+                    key=key, got=json_type(v)))
     if "unfinished" in data:
         v = data["unfinished"]
         if not isinstance(v, str) or not 0 < len(v) <= 300 or not v.isprintable():
-            got = json_type(v) if not isinstance(v, str) else f"{len(v)} characters" + (
-                "" if v.isprintable() else " with line breaks or control characters")
-            raise RecordError("field `unfinished` must be one line saying why play stopped (quit, interrupted, "
-                              f"error: ...), got {got}")
+            got = json_type(v) if not isinstance(v, str) else _("{n} characters").format(n=len(v)) + (
+                "" if v.isprintable() else " " + _("with line breaks or control characters"))
+            raise RecordError(_("field `unfinished` must be one line saying why play stopped (quit, interrupted, "
+                                "error: ...), got {got}").format(got=got))
     if "strategies" in data:
         v = data["strategies"]
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-            raise RecordError(f"field `strategies` must be a list of strategy names, one per seat, "
-                              f"got {json_type(v)}")
+            raise RecordError(_("field `strategies` must be a list of strategy names, one per seat, got {got}").format(
+                got=json_type(v)))
         if len(v) != rules.players:
-            raise RecordError(f"field `strategies` names {len(v)} strategies for {rules.players} seats")
+            raise RecordError(_("field `strategies` names {n} strategies for {players} seats").format(
+                n=len(v), players=rules.players))
 
 
 def check_deck(deck: list[int], where: str, exc: type[Exception] = ValueError) -> None:
@@ -265,11 +283,13 @@ def check_deck(deck: list[int], where: str, exc: type[Exception] = ValueError) -
     seen: set[int] = set()
     dups = sorted({c for c in deck if c in seen or seen.add(c)})
     if dups:
-        raise exc(f"{where}: {cards_str(dups)} listed twice; a deck holds each of the 40 cards once")
+        raise exc(_("{where}: {cards} listed twice; a deck holds each of the 40 cards once").format(
+            where=where, cards=cards_str(dups)))
     if len(deck) != 40:
         missing = sorted(set(range(40)) - set(deck))
-        shown = cards_str(missing) if len(missing) <= 8 else f"{len(missing)} cards"
-        raise exc(f"{where}: {len(deck)} cards, a deck needs all 40 (missing: {shown})")
+        shown = cards_str(missing) if len(missing) <= 8 else _("{n} cards").format(n=len(missing))
+        raise exc(_("{where}: {n} cards, a deck needs all 40 (missing: {missing})").format(
+            where=where, n=len(deck), missing=shown))
 
 
 @dataclass
@@ -284,29 +304,38 @@ class Step:
     drew: int | None = None  # the card drawn after this move (deal = draw)
 
 
+def _problem(message: str, move: int | None = None, player: int | None = None, **fields) -> Problem:
+    """A Problem whose reason is ``message`` (marked with N_) filled with ``fields``: in English for the record's
+    JSON, and in the process's language for a person."""
+    return Problem(message.format(**fields), move, player, said=_(message).format(**fields))
+
+
 def _problem_for_blow(st: HandState, rm: RecordedMove, n: int) -> Problem | None:
     if st.pending_blow is None:
-        return Problem("there is nothing to blow: the previous play was not a laid card that could have captured",
-                       n, rm.player)
+        return _problem(N_("there is nothing to blow: the previous play was not a laid card that could have "
+                           "captured"), n, rm.player)
     if rm.player != st.to_play:
-        return Problem(f"only seat {st.to_play}, who plays next, may blow", n, rm.player)
+        return _problem(N_("only seat {seat}, who plays next, may blow"), n, rm.player, seat=st.to_play)
     laid, options = st.pending_blow
     if rm.card != laid:
-        return Problem(f"a blow takes the card just laid ({card_str(laid)}), not {card_str(rm.card)}", n, rm.player)
+        return _problem(N_("a blow takes the card just laid ({laid}), not {card}"), n, rm.player,
+                        laid=card_str(laid), card=card_str(rm.card))
     if rm.take not in options:
         missing = [c for c in rm.take if c not in st.table]
         if missing:
-            return Problem(f"{cards_str(missing)} {'is' if len(missing) == 1 else 'are'} not on the table", n, rm.player)
+            return _problem(N_("{cards} is not on the table") if len(missing) == 1 else N_("{cards} are not on the table"),
+                            n, rm.player, cards=cards_str(missing))
         total = value(rm.card) + sum(value(c) for c in rm.take)
         if not rm.take:
-            return Problem("a blow must take table cards with the laid card", n, rm.player)
-        return Problem(f"{card_str(rm.card)} + {cards_str(rm.take)} sum to {total}, not 15", n, rm.player)
+            return _problem(N_("a blow must take table cards with the laid card"), n, rm.player)
+        return _problem(N_("{card} + {cards} sum to {total}, not 15"), n, rm.player, card=card_str(rm.card),
+                        cards=cards_str(rm.take), total=total)
     return None
 
 
 # a legal move with a wrong `escoba` mark (indexed by the mark): reported, but the walk goes on
-WRONG_ESCOBA_LABEL = {True: "marked as an escoba but cards stay on the table",
-                      False: "takes the whole table, so it is an escoba, but it is not marked as one"}
+WRONG_ESCOBA_LABEL = {True: N_("marked as an escoba but cards stay on the table"),
+                      False: N_("takes the whole table, so it is an escoba, but it is not marked as one")}
 
 
 def walk(rules: Ruleset, deck: list[int], dealer: int, moves: list[RecordedMove],
@@ -319,7 +348,8 @@ def walk(rules: Ruleset, deck: list[int], dealer: int, moves: list[RecordedMove]
     st = engine.new_hand(rules, deck, dealer)
     for n, rm in enumerate(moves, 1):
         if st.over:
-            problems.append(Problem(f"the hand is already over; {len(moves) - n + 1} move(s) left over", n, rm.player))
+            problems.append(_problem(N_("the hand is already over; {left} move(s) left over"), n, rm.player,
+                                     left=len(moves) - n + 1))
             return
         hand_before, table_before, stock_before = list(st.hands[st.to_play]), list(st.table), len(st.stock)
         if rm.soplar:
@@ -336,18 +366,21 @@ def walk(rules: Ruleset, deck: list[int], dealer: int, moves: list[RecordedMove]
             yield st, Step(n, move, hand_before, table_before)
             continue
         if rm.player != st.to_play:
-            problems.append(Problem(f"it is seat {st.to_play}'s turn, not seat {rm.player}'s", n, rm.player))
+            problems.append(_problem(N_("it is seat {seat}'s turn, not seat {mover}'s"), n, rm.player,
+                                     seat=st.to_play, mover=rm.player))
             return
         clears = bool(rm.take) and set(rm.take) == set(st.table)
         move = Move(rm.player, rm.card, rm.take, escoba=clears)
         try:
             engine.apply_move(st, move)
-        except IllegalMove as e:
-            problems.append(Problem(str(e), n, rm.player))
+        except IllegalMove as e:  # the state is as before the move: its reason is said again for a person
+            said = engine.explain_illegal(st, move, engine.legal_moves(st), translated=True) \
+                if rm.player == st.to_play else ""
+            problems.append(Problem(str(e), n, rm.player, said=said))
             return
         if rm.escoba is not None and rm.escoba != clears:
             # the move is legal; only its label is wrong, so report it and carry on
-            problems.append(Problem(WRONG_ESCOBA_LABEL[rm.escoba], n, rm.player))
+            problems.append(_problem(WRONG_ESCOBA_LABEL[rm.escoba], n, rm.player))
         step = Step(n, move, hand_before, table_before)
         if rules.deal == "draw" and len(st.stock) < stock_before:
             step.drew = st.deck[40 - stock_before]
@@ -356,8 +389,8 @@ def walk(rules: Ruleset, deck: list[int], dealer: int, moves: list[RecordedMove]
         yield st, step
     if not st.over:
         left = sum(len(h) for h in st.hands) + len(st.stock)
-        problems.append(Problem(f"the hand is not finished: seat {st.to_play} is to play and {left} card(s) "
-                                f"are still in hands or the stock"))
+        problems.append(_problem(N_("the hand is not finished: seat {seat} is to play and {left} card(s) are still "
+                                    "in hands or the stock"), seat=st.to_play, left=left))
 
 
 def replay_record(data: Any) -> tuple[HandState, list[Problem]]:
@@ -370,19 +403,24 @@ def replay_record(data: Any) -> tuple[HandState, list[Problem]]:
     parsed = parse_record(data)
     problems: list[Problem] = []
     st = None
-    for st, _ in walk(parsed.rules, parsed.deck, parsed.dealer, parsed.moves, problems):
+    for st, _step in walk(parsed.rules, parsed.deck, parsed.dealer, parsed.moves, problems):
         pass
     if st is None:
         st = engine.new_hand(parsed.rules, parsed.deck, parsed.dealer)
     if "unfinished" in data:  # play saved the hand when it stopped: say why
         if st.over and not problems:
-            problems.append(Problem("the record is marked unfinished, but its moves finish the hand"))
+            problems.append(_problem(N_("the record is marked unfinished, but its moves finish the hand")))
         elif problems and problems[-1].move is None and problems[-1].reason.startswith("the hand is not finished"):
-            problems[-1] = Problem(f"{problems[-1].reason} (play stopped: {data['unfinished']})")
+            why = data["unfinished"]
+            problems[-1] = Problem(f"{problems[-1].reason} (play stopped: {why})",
+                                   said=problems[-1].said + " " + _("(play stopped: {why})").format(why=why))
     if st.over and not problems and "score" in data:
         expected = score_json(parsed.rules, st.result)
         if data["score"] != expected:
-            problems.append(Problem("the recorded score does not match the moves: " + _score_diff(data["score"], expected)))
+            diff = _score_diff(data["score"], expected)
+            problems.append(Problem("the recorded score does not match the moves: " + diff,
+                                    said=_("the recorded score does not match the moves: {difference}").format(
+                                        difference=diff)))
     return st, problems
 
 
@@ -403,9 +441,9 @@ def _score_diff(recorded: Any, expected: list[dict[str, Any]]) -> str:
 def side_label(rules: Ruleset, side: int, strategies: list[str] | None = None) -> str:
     seats = [s for s in range(rules.players) if rules.side_of(s) == side]
     if rules.teams:
-        return "team " + "+".join(str(s) for s in seats)
+        return _("team {seats}").format(seats="+".join(str(s) for s in seats))
     if not strategies or side >= len(strategies):
-        return f"seat {side}"
+        return _("seat {seat}").format(seat=side)
     name = strategies[side]
     if ".py:" not in name and ".toml" not in name:  # a file named in a record is shown, never read or run
         try:  # the record keeps canonical specs (every weight); a person reads the short form
@@ -414,18 +452,18 @@ def side_label(rules: Ruleset, side: int, strategies: list[str] | None = None) -
             name = parse_strategy(name).short
         except ValueError:
             pass
-    return f"seat {side} {name}"
+    return _("seat {seat} {strategy}").format(seat=side, strategy=name)
 
 
 def format_score(rules: Ruleset, score: list[dict[str, Any]], strategies: list[str] | None = None) -> str:
     """The score sheet: one row per SIDE_COLUMNS category, one column per side."""
     heads = [side_label(rules, s, strategies) for s in range(len(score))]
     width = max(12, *(len(h) + 2 for h in heads))
-    lines = ["score sheet".ljust(20) + "".join(h.rjust(width) for h in heads)]
+    lines = [_("score sheet").ljust(20) + "".join(h.rjust(width) for h in heads)]
     for k in SIDE_COLUMNS:
         if k == "cards_taken":
             lines.append("-" * (20 + width * len(heads)))
-        lines.append(COLUMN_TEXT[k].ljust(20) + "".join(str(row[k]).rjust(width) for row in score))
+        lines.append(_(COLUMN_TEXT[k]).ljust(20) + "".join(str(row[k]).rjust(width) for row in score))
     return "\n".join(lines)
 
 
@@ -456,60 +494,69 @@ def format_trace(data: dict[str, Any], notes: dict[int, str] | None = None, widt
     out: list[str] = []
     origin = []
     if "seed" in data:
-        origin.append(f"seed {data['seed']}")
+        origin.append(_("seed {seed}").format(seed=data["seed"]))
     if "game" in data:
-        origin.append(f"game {data['game']} hand {data.get('hand', 0)}")
-    out.append(f"rules {rules.canonical()}" + (f"  ({', '.join(origin)})" if origin else ""))
-    seats = ", ".join(f"seat {s}: {strategies[s]}" if strategies and s < len(strategies) else f"seat {s}"
+        origin.append(_("game {game} hand {hand}").format(game=data["game"], hand=data.get("hand", 0)))
+    out.append(_("rules {rules}").format(rules=rules.canonical()) + (f"  ({', '.join(origin)})" if origin else ""))
+    seats = ", ".join(_("seat {seat}: {strategy}").format(seat=s, strategy=strategies[s])
+                      if strategies and s < len(strategies) else _("seat {seat}").format(seat=s)
                       for s in range(rules.players))
-    out.append(f"{seats}; dealer seat {parsed.dealer}")
-    out.append(f"deck  {cards_str(parsed.deck)}")
+    out.append(_("{seats}; dealer seat {dealer}").format(seats=seats, dealer=parsed.dealer))
+    out.append(_("deck  {cards}").format(cards=cards_str(parsed.deck)))
     st0 = engine.new_hand(rules, parsed.deck, parsed.dealer)
     for seat in st0.seat_order(parsed.dealer + 1):
-        out.append(f"seat {seat} is dealt {cards_str(st0.hands[seat])}")
+        out.append(_("seat {seat} is dealt {cards}").format(seat=seat, cards=cards_str(st0.hands[seat])))
     pos = rules.players * rules.hand_size
     initial = sorted(parsed.deck[pos:pos + rules.table_size])
-    out.append(f"table {cards_str(initial) or '(empty)'}")
+    out.append(_("table {cards}").format(cards=cards_str(initial) or _("(empty)")))
     if st0.lucky_deal:
         side = rules.side_of(parsed.dealer)
-        what = (f"{st0.lucky_deal} escoba{'s' if st0.lucky_deal > 1 else ''}" if rules.lucky_deal == "escobas"
-                else "no escoba (lucky_deal = capture)")
-        out.append(f"lucky deal: the dealer (seat {parsed.dealer}, side {side}) takes the table: {what}")
+        what = (ngettext("{n} escoba", "{n} escobas", st0.lucky_deal).format(n=st0.lucky_deal)
+                if rules.lucky_deal == "escobas" else _("no escoba (lucky_deal = capture)"))
+        out.append(_("lucky deal: the dealer (seat {seat}, side {side}) takes the table: {what}").format(
+            seat=parsed.dealer, side=side, what=what))
     out.append("")
     problems: list[Problem] = []
     # the walk updates one state in place: the stock left after each step is read as it goes
     steps = [(st, step, len(st.stock)) for st, step in walk(rules, parsed.deck, parsed.dealer, parsed.moves, problems)]
     hw = max([4, *(len(cards_str(step.hand)) for _, step, _ in steps)]) + 2
     tw = max([5, *(len(cards_str(step.table)) for _, step, _ in steps)]) + 2
-    out.append(f"{'#':>3}  {'seat':<5}{'hand':<{hw}}{'table':<{tw}}move")
+    seat_head, hand_head, table_head = _("seat"), _("hand"), _("table")
+    sw = max(5, len(seat_head) + 1)
+    hw = max(hw, len(hand_head) + 2)
+    tw = max(tw, len(table_head) + 2)
+    move_head = _("move")
+    out.append(f"{'#':>3}  {seat_head:<{sw}}{hand_head:<{hw}}{table_head:<{tw}}{move_head}")
     if notes:
-        out.append(f"{'':10}value ±se of the move played; a better move, its value, the loss")
+        out.append(f"{'':10}" + _("value ±se of the move played; a better move, its value, the loss"))
     st = st0
     for st, step, stock in steps:
         m = step.move
         if m.soplar:
-            text = f"BLOWS: takes {card_str(m.card)} + {cards_str(m.take)}"
+            text = _("BLOWS: takes {card} + {cards}").format(card=card_str(m.card), cards=cards_str(m.take))
         elif m.take:
-            text = f"{card_str(m.card)} takes {cards_str(m.take)}" + ("  ** ESCOBA **" if m.escoba else "")
+            text = _("{card} takes {cards}").format(card=card_str(m.card), cards=cards_str(m.take)) + (
+                "  " + _("** ESCOBA **") if m.escoba else "")
         else:
-            text = f"lays {card_str(m.card)}"
+            text = _("lays {card}").format(card=card_str(m.card))
         if step.drew is not None:
-            text += f"  (draws {card_str(step.drew)})"
+            text += "  " + _("(draws {card})").format(card=card_str(step.drew))
         hand = "" if m.soplar else cards_str(step.hand)
-        out.append(f"{step.number:>3}  {m.player:<5}{hand:<{hw}}{cards_str(step.table) or '-':<{tw}}{text}")
+        out.append(f"{step.number:>3}  {m.player:<{sw}}{hand:<{hw}}{cards_str(step.table) or '-':<{tw}}{text}")
         if notes and step.number in notes:
             out.append(f"{'':10}{notes[step.number]}")
         if step.dealt:
-            out.append(f"     -- new deal, {stock} cards left in the stock --")
+            out.append("     " + _("-- new deal, {stock} cards left in the stock --").format(stock=stock))
     for p in problems:
-        out.append(f"PROBLEM: {p}")
+        out.append(_("PROBLEM: {problem}").format(problem=p))
     if st.over and st.result is not None:
         res = st.result
         out.append("")
         if res.leftover_taker >= 0:
-            out.append(f"leftovers: {res.leftovers} card(s) to seat {res.leftover_taker}, the last capturer (not an escoba)")
+            out.append(_("leftovers: {n} card(s) to seat {seat}, the last capturer (not an escoba)").format(
+                n=res.leftovers, seat=res.leftover_taker))
         else:
-            out.append(f"leftovers: {res.leftovers} card(s) to nobody (no capture in the hand)")
+            out.append(_("leftovers: {n} card(s) to nobody (no capture in the hand)").format(n=res.leftovers))
         out.append("")
         out.append(format_score(rules, score_json(rules, res), strategies))
     return "\n".join(fit_lines(out, width))
@@ -523,9 +570,9 @@ def legal_moves_for(rules: Ruleset, hand: list[int], table: list[int]) -> list[M
     """
     both = sorted(set(hand) & set(table))
     if both:
-        raise ValueError(f"{cards_str(both)} cannot be both in the hand and on the table")
+        raise ValueError(_("{cards} cannot be both in the hand and on the table").format(cards=cards_str(both)))
     if not hand:
-        raise ValueError("the hand is empty: give at least one card")
+        raise ValueError(_("the hand is empty: give at least one card"))
     n = rules.n_sides
     st = HandState(rules, 0, [], [sorted(hand)] + [[] for _ in range(rules.players - 1)], sorted(table), [],
                    [0] * n, [0] * n, [0] * n, to_play=0)

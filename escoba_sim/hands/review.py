@@ -20,6 +20,8 @@ from typing import Any
 from ..game import engine
 from ..game.engine import Move
 from ..game.rules import Ruleset
+from ..i18n import N_, ngettext
+from ..i18n import translate as _
 from .evaluate import DEFAULT_SAMPLES, Evaluation, decision_seed, evaluate, format_value, option_label
 from .record import WRONG_ESCOBA_LABEL, RecordError, parse_record, replay_record, side_label
 
@@ -29,7 +31,17 @@ MARKS = (("blunder", 1.0), ("mistake", 0.5), ("inaccuracy", 0.2))
 # 0.20 is an inaccuracy even when it was 0.1957, so the table and the thresholds never disagree
 LOSS_DECIMALS = 2
 SIGNIFICANT = 2.0
-PLURAL = {"blunder": "blunders", "mistake": "mistakes", "inaccuracy": "inaccuracies"}
+# a mark as a person reads it: its name (the one in --json) and the words for n of them
+MARK_TEXT = {"blunder": N_("blunder"), "mistake": N_("mistake"), "inaccuracy": N_("inaccuracy")}
+
+
+def marks_text(name: str, n: int) -> str:
+    """``2 blunders``, ``1 mistake``: a count of one mark in the process's language."""
+    if name == "blunder":
+        return ngettext("{n} blunder", "{n} blunders", n).format(n=n)
+    if name == "mistake":
+        return ngettext("{n} mistake", "{n} mistakes", n).format(n=n)
+    return ngettext("{n} inaccuracy", "{n} inaccuracies", n).format(n=n)
 
 
 class AnalysisError(ValueError):
@@ -81,13 +93,15 @@ class Decision:
         """``+0.84 ±0.05`` for the play, and the best move with the loss when another was better."""
         ev = self.evaluation
         if self.forced:
-            return "forced"
-        text = format_value(ev.options[self.played], ev.method)
+            return _("forced")
+        text = format_value(ev.options[self.played], ev.method, translated=True)
         if self.best != self.played and round(self.loss, LOSS_DECIMALS) > 0:
-            text += (f"  best {option_label(ev.options[self.best].move)} {format_value(ev.options[self.best], ev.method)}"
-                     f", loss {self.loss:.{LOSS_DECIMALS}f}")
+            text += "  " + _("best {move} {value}, loss {loss}").format(
+                move=option_label(ev.options[self.best].move, translated=True),
+                value=format_value(ev.options[self.best], ev.method, translated=True),
+                loss=f"{self.loss:.{LOSS_DECIMALS}f}")
             if self.mark:
-                text += f" ({self.mark})"
+                text += f" ({_(MARK_TEXT[self.mark])})"
         return text
 
 
@@ -123,6 +137,7 @@ class Analysis:
     decisions: list[Decision]
     strategies: list[str] | None = None
     notes: list[str] = field(default_factory=list)  # hand-level problems (an unfinished hand, a wrong score)
+    notes_said: list[str] = field(default_factory=list, compare=False)  # the same in the process's language
 
     def totals(self) -> list[SeatTotal]:
         out = {s: SeatTotal(s) for s in self.seats}
@@ -155,21 +170,23 @@ def analyze_record(data: Any, *, seats: list[int] | None = None, samples: int = 
     """
     try:
         parsed = parse_record(data)
-        _, problems = replay_record(data)
+        _state, problems = replay_record(data)
     except RecordError as e:
         raise AnalysisError(str(e)) from None
     illegal = [p for p in problems if p.move is not None and p.reason not in WRONG_ESCOBA_LABEL.values()]
     if illegal:
-        raise AnalysisError(f"{illegal[0]}; only legal moves can be analysed (escoba-sim replay shows them all)")
+        raise AnalysisError(_("{problem}; only legal moves can be analysed (escoba-sim replay shows them all)").format(
+            problem=illegal[0]))
     rules = parsed.rules
     if seats is None:
         seats = list(range(rules.players))
     for s in seats:
         if not 0 <= s < rules.players:
-            raise AnalysisError(f"seat {s} is not a seat of this hand (0 to {rules.players - 1})")
+            raise AnalysisError(_("seat {seat} is not a seat of this hand (0 to {last})").format(
+                seat=s, last=rules.players - 1))
     strategies = data.get("strategies") if isinstance(data.get("strategies"), list) else None
     an = Analysis(rules, sorted(set(seats)), samples, seed, [], strategies,
-                  [str(p) for p in problems if p.move is None])
+                  [p.reason for p in problems if p.move is None], [str(p) for p in problems if p.move is None])
     total = sum(1 for _ in _decisions(parsed))
     for k, (st, number, blow, played) in enumerate(_decisions(parsed)):
         if st.to_play in an.seats:
@@ -213,7 +230,7 @@ def trace_notes(an: Analysis) -> dict[int, str]:
     for d in an.decisions:
         text = d.summary()
         if d.blow and d.evaluation.options[d.played].move is None:
-            text = f"[no blow: {text}]"
+            text = "[" + _("no blow: {value}").format(value=text) + "]"
         notes[d.number] = f"{notes[d.number]}  {text}" if d.number in notes else text
     return notes
 
@@ -224,48 +241,62 @@ def format_analysis(an: Analysis, name: str = "", width: int = 80) -> str:
     ``width``."""
     from .record import fit_lines
 
-    out = [f"analysis{' of ' + name if name else ''}: rules {an.rules.canonical()}, up to {an.samples} deals "
-           f"per decision (seed {an.seed}); loss = best value - value played, in points of hand margin"]
-    for n in an.notes:
-        out.append(f"note: {n}")
+    head = _("analysis of {name}: ").format(name=name) if name else _("analysis: ")
+    out = [head + _("rules {rules}, up to {samples} deals per decision (seed {seed}); loss = best value - value "
+                    "played, in points of hand margin").format(rules=an.rules.canonical(), samples=an.samples,
+                                                               seed=an.seed)]
+    for n in an.notes_said or an.notes:
+        out.append(_("note: {note}").format(note=n))
     out.append("")
     rows = []
+    forced = _("forced")
     for d in an.decisions:
         ev = d.evaluation
         played = ev.options[d.played]
         if d.forced:
-            rows.append((d, option_label(played.move), "forced", None, None))
+            rows.append((d, option_label(played.move, translated=True), forced, None, None))
             continue
         best = ev.options[d.best]
-        rows.append((d, option_label(played.move), format_value(played, ev.method), option_label(best.move),
-                     format_value(best, ev.method)))
-    pw = max([6, *(len(r[1]) for r in rows)]) + 2
-    vw = max([5, *(len(r[2]) for r in rows if r[3] is not None), *(len(r[4]) for r in rows if r[4])]) + 2
-    bw = max([4, *(len(r[3]) for r in rows if r[3])]) + 2
-    mw = max([4, *(len(r[0].mark or "") for r in rows)])
-    one_line = 10 + pw + vw + bw + vw + 6 + 2 + mw <= width
+        rows.append((d, option_label(played.move, translated=True), format_value(played, ev.method, translated=True),
+                     option_label(best.move, translated=True), format_value(best, ev.method, translated=True)))
+    seat_h, played_h, value_h, best_h, loss_h, mark_h = (_("seat"), _("played"), _("value"), _("best"), _("loss"),
+                                                         _("mark"))
+    sw = max(5, len(seat_h) + 1)
+    pw = max([6, len(played_h), len(best_h), *(len(r[1]) for r in rows)]) + 2
+    vw = max([5, len(value_h), *(len(r[2]) for r in rows if r[3] is not None), *(len(r[4]) for r in rows if r[4])]) + 2
+    bw = max([4, len(best_h), *(len(r[3]) for r in rows if r[3])]) + 2
+    lw = max(6, len(loss_h))
+    marks = {d.mark: _(MARK_TEXT[d.mark]) for d in an.decisions if d.mark}
+    mw = max([4, len(mark_h), *(len(m) for m in marks.values())])
+    one_line = 5 + sw + pw + vw + bw + vw + lw + 2 + mw <= width
     if one_line:
-        out.append(f"{'#':>3}  {'seat':<5}{'played':<{pw}}{'value':<{vw}}{'best':<{bw}}{'value':<{vw}}{'loss':>6}  mark")
+        out.append(f"{'#':>3}  {seat_h:<{sw}}{played_h:<{pw}}{value_h:<{vw}}{best_h:<{bw}}{value_h:<{vw}}{loss_h:>{lw}}  "
+                   f"{mark_h}")
     else:  # a better move and its value on a second line, under the move played and its value
-        out.append(f"{'#':>3}  {'seat':<5}{'played':<{pw}}{'value':<{vw}}{'loss':>6}  mark")
-        out.append(f"{'':10}{'best':<{pw}}value   (only when another move was better)")
+        out.append(f"{'#':>3}  {seat_h:<{sw}}{played_h:<{pw}}{value_h:<{vw}}{loss_h:>{lw}}  {mark_h}")
+        out.append(f"{'':{5 + sw}}{best_h:<{pw}}" + _("value   (only when another move was better)"))
     for d, pl, pv, bl, bv in rows:
+        mark = marks.get(d.mark, "")
         if bl is None:
-            out.append(f"{d.number:>3}  {d.seat:<5}{pl:<{pw}}forced")
+            out.append(f"{d.number:>3}  {d.seat:<{sw}}{pl:<{pw}}{forced}")
         elif one_line:
-            out.append(f"{d.number:>3}  {d.seat:<5}{pl:<{pw}}{pv:<{vw}}{bl:<{bw}}{bv:<{vw}}{d.loss:>6.{LOSS_DECIMALS}f}  "
-                       f"{d.mark or ''}".rstrip())
+            out.append(f"{d.number:>3}  {d.seat:<{sw}}{pl:<{pw}}{pv:<{vw}}{bl:<{bw}}{bv:<{vw}}"
+                       f"{d.loss:>{lw}.{LOSS_DECIMALS}f}  {mark}".rstrip())
         else:
-            out.append(f"{d.number:>3}  {d.seat:<5}{pl:<{pw}}{pv:<{vw}}{d.loss:>6.{LOSS_DECIMALS}f}  {d.mark or ''}".rstrip())
+            out.append(f"{d.number:>3}  {d.seat:<{sw}}{pl:<{pw}}{pv:<{vw}}{d.loss:>{lw}.{LOSS_DECIMALS}f}  {mark}".rstrip())
             if d.best != d.played:
-                out.append(f"{'':10}{bl:<{pw}}{bv}")
+                out.append(f"{'':{5 + sw}}{bl:<{pw}}{bv}")
     out.append("")
     for t in an.totals():
-        label = side_label(an.rules, t.seat, an.strategies) if not an.rules.teams else f"seat {t.seat}"
+        label = side_label(an.rules, t.seat, an.strategies) if not an.rules.teams else _("seat {seat}").format(
+            seat=t.seat)
         if an.rules.teams and an.strategies and t.seat < len(an.strategies):
             label += f" {an.strategies[t.seat]}"
-        marks = ", ".join(f"{n} {PLURAL[name] if n != 1 else name}" for name, n in t.marks.items())
-        out.append(f"{label}: {t.decisions} decision{'s' if t.decisions != 1 else ''}, {t.choices} with a choice; "
-                   f"total loss {t.loss:.2f} "
-                   f"±{t.loss_spread:.2f}, average {t.average:.2f} per choice; {marks}")
+        counted = ", ".join(marks_text(name, n) for name, n in t.marks.items())
+        out.append(ngettext("{who}: {n} decision, {choices} with a choice; total loss {loss} ±{spread}, average "
+                            "{average} per choice; {marks}",
+                            "{who}: {n} decisions, {choices} with a choice; total loss {loss} ±{spread}, average "
+                            "{average} per choice; {marks}", t.decisions).format(
+            who=label, n=t.decisions, choices=t.choices, loss=f"{t.loss:.2f}", spread=f"{t.loss_spread:.2f}",
+            average=f"{t.average:.2f}", marks=counted))
     return "\n".join(fit_lines(out, width))

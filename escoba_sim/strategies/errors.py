@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import difflib
 
+from ..i18n import translate as _
+
 
 class StrategyError(ValueError):
     """A strategy spec that does not parse: unknown name or parameter, bad value, missing plugin."""
@@ -18,9 +20,10 @@ class PluginError(StrategyError):
     def __init__(self, plugin: str, what: str, seat: int | None = None, move: int | None = None,
                  where: str | None = None):
         self.plugin, self.what, self.seat, self.move, self.where = plugin, what, seat, move, where
-        at = ", ".join(x for x in (where, f"seat {seat}" if seat is not None else None,
-                                   f"move {move}" if move is not None else None) if x)
-        super().__init__(f"strategy plugin `{plugin}`" + (f" ({at})" if at else "") + f": {what}")
+        at = ", ".join(x for x in (where, _("seat {seat}").format(seat=seat) if seat is not None else None,
+                                   _("move {n}").format(n=move) if move is not None else None) if x)
+        head = _("strategy plugin `{name}`").format(name=plugin)
+        super().__init__(head + (f" ({at})" if at else "") + f": {what}")
 
     def at(self, where: str) -> PluginError:
         """The same failure, placed in a deal (e.g. ``game 12 hand 3``)."""
@@ -33,4 +36,4 @@ class PluginError(StrategyError):
 def suggestion(word: str, choices) -> str:
     """`` (did you mean X?)`` for the closest of ``choices``, or nothing."""
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
-    return f" (did you mean {close[0]}?)" if close else ""
+    return _(" (did you mean {word}?)").format(word=close[0]) if close else ""

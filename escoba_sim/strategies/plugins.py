@@ -16,6 +16,7 @@ from typing import Any
 
 from ..game.engine import HandState, Move
 from ..game.rng import SplitMix64
+from ..i18n import translate as _
 from .errors import PluginError, StrategyError, suggestion
 
 ENTRY_POINT_GROUP = "escoba_sim.strategies"
@@ -39,18 +40,19 @@ def plugin_class(plugin: str):
     if plugin.startswith("entry-point:"):
         ep = entry_point(plugin.removeprefix("entry-point:"))
         if ep is None:
-            raise StrategyError(f"no `{ENTRY_POINT_GROUP}` entry point named `{plugin}`")
+            raise StrategyError(_("no `{group}` entry point named `{name}`").format(group=ENTRY_POINT_GROUP, name=plugin))
         try:
             with plugin_output():
                 cls = ep.load()
         except KeyboardInterrupt:
             raise
         except BaseException as e:
-            raise StrategyError(f"strategy plugin `{plugin}` failed to import: {_describe(e)}") from None
+            raise StrategyError(_("strategy plugin `{name}` failed to import: {error}").format(
+                name=plugin, error=_describe(e))) from None
     else:
-        path, _, cls_name = plugin.rpartition(":")
+        path, _sep, cls_name = plugin.rpartition(":")
         if not os.path.isfile(path):
-            raise StrategyError(f"strategy plugin `{path}` does not exist")
+            raise StrategyError(_("strategy plugin `{name}` does not exist").format(name=path))
         mod_name = "escoba_plugin_" + hashlib.sha1(os.path.abspath(path).encode()).hexdigest()[:12]
         spec = importlib.util.spec_from_file_location(mod_name, path)
         module = importlib.util.module_from_spec(spec)
@@ -60,15 +62,18 @@ def plugin_class(plugin: str):
         except KeyboardInterrupt:
             raise
         except BaseException as e:  # SystemExit too: a plugin does not end the program
-            raise StrategyError(f"strategy plugin `{path}` failed to import: {_describe(e)}") from None
+            raise StrategyError(_("strategy plugin `{name}` failed to import: {error}").format(
+                name=path, error=_describe(e))) from None
         cls = getattr(module, cls_name, None)
         if cls is None:
             names = [n for n in vars(module) if not n.startswith("_")]
-            raise StrategyError(f"`{path}` has no `{cls_name}`{suggestion(cls_name, names)}")
+            raise StrategyError(_("`{path}` has no `{name}`").format(path=path, name=cls_name)
+                                + suggestion(cls_name, names))
     if not isinstance(cls, type):
-        raise StrategyError(f"plugin `{plugin}` must name a class, not {type(cls).__name__} {_short_repr(cls)}")
+        raise StrategyError(_("plugin `{name}` must name a class, not {what}").format(
+            name=plugin, what=f"{type(cls).__name__} {_short_repr(cls)}"))
     if not callable(getattr(cls, "choose_move", None)):
-        raise StrategyError(f"plugin `{plugin}` must define choose_move(state, moves, rng)")
+        raise StrategyError(_("plugin `{name}` must define choose_move(state, moves, rng)").format(name=plugin))
     if not callable(getattr(cls, "choose_blow", None)):
         # a plugin that never blows need not say so
         cls = type(cls.__name__, (cls,), {"choose_blow": lambda self, st, blows, rng: None})

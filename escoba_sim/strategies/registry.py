@@ -29,6 +29,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..i18n import N_
+from ..i18n import translate as _
 from . import plugins
 from .endgame import EndgameStrategy
 from .errors import StrategyError, suggestion
@@ -52,13 +54,13 @@ class Param:
 
 
 _WEIGHTS = {
-    "cards": Param(1.0, "per card taken"),
-    "oros": Param(1.0, "per oro taken"),
-    "sevens": Param(1.5, "per seven taken"),
-    "siete": Param(3.0, "for taking the 7 of oros"),
-    "escoba": Param(4.0, "for an escoba"),
-    "risk": Param(20.0, "times the chance an unseen card clears the table left"),
-    "keep": Param(0.5, "times the oros/sevens/siete weights of a card laid"),
+    "cards": Param(1.0, N_("per card taken")),
+    "oros": Param(1.0, N_("per oro taken")),
+    "sevens": Param(1.5, N_("per seven taken")),
+    "siete": Param(3.0, N_("for taking the 7 of oros")),
+    "escoba": Param(4.0, N_("for an escoba")),
+    "risk": Param(20.0, N_("times the chance an unseen card clears the table left")),
+    "keep": Param(0.5, N_("times the oros/sevens/siete weights of a card laid")),
 }
 
 
@@ -79,58 +81,58 @@ class StrategyDef:
 
 # Codes are the C strategy ids (ESC_RANDOM ... in csrc/escoba_tables.h); a new strategy takes the next one.
 BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
-    StrategyDef("random", "a uniformly random legal card, then a random capture option", RandomStrategy, code=0),
-    StrategyDef("greedy", "most cards, then escoba, 7 of oros, oros; lays its lowest card", GreedyStrategy, code=1,
+    StrategyDef("random", N_("a uniformly random legal card, then a random capture option"), RandomStrategy, code=0),
+    StrategyDef("greedy", N_("most cards, then escoba, 7 of oros, oros; lays its lowest card"), GreedyStrategy, code=1,
                 always_captures=True),
-    StrategyDef("maxoros", "most oros, then 7 of oros, cards, escoba; lays its lowest non-oro", MaxOrosStrategy, code=2,
+    StrategyDef("maxoros", N_("most oros, then 7 of oros, cards, escoba; lays its lowest non-oro"), MaxOrosStrategy, code=2,
                 always_captures=True),
-    StrategyDef("sevens", "7 of oros, then sevens, cards, escoba, oros; never lays a seven if it can help it",
+    StrategyDef("sevens", N_("7 of oros, then sevens, cards, escoba, oros; never lays a seven if it can help it"),
                 SevensStrategy, code=3, always_captures=True),
-    StrategyDef("defensive", "greedy, but first leaves the table fewest unseen cards can clear", DefensiveStrategy,
+    StrategyDef("defensive", N_("greedy, but first leaves the table fewest unseen cards can clear"), DefensiveStrategy,
                 code=4, always_captures=True),
-    StrategyDef("heuristic", "weighted cards, oros, sevens, 7 of oros, escoba minus risk; weights settable",
+    StrategyDef("heuristic", N_("weighted cards, oros, sevens, 7 of oros, escoba minus risk; weights settable"),
                 HeuristicStrategy, dict(_WEIGHTS), code=5),
-    StrategyDef("endgame", "heuristic until the stock is empty, then solves the hand exactly (2 players)",
-                EndgameStrategy, {**_WEIGHTS, "max_cards": Param(6, "solve only with at most this many cards in hand",
+    StrategyDef("endgame", N_("heuristic until the stock is empty, then solves the hand exactly (2 players)"),
+                EndgameStrategy, {**_WEIGHTS, "max_cards": Param(6, N_("solve only with at most this many cards in hand"),
                                                                integer=True, lo=0, hi=12)}, code=6),
     # randomised search: no reference version (reference=None makes the pure-Python engine refuse it clearly)
-    StrategyDef("ismcts", "information-set Monte Carlo tree search over deals inferred from the values each seat "
+    StrategyDef("ismcts", N_("information-set Monte Carlo tree search over deals inferred from the values each seat "
                 "showed it lacked, greedy rollouts, stopping once its choice is settled, the last deal solved "
                 "exactly (2 players); options: heuristic rollouts, searched blows, exact leaves, exploiting exact "
-                "play, uniform deals; ismcts:iters=950,exact=0,stop=0 is the earlier default",
-                None, {"iters": Param(3800, "search iterations per move at most (see stop)", integer=True, lo=1,
+                "play, uniform deals; ismcts:iters=950,exact=0,stop=0 is the earlier default"),
+                None, {"iters": Param(3800, N_("search iterations per move at most (see stop)"), integer=True, lo=1,
                                        hi=1_000_000),
-                       "c": Param(4.0, "UCB1 exploration constant, in points of hand margin", lo=0, hi=1000),
-                       "rollout": Param(0, "rollout policy: 0 greedy, 1 heuristic (hand-set weights)", integer=True,
+                       "c": Param(4.0, N_("UCB1 exploration constant, in points of hand margin"), lo=0, hi=1000),
+                       "rollout": Param(0, N_("rollout policy: 0 greedy, 1 heuristic (hand-set weights)"), integer=True,
                                         lo=0, hi=1),
-                       "exact": Param(6, "2 players: solve the move exactly once the stock is empty with at most "
-                                      "this many cards in both hands (0 never)", integer=True, lo=0, hi=12),
-                       "blows": Param(0, "soplar: 1 searches blow decisions, 0 blows by greedy's rule", integer=True,
+                       "exact": Param(6, N_("2 players: solve the move exactly once the stock is empty with at most "
+                                      "this many cards in both hands (0 never)"), integer=True, lo=0, hi=12),
+                       "blows": Param(0, N_("soplar: 1 searches blow decisions, 0 blows by greedy's rule"), integer=True,
                                       lo=0, hi=1),
-                       "leaf": Param(-1, "2 players, at most this many cards in the stock: simulations end by exact "
-                                     "search once their stock is empty (within `exact`; -1 never)", integer=True,
+                       "leaf": Param(-1, N_("2 players, at most this many cards in the stock: simulations end by exact "
+                                     "search once their stock is empty (within `exact`; -1 never)"), integer=True,
                                      lo=-1, hi=40),
-                       "exploit": Param(0, "with `exact`: 1 chooses among the minimax-best moves by a search "
-                                        "averaging over the replies, 0 plays the first best", integer=True,
+                       "exploit": Param(0, N_("with `exact`: 1 chooses among the minimax-best moves by a search "
+                                        "averaging over the replies, 0 plays the first best"), integer=True,
                                         lo=0, hi=1),
-                       "infer": Param(1, "1: deal the unseen cards consistently with the values each seat showed "
+                       "infer": Param(1, N_("1: deal the unseen cards consistently with the values each seat showed "
                                       "it lacked (it laid a card when one of them would have captured); "
-                                      "0 deals them uniformly",
+                                      "0 deals them uniformly"),
                                       integer=True, lo=0, hi=1),
-                       "stop": Param(0.25, "stop a search once the runner-up could not overtake the most visited "
+                       "stop": Param(0.25, N_("stop a search once the runner-up could not overtake the most visited "
                                      "option with this share of the iterations left (1: the choice is settled; "
-                                     "0 never: every iteration runs)", lo=0, hi=1)},
+                                     "0 never: every iteration runs)"), lo=0, hi=1)},
                 code=7),
     # cheats: it reads every hand and the stock order (core only, like ismcts)
-    StrategyDef("oracle", "CHEATS: sees every hand and the stock; exact search of the rest of the hand when few "
-                "cards are left, else perfect-information tree search; a yardstick only",
-                None, {"exact": Param(18, "solve exactly with at most this many cards left to play (hands + stock)",
+    StrategyDef("oracle", N_("CHEATS: sees every hand and the stock; exact search of the rest of the hand when few "
+                "cards are left, else perfect-information tree search; a yardstick only"),
+                None, {"exact": Param(18, N_("solve exactly with at most this many cards left to play (hands + stock)"),
                                       integer=True, lo=0, hi=40),
-                       "iters": Param(1000, "tree-search iterations per move before that", integer=True, lo=1,
+                       "iters": Param(1000, N_("tree-search iterations per move before that"), integer=True, lo=1,
                                       hi=1_000_000),
-                       "c": Param(4.0, "UCB1 exploration constant, in points of hand margin", lo=0, hi=1000),
-                       "sees": Param(0, "0: every hand and the stock order; 1: every hand but not the stock order "
-                                     "(what reading the other hands alone is worth)", integer=True, lo=0, hi=1)},
+                       "c": Param(4.0, N_("UCB1 exploration constant, in points of hand margin"), lo=0, hi=1000),
+                       "sees": Param(0, N_("0: every hand and the stock order; 1: every hand but not the stock order "
+                                     "(what reading the other hands alone is worth)"), integer=True, lo=0, hi=1)},
                 code=8, cheats=True),
 ]}
 
@@ -200,14 +202,16 @@ class StrategySpec:
         table = tuned_params()[self.name]
         preset = rules.canonical()
         if preset not in table:
-            raise StrategyError(f"`{self}`: no parameters are tuned for the ruleset {preset}; tuned for "
-                                f"{', '.join(table)} (tune your own with `escoba-sim tune {self.name}`)")
+            raise StrategyError(_("`{spec}`: no parameters are tuned for the ruleset {rules}; tuned for {presets} "
+                                  "(tune your own with `escoba-sim tune {name}`)").format(
+                spec=self, rules=preset, presets=", ".join(table), name=self.name))
         return parse_strategy(self.name + ":" + ",".join(f"{k}={format_number(v)}" for k, v in table[preset].items()))
 
     def require_fixed(self) -> None:
         """Refuse a ``NAME:tuned`` spec not yet resolved for a ruleset (``for_rules``)."""
         if self.tuned:
-            raise StrategyError(f"`{self}` picks its parameters by ruleset: resolve it with for_rules(rules)")
+            raise StrategyError(_("`{spec}` picks its parameters by ruleset: resolve it with for_rules(rules)").format(
+                spec=self))
 
     def param_values(self) -> list[float]:
         self.require_fixed()
@@ -220,7 +224,8 @@ class StrategySpec:
             return plugins.GuardedPlugin.create(self.canonical, plugins.plugin_class(self.plugin))
         d = BUILTINS[self.name]
         if d.reference is None:
-            raise StrategyError(f"`{self.name}` has no reference implementation: it runs only in the compiled core")
+            raise StrategyError(_("`{name}` has no reference implementation: it runs only in the compiled core").format(
+                name=self.name))
         return d.reference(**dict(self.params))
 
 
@@ -236,15 +241,18 @@ def _parse_value(name: str, key: str, raw: Any, p: Param) -> float:
     try:
         x = float(raw) if not isinstance(raw, bool) else math.nan
     except (TypeError, ValueError):
-        raise StrategyError(f"{name}: `{key}` must be a number, got `{raw}`") from None
+        raise StrategyError(_("{name}: `{key}` must be a number, got `{raw}`").format(name=name, key=key, raw=raw)) \
+            from None
     if not math.isfinite(x):
-        raise StrategyError(f"{name}: `{key}` must be a finite number, got `{raw}`")
+        raise StrategyError(_("{name}: `{key}` must be a finite number, got `{raw}`").format(name=name, key=key, raw=raw))
     if p.integer:
         if x != int(x):
-            raise StrategyError(f"{name}: `{key}` must be a whole number, got `{raw}`")
+            raise StrategyError(_("{name}: `{key}` must be a whole number, got `{raw}`").format(
+                name=name, key=key, raw=raw))
         x = int(x)
     if not p.lo <= x <= p.hi:
-        raise StrategyError(f"{name}: `{key}` must be between {format_number(p.lo)} and {format_number(p.hi)}, got `{raw}`")
+        raise StrategyError(_("{name}: `{key}` must be between {lo} and {hi}, got `{raw}`").format(
+            name=name, key=key, lo=format_number(p.lo), hi=format_number(p.hi), raw=raw))
     return x
 
 
@@ -256,11 +264,13 @@ def _read_toml(name: str, path: str) -> dict[str, Any]:
         text = read_bytes(path, TOML_LIMIT).decode("utf-8")
         data = parse_toml(text, path)
     except UnicodeDecodeError:
-        raise StrategyError(f"{name}: `{path}` is not a text file (TOML is UTF-8 text)") from None
+        raise StrategyError(_("{name}: `{path}` is not a text file (TOML is UTF-8 text)").format(
+            name=name, path=path)) from None
     except UntrustedFile as e:
-        raise StrategyError(f"{name}: cannot read {e}") from None
+        raise StrategyError(_("{name}: cannot read {reason}").format(name=name, reason=e)) from None
     except ValueError as e:  # a NUL byte in the name
-        raise StrategyError(f"{name}: `{path}` is not a file name ({e})") from None
+        raise StrategyError(_("{name}: `{path}` is not a file name ({reason})").format(
+            name=name, path=path, reason=e)) from None
     # either top-level keys or a table named after the strategy
     if isinstance(data.get(name), dict):
         data = data[name]
@@ -296,40 +306,45 @@ def parse_strategy(text: str | StrategySpec, files: bool = True) -> StrategySpec
         head, tail = s, ""
     if head.endswith(".py"):
         if not sep or not tail:
-            raise StrategyError(f"`{s}`: name the strategy class too, e.g. {head}:MyStrategy")
+            raise StrategyError(_("`{spec}`: name the strategy class too, e.g. {file}:MyStrategy").format(
+                spec=s, file=head))
         return StrategySpec(tail, (), f"{head}:{tail}")
     d = BUILTINS.get(head)
     if d is None:
         if not sep and plugins.entry_point(head) is not None:
             return StrategySpec(head, (), f"entry-point:{head}")
-        raise StrategyError(f"unknown strategy `{head}`{suggestion(head, BUILTINS)}; strategies: "
-                            f"{', '.join(BUILTINS)} or path/to/file.py:ClassName")
+        raise StrategyError(_("unknown strategy `{name}`{suggestion}; strategies: {names} or "
+                              "path/to/file.py:ClassName").format(
+            name=head, suggestion=suggestion(head, BUILTINS), names=", ".join(BUILTINS)))
     given: dict[str, Any] = {}
     if sep:
         if not d.params:
-            raise StrategyError(f"`{head}` takes no parameters, got `{tail}`")
+            raise StrategyError(_("`{name}` takes no parameters, got `{given}`").format(name=head, given=tail))
         if tail == TUNED:
             if head not in tuned_params():
-                raise StrategyError(f"no tuned parameters are shipped for `{head}`; for: {', '.join(tuned_params())}")
+                raise StrategyError(_("no tuned parameters are shipped for `{name}`; for: {names}").format(
+                    name=head, names=", ".join(tuned_params())))
             return StrategySpec(head, tuned=True)
         if tail.endswith(".toml"):
             if not files:
-                raise StrategyError(f"`{head}:{tail}` names a weights file; a strategy kept in a file or sent in a "
-                                    f"request must give its weights inline (a file it names is never opened)")
+                raise StrategyError(_("`{spec}` names a weights file; a strategy kept in a file or sent in a request "
+                                      "must give its weights inline (a file it names is never opened)").format(
+                    spec=f"{head}:{tail}"))
             given = _read_toml(head, tail)
         else:
             for item in filter(None, (x.strip() for x in tail.split(","))):
                 k, eq, v = item.partition("=")
                 k = k.strip()
                 if not eq:
-                    raise StrategyError(f"{head}: `{item}` is not key=value (or give a .toml file)")
+                    raise StrategyError(_("{name}: `{item}` is not key=value (or give a .toml file)").format(
+                        name=head, item=item))
                 if k in given:
-                    raise StrategyError(f"{head}: `{k}` is given twice")
+                    raise StrategyError(_("{name}: `{key}` is given twice").format(name=head, key=k))
                 given[k] = v.strip()
     for k in given:
         if k not in d.params:
-            raise StrategyError(f"{head}: unknown parameter `{k}`{suggestion(k, d.params)}; parameters: "
-                                f"{', '.join(d.params)}")
+            raise StrategyError(_("{name}: unknown parameter `{key}`{suggestion}; parameters: {keys}").format(
+                name=head, key=k, suggestion=suggestion(k, d.params), keys=", ".join(d.params)))
     params = tuple((k, _parse_value(head, k, given[k], p) if k in given else p.default) for k, p in d.params.items())
     return StrategySpec(head, params)
 

@@ -1,9 +1,11 @@
-"""The catalogue (escoba_sim/i18n.py, escoba_sim/locale/): every message marked in the package has a Spanish
+"""The catalogue (escoba_sim/i18n.py, escoba_sim/locale/): every message marked in the package (every file
+babel.cfg maps: the command line, the library's messages, the page) and every message of Click has a Spanish
 translation with the same placeholders, the compiled .mo says what the .po says, the game's own words are the
 Spanish ones, and the language is chosen from a choice, the environment or a browser's Accept-Language."""
 
 import gettext
 import re
+from pathlib import Path
 
 import pytest
 from helpers import REPO
@@ -16,8 +18,8 @@ pofile = pytest.importorskip("babel.messages.pofile")
 PO = REPO / "escoba_sim" / "locale" / "es" / "LC_MESSAGES" / "escoba_sim.po"
 
 
-def marked_messages() -> set[str]:
-    """Every message Babel extracts from the package with the project's map (babel.cfg), as `pybabel extract`."""
+def extraction_map():
+    """(method_map, options_map) of babel.cfg, as `pybabel extract -F babel.cfg` reads it."""
     method_map, options_map = [], {}
     section = None
     for line in (REPO / "babel.cfg").read_text().splitlines():
@@ -30,9 +32,22 @@ def marked_messages() -> set[str]:
         elif "=" in line and section and not line.startswith("#"):
             key, _, value = line.partition("=")
             options_map[section][key.strip()] = value.strip()
+    return method_map, options_map
+
+
+def marked_messages(folder=REPO) -> set[str]:
+    """Every message Babel extracts from ``folder`` with the project's map (babel.cfg), as `pybabel extract`
+    (Click's folder is the second one docs/translating.md gives it)."""
+    method_map, options_map = extraction_map()
     keywords = {**babel_extract.DEFAULT_KEYWORDS, "N_": None}
-    found = babel_extract.extract_from_dir(str(REPO), method_map, options_map, keywords=keywords)
+    found = babel_extract.extract_from_dir(str(folder), method_map, options_map, keywords=keywords)
     return {message if isinstance(message, str) else message[0] for _, _, message, _, _ in found}
+
+
+def click_messages() -> set[str]:
+    import click
+
+    return marked_messages(Path(click.__file__).parent)
 
 
 def spanish_catalogue():
@@ -44,22 +59,55 @@ def placeholders(text: str) -> set[str]:
     return set(re.findall(r"\{(\w+)\}", text))
 
 
-def test_every_message_of_the_page_has_a_spanish_translation():
-    messages = marked_messages()
-    assert len(messages) > 50  # the page's template and script words, at least
+def test_babel_cfg_maps_every_module_of_the_package():
+    """A module babel.cfg left out would keep its marked messages out of the catalogue, unnoticed."""
+    from babel.util import pathmatch
+
+    patterns = [pattern for pattern, _ in extraction_map()[0]]
+    modules = [p.relative_to(REPO).as_posix() for p in (REPO / "escoba_sim").rglob("*.py")]
+    assert len(modules) > 40
+    assert not [m for m in modules if not any(pathmatch(pattern, m) for pattern in patterns)]
+
+
+@pytest.mark.parametrize("where", ["package", "click"])
+def test_every_message_has_a_spanish_translation(where):
+    messages = marked_messages() if where == "package" else click_messages()
+    if where == "package":  # the page, the command line and the library's messages a person reads
+        assert len(messages) > 500
+        assert {"Your hand", "Strategy of seat 0.", "hand {hand}  table {table}  rules {rules} (capture={capture})",
+                "unknown strategy `{name}`{suggestion}; strategies: {names} or path/to/file.py:ClassName",
+                "`{text}`: suit must be o, c, e or b (oros, copas, espadas, bastos)", "{path}: no such file",
+                "a missed capture may be blown by the next player", "score sheet", "? hint, u take back, q quit"
+                } <= messages
+    else:  # Click's own: Usage:, Error: ..., Show this message and exit.
+        assert {"Usage:", "Options", "Show this message and exit.", "Missing option", "Error: {message}"} <= messages
     catalogue = spanish_catalogue()
-    missing = sorted(m for m in messages if not catalogue.get(m) or not catalogue.get(m).string)
+    missing = sorted(m for m in messages if not catalogue.get(m) or not all(forms(catalogue.get(m).string)))
     assert not missing, f"messages without a Spanish translation (docs/translating.md): {missing}"
     fuzzy = sorted(m for m in messages if catalogue.get(m).fuzzy)
     assert not fuzzy, f"translations marked fuzzy (to check): {fuzzy}"
     for m in messages:
-        assert placeholders(catalogue.get(m).string) == placeholders(m), m
+        entry = catalogue.get(m)
+        english = forms(entry.id)  # a plural (ngettext) entry: the singular, then the plural for every other form
+        for k, spanish in enumerate(forms(entry.string)):
+            assert placeholders(spanish) == placeholders(english[min(k, len(english) - 1)]), (m, spanish)
+
+
+def forms(text) -> tuple[str, ...]:
+    """A catalogue entry's text as a tuple: one form, or a plural's forms."""
+    return (text,) if isinstance(text, str) else tuple(text)
 
 
 def test_the_compiled_catalogue_matches_its_source():
     es = i18n.translation("es")
     assert isinstance(es, gettext.GNUTranslations)
-    stale = [m.id for m in spanish_catalogue() if m.id and es.gettext(m.id) != m.string]
+    def compiled(m):  # a plural entry: its forms for 1, a million and 2 (Spanish's three plural forms)
+        if isinstance(m.id, str):
+            return es.gettext(m.id)
+        return tuple(es.ngettext(m.id[0], m.id[1], n) for n in (1, 1_000_000, 2))
+
+    stale = [m.id for m in spanish_catalogue() if m.id and compiled(m) != (m.string if isinstance(m.id, str)
+                                                                             else tuple(m.string))]
     assert not stale, f"escoba_sim.mo is older than escoba_sim.po (run pybabel compile): {stale}"
 
 
