@@ -14,9 +14,11 @@ win rate, paired by deal); a rating difference (greedy minus maxoros in a three-
 Bradley-Terry tournament with random).
 
 ``--skill`` measures the intervals of ``escoba-sim skill`` instead (series/skill.py), on the ladder
-random, greedy, maxoros under ludoteka (``SMALL["skill"]`` games per pair): the skill share, the rating
-spread, the games the stronger neighbour needs at the closest step, the seat advantage and hands per
-game; its table is appended to ``--out`` under its own heading.
+random, greedy, maxoros under ludoteka and tradicional on the same deals (``SMALL["skill"]`` games per
+pair): under ludoteka the skill share, the rating spread, the games the stronger neighbour needs at the
+closest step, the seat advantage and hands per game; and the contrast of the two rulesets' skill shares
+(tradicional minus ludoteka, paired by deal: ``share_contrast``). Its table is appended to ``--out`` under
+its own heading.
 
     python benchmarks/coverage.py --skill --runs 300 --scale 50 --out benchmarks/COVERAGE.md
 """
@@ -32,6 +34,7 @@ from pathlib import Path
 SMALL = {"run": 2000, "compare": 1000, "tournament": 600, "skill": 300}  # games (per ruleset, per pair)
 SKILL_HEADING = "## escoba-sim skill"
 SKILL_METRICS = ("skill_share", "rating_spread", "games_to_win", "seat_advantage", "hands_per_game")
+SKILL_RULES = ("ludoteka", "tradicional")  # the contrast: the second's skill share minus the first's
 STRATS = ("greedy", "maxoros", "random")
 
 
@@ -70,17 +73,25 @@ def quantities(seed: int, scale: int, work: Path) -> dict[str, tuple[float, floa
 
 
 def skill_quantities(seed: int, scale: int, work: Path) -> dict[str, tuple[float, float, float]]:
-    """The skill ladder's quantities for one seed (``name -> (estimate, lo, hi)``; an unbounded end is inf)."""
+    """The skill ladder's quantities for one seed (``name -> (estimate, lo, hi)``; an unbounded end is inf):
+    the first ruleset's, then the second's skill share minus the first's."""
     from escoba_sim.series import skill
 
     folder = work / f"s{seed}"
-    s = skill.skill(skill.skill_variants([], []), ["random", "greedy", "maxoros"], SMALL["skill"] * scale, folder,
-                    seed=seed)
+    s = skill.skill(skill.skill_variants(list(SKILL_RULES), []), ["random", "greedy", "maxoros"],
+                    SMALL["skill"] * scale, folder, seed=seed)
     shutil.rmtree(folder)
     inf = float("inf")
-    return {f"skill: {r['metric']}": (inf if r["estimate"] is None else r["estimate"],
-                                      -inf if r["lo"] is None else r["lo"], inf if r["hi"] is None else r["hi"])
-            for r in s["skill"] if r["metric"] in SKILL_METRICS}
+
+    def triple(r: dict) -> tuple[float, float, float]:
+        return (inf if r["estimate"] is None else r["estimate"], -inf if r["lo"] is None else r["lo"],
+                inf if r["hi"] is None else r["hi"])
+
+    out = {f"skill: {r['metric']}": triple(r) for r in s["skill"]
+           if r["label"] == SKILL_RULES[0] and r["metric"] in SKILL_METRICS}
+    (effect,) = (r for r in s["effects"] if r["metric"] == "skill_share")
+    out[f"skill: skill_share, {SKILL_RULES[1]} - {SKILL_RULES[0]}"] = triple(effect)
+    return out
 
 
 def coverage(runs: int = 250, scale: int = 50, measure=None) -> tuple[dict, dict]:
@@ -107,6 +118,14 @@ def table(truth: dict, hits: dict, scale: int) -> str:
     return "\n".join(lines)
 
 
+def notes(section: str) -> str:
+    """The hand-written reading after a section's table (kept when the measurement rewrites the section)."""
+    lines = section.rstrip("\n").split("\n")
+    last = max((i for i, line in enumerate(lines) if line.startswith("|")), default=None)
+    rest = "\n".join(lines[last + 1:]).strip("\n") if last is not None else ""
+    return f"\n{rest}\n" if rest else ""
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=250)
@@ -125,15 +144,16 @@ def main() -> None:
         main_part, _, skill_part = old.partition(SKILL_HEADING)
         if a.skill:
             skill_part = (f"\n\nMade by `python benchmarks/coverage.py --skill --runs {a.runs} --scale {a.scale} "
-                          f"--out {a.out}` (ladder random, greedy, maxoros under ludoteka; small ladders: "
+                          f"--out {a.out}` (ladder random, greedy, maxoros under {' and '.join(SKILL_RULES)} on the "
+                          f"same deals; small ladders: "
                           f"{SMALL['skill']} games per pair; seeds 1..{a.runs}); measured in "
-                          f"{time.perf_counter() - t0:.0f} s.\n\n{text}\n")
+                          f"{time.perf_counter() - t0:.0f} s.\n\n{text}\n{notes(skill_part)}")
         else:
             main_part = (
                 "# Coverage of the 95% intervals\n\nMade by `python benchmarks/coverage.py --runs "
                 f"{a.runs} --scale {a.scale} --out {a.out}` (small runs: {SMALL['run']} games; compare "
                 f"{SMALL['compare']} games per ruleset; tournament {SMALL['tournament']} games per pair; seeds "
-                f"1..{a.runs}).\n\n{text}\n\n")
+                f"1..{a.runs}).\n\n{text}\n{notes(main_part)}\n")
         a.out.write_text(main_part.rstrip("\n") + "\n\n" + (SKILL_HEADING + skill_part if skill_part else ""))
 
 if __name__ == "__main__":

@@ -293,7 +293,9 @@ def test_ctrl_c_keeps_what_landed_and_resume_gives_the_same_result(tmp_path):
 @pytest.mark.slow
 def test_skill_intervals_cover_the_large_ladder_value():
     """The skill ladder's intervals (benchmarks/coverage.py --skill; its table in benchmarks/COVERAGE.md):
-    300 small ladders, seeds 1..300, against one 50x larger (seed 0); each coverage within 92-98%."""
+    300 small ladders under ludoteka and tradicional, seeds 1..300, against one 50x larger (seed 0); each
+    coverage within 92-98%: ludoteka's five quantities and the paired contrast of the two skill shares
+    (``share_contrast``)."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("coverage_bench", REPO / "benchmarks" / "coverage.py")
@@ -301,4 +303,5 @@ def test_skill_intervals_cover_the_large_ladder_value():
     spec.loader.exec_module(mod)
     _, hits = mod.coverage(runs=300, scale=50, measure=mod.skill_quantities)
     rates = {k: h / n for k, (h, n, _) in hits.items()}
-    assert len(rates) == 5 and all(0.92 <= r <= 0.98 for r in rates.values()), rates
+    assert len(rates) == 6 and "skill: skill_share, tradicional - ludoteka" in rates, rates
+    assert all(0.92 <= r <= 0.98 for r in rates.values()), rates
