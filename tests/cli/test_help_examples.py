@@ -34,6 +34,7 @@ SMALL = [
 # (a piece of the example, why it is not run)
 NOT_RUN = [
     ("--scheduler tcp://", "needs a Dask scheduler at that address"),
+    ("escoba-sim serve", "a server runs until it is stopped (tests/web plays its page)"),
 ]
 # the commands whose examples take under a second: the default suite runs these; runs, comparisons,
 # tournaments, reports and bench (a process pool or matplotlib, 1-6 s each) run in the slow suite
@@ -91,12 +92,18 @@ def readme_examples() -> list[tuple[str, str]]:
 
 
 def small(command: str) -> str:
-    """The example with small sizes; a run, compare or tournament without -n gets one."""
+    """The example with small sizes; a run, compare, tournament or skill without -n gets one, a skill without
+    --ladder a cheap one."""
     command, _, _ = command.partition("  # ")  # the comment after an example
     for pattern, repl in SMALL:
         command = re.sub(pattern, repl, command)
     if re.match(r"escoba-sim (run|compare|tournament) ", command) and not re.search(r"\s-n ", command):
         command += " -n 200"
+    if re.match(r"escoba-sim skill\b", command):  # the default ladder's ismcts takes minutes per ruleset
+        if not re.search(r"\s-n ", command):
+            command += " -n 40"
+        if "--ladder" not in command:
+            command += " --ladder random,greedy,maxoros"
     return command
 
 
