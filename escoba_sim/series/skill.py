@@ -59,9 +59,9 @@ METRICS = ("skill_share", "rating_spread", "games_to_win", "hands_to_win", "seat
 METRIC_TEXT = {  # (translated where shown)
     "skill_share": (N_("skill share: outcome variance between strategies over total"), N_("share of variance")),
     "rating_spread": (N_("rating spread, best minus worst"), N_("Elo points")),
-    "games_to_win": (N_("games the stronger neighbour needs to win a match 95% of the time (closest step)"),
+    "games_to_win": (N_("games the stronger neighbour needs to win a match with 95% probability (closest step)"),
                      N_("games")),
-    "hands_to_win": (N_("hands the stronger neighbour needs to win a match 95% of the time (closest step)"),
+    "hands_to_win": (N_("hands the stronger neighbour needs to win a match with 95% probability (closest step)"),
                      N_("hands")),
     "seat_advantage": (N_("seat advantage: mano minus dealer"), N_("points per hand")),
     "hands_per_game": (N_("hands per game"), N_("hands")),
