@@ -64,7 +64,8 @@ def folder_kind(manifest: dict) -> str:
     if kind is None and "spec" in manifest:
         kind = "run"
     if kind not in KINDS:
-        raise ReportError(f"unknown results folder kind {kind!r} (expected one of {', '.join(KINDS)})")
+        raise ReportError(_("unknown results folder kind {kind} (expected one of {kinds})").format(
+            kind=repr(kind), kinds=', '.join(KINDS)))
     return kind
 
 
@@ -76,7 +77,7 @@ def read_folder(d: Path) -> tuple[str, dict, dict]:
     (``check_fields``); a folder that fails gets one ReportError line naming the file and the field.
     """
     try:
-        manifest = read_json_object(d / "manifest.json", what="a results manifest (a JSON object)")
+        manifest = read_json_object(d / "manifest.json", what=N_("a results manifest (a JSON object)"))
     except UntrustedFile as e:
         if not (d / "manifest.json").exists() and not (d / "manifest.json").is_symlink():
             raise ReportError(_("{folder}: no manifest.json; give a run, compare, tournament or skill folder")
@@ -142,30 +143,35 @@ def _type_ok(value, want: str) -> bool:
             _RUN: isinstance(value, str) and re.fullmatch(r"runs/[0-9]{2,6}", value) is not None}[want]
 
 
-_WANT = {"int": "an integer", "num": "a number", "num?": "a number or null", "str": "a string",
-         "str?": "a string or null", "llr": 'a number, "inf" or "-inf"', _RUN: "runs/NN (a run of this folder)"}
+_WANT = {"int": N_("an integer"), "num": N_("a number"), "num?": N_("a number or null"), "str": N_("a string"),
+         "str?": N_("a string or null"), "llr": N_('a number, "inf" or "-inf"'),
+         _RUN: N_("runs/NN (a run of this folder)")}
 
 
 def check_fields(value, fields, where: str, path: str = "") -> None:
     """Refuse (one ReportError line) a value whose fields are not of the types ``fields`` gives."""
     if isinstance(fields, dict):
         if not isinstance(value, dict):
-            raise ReportError(f"{where}: {path or 'the file'} is {type(value).__name__}, not an object")
+            raise ReportError(_("{where}: {field} is {kind}, not an object").format(
+                where=where, field=path or _("the file"), kind=type(value).__name__))
         for key, want in fields.items():
             name = key.rstrip("?")
             if name not in value:
                 if key.endswith("?"):
                     continue
-                raise ReportError(f"{where}: no `{path + name}` field")
+                raise ReportError(_("{where}: no `{field}` field").format(where=where, field=path + name))
             check_fields(value[name], want, where, f"{path}{name}.")
     elif isinstance(fields, list):
         if not isinstance(value, list):
-            raise ReportError(f"{where}: `{path.rstrip('.')}` is {type(value).__name__}, not a list")
+            raise ReportError(_("{where}: `{field}` is {kind}, not a list").format(
+                where=where, field=path.rstrip('.'), kind=type(value).__name__))
         for i, item in enumerate(value):
             check_fields(item, fields[0], where, f"{path.rstrip('.')}[{i}].")
     elif not _type_ok(value, fields):
-        shown = type(value).__name__ if not isinstance(value, str) else "the string " + repr(value[:40])
-        raise ReportError(f"{where}: `{path.rstrip('.')}` is {shown}, not {_WANT[fields]}")
+        shown = type(value).__name__ if not isinstance(value, str) else _("the string {text}").format(
+            text=repr(value[:40]))
+        raise ReportError(_("{where}: `{field}` is {shown}, not {wanted}").format(
+            where=where, field=path.rstrip('.'), shown=shown, wanted=_(_WANT[fields])))
 
 
 # the table files the page reads, with their columns (``series.tables``' shapes); others are ignored
@@ -194,9 +200,10 @@ def check_table_schemas(d: Path, tables: dict) -> None:
         schema = TABLE_SCHEMAS.get(name)
         got = {c: str(t) for c, t in df.schema.items()}
         if schema is not None and got != schema:
-            raise ReportError(f"{d / 'tables' / (name + '.parquet')}: not a table of this escoba-sim version "
-                              f"(columns {', '.join(got) or 'none'}; expected "
-                              f"{', '.join(f'{c} {t}' for c, t in schema.items())})")
+            raise ReportError(_("{path}: not a table of this escoba-sim version (columns {columns}; expected "
+                                "{expected})").format(
+                                    path=d / 'tables' / (name + '.parquet'), columns=', '.join(got) or _('none'),
+                                    expected=', '.join(f'{c} {t}' for c, t in schema.items())))
 
 
 def run_tables(d: Path, manifest: dict) -> dict:
@@ -226,7 +233,8 @@ def run_tables(d: Path, manifest: dict) -> dict:
         try:
             a = read_chunk(done[k], spec, k)
         except ChunkInvalid as e:
-            raise ReportError(f"{d}: chunk {k} is {e}; repair it with: escoba-sim resume {d}") from None
+            raise ReportError(_("{folder}: chunk {k} is {problem}; repair it with: {command}").format(
+                folder=d, k=k, problem=e, command=f"escoba-sim resume {d}")) from None
         a.pop("deal_score", None)
         merged = merge(merged, a)
         S, G, n = merged["deal_sum"], merged["deal_gram"], int(merged["clusters"][0])
@@ -247,7 +255,7 @@ def run_tables(d: Path, manifest: dict) -> dict:
     summary = summarize(spec, merged, used, run_status)
     if spec.sprt is not None and (d / "summary.json").exists():
         try:  # the SPRT's path is the run's own record; it is read, and checked like any file
-            sprt = read_json_object(d / "summary.json", what="a summary (a JSON object)").get("sprt")
+            sprt = read_json_object(d / "summary.json", what=N_("a summary (a JSON object)")).get("sprt")
         except UntrustedFile as e:
             raise ReportError(str(e)) from None
         if sprt is not None:

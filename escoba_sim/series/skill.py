@@ -262,7 +262,7 @@ def share_effects(variants: list[Variant], P: int, run_dirs, specs) -> list[tupl
     for k in range(specs[0].n_chunks):
         parts = [read_run_deals(d, spec, k)[:, keep] for d, spec in zip(run_dirs, specs)]
         if len({len(x) for x in parts}) != 1:
-            raise RunError(f"chunk {k} holds different deals in the runs of {run_dirs[0].parent}")
+            raise RunError(_("chunk {k} holds different deals in the runs of {folder}").format(k=k, folder=run_dirs[0].parent))
         v = np.hstack(parts)
         if S is None:
             S, G = np.zeros(v.shape[1], np.int64), np.zeros((v.shape[1], v.shape[1]), np.int64)
