@@ -18,6 +18,7 @@ from . import native
 from .game import engine
 from .game.columns import SIDE_COLUMNS, Batch, empty_games, empty_hands
 from .game.rules import Ruleset
+from .i18n import translate as _
 from .native import ENGINE, CoreUnavailable
 from .strategies import PluginError, StrategyError, StrategySpec, parse_strategy
 from .strategies.compiled import CoreStrategy
@@ -145,5 +146,5 @@ def make_player(spec: str | StrategySpec):
     if d is None or d.reference is not None:
         return spec.make()
     if native.core is None:
-        raise StrategyError(f"`{spec.name}` runs only in the compiled core, which is not loaded")
+        raise StrategyError(_("`{name}` runs only in the compiled core, which is not loaded").format(name=spec.name))
     return CoreStrategy(spec, native.core)
