@@ -221,11 +221,12 @@ COMMANDS = {
     "error: report of a tampered series": (["report", "{out}/cmp-tampered", "--out", "{out}/r1"], None),
     "error: report of a series with a foreign chunk": (["report", "{out}/cmp-foreign", "--out", "{out}/r2"], None),
     "error: resume of a damaged manifest": (["resume", "{out}/run"], None),
+    "error: report of a series with a mistyped field": (["report", "{out}/t-fields", "--out", "{out}/r3"], None),
     "tune: a damaged evaluation": (["tune", *TUNE, "--out", "{out}/tune-damaged"], None),
     "error: tune of an earlier version": (["tune", *TUNE, "--out", "{out}/tune-old"], None),
     "error: tune with a broken manifest": (["tune", *TUNE, "--out", "{out}/tune-broken"], None),
 }
-# how each folder is damaged before its command: copy a tree or a file, write or append text, set a manifest field
+# how each folder is damaged before its command: copy a tree or a file, write or append text, set manifest fields
 DAMAGE = {
     "resume: a chunk of another run": [("copy", "run/chunks/chunk-000000.parquet", "run/chunks/chunk-000001.parquet")],
     "error: report of a tampered series": [("copytree", "cmp", "cmp-tampered"), ("append", "cmp-tampered/summary.json",
@@ -234,9 +235,11 @@ DAMAGE = {
                                                        ("copy", "run/chunks/chunk-000000.parquet",
                                                         "cmp-foreign/runs/00/chunks/chunk-000000.parquet")],
     "error: resume of a damaged manifest": [("write", "run/manifest.json", "[1]")],
+    "error: report of a series with a mistyped field": [("copytree", "t", "t-fields"),
+                                                        ("set", "t-fields/manifest.json", {"strategies": [1, 2]})],
     "tune: a damaged evaluation": [("copytree", "tune", "tune-damaged"),
                                    ("write", "tune-damaged/evals/g0000-c00.json", '{"x": 1}')],
-    "error: tune of an earlier version": [("copytree", "tune", "tune-old"), ("format", "tune-old/manifest.json", 1)],
+    "error: tune of an earlier version": [("copytree", "tune", "tune-old"), ("set", "tune-old/manifest.json", {"format": 1})],
     "error: tune with a broken manifest": [("copytree", "tune", "tune-broken"), ("write", "tune-broken/manifest.json",
                                                                                  "[1]")],
 }
@@ -249,6 +252,7 @@ DAMAGE_SAID = {
     "error: report of a series with a foreign chunk": "bloque 0: de otra serie u otro bloque (su huella no coincide); "
                                                       "repáralo con: escoba-sim resume",
     "error: resume of a damaged manifest": "no es un manifiesto (un objeto JSON), sino list",
+    "error: report of a series with a mistyped field": "manifest.json: `strategies[0]` es int, no un texto",
     "tune: a damaged evaluation": "no es de este ajuste (su suma de comprobación no coincide); se vuelve a evaluar",
     "error: tune of an earlier version": "contiene un ajuste de un escoba-sim anterior (formato de carpeta 1",
     "error: tune with a broken manifest": "no es un manifiesto de ajuste (un objeto JSON)",
@@ -278,9 +282,9 @@ for name, (args, given) in commands.items():
             shutil.copyfile(path, os.path.join(out, what))
         elif how in ("write", "append"):
             open(path, "w" if how == "write" else "a").write(what)
-        else:  # "format": the manifest's folder format
+        else:  # "set": fields of a manifest
             manifest = json.load(open(path))
-            json.dump({**manifest, "format": what}, open(path, "w"))
+            json.dump({**manifest, **what}, open(path, "w"))
     args = [a.format(record=record, out=out) for a in args]
     r = runner.invoke(main, args, input=given)
     said[name] = r.output  # stdout and stderr as a person sees them
