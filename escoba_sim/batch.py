@@ -120,13 +120,13 @@ def engine_for(strategies: list, engine_name: str | None = None) -> str:
 def _pick(engine_name: str | None, specs: list[StrategySpec] = (), warn: bool = True) -> str:
     name = engine_name or ENGINE
     if name not in ("cython", "python"):
-        raise ValueError(f"unknown engine `{name}` (cython or python)")
+        raise ValueError(_("unknown engine `{engine}` (cython or python)").format(engine=name))
     if name == "cython" and native.core is None:
-        raise CoreUnavailable("the compiled core is not built; reinstall with a C compiler (pip install -e .)")
+        raise CoreUnavailable(_("the compiled core is not built; reinstall with a C compiler (pip install -e .)"))
     slow = [s for s in specs if not _core_supports(s)] if name == "cython" else []
     if slow:
         if engine_name == "cython":
-            raise CoreUnavailable(f"the compiled core cannot play `{slow[0]}`")
+            raise CoreUnavailable(_("the compiled core cannot play `{strategy}`").format(strategy=slow[0]))
         for s in slow:
             if warn and _warn and s.canonical not in _warned:
                 _warned.add(s.canonical)
