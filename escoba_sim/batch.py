@@ -18,6 +18,7 @@ from . import native
 from .game import engine
 from .game.columns import SIDE_COLUMNS, Batch, empty_games, empty_hands
 from .game.rules import Ruleset
+from .i18n import translate as _
 from .native import ENGINE, CoreUnavailable
 from .strategies import PluginError, StrategyError, StrategySpec, parse_strategy
 from .strategies.compiled import CoreStrategy
@@ -119,13 +120,13 @@ def engine_for(strategies: list, engine_name: str | None = None) -> str:
 def _pick(engine_name: str | None, specs: list[StrategySpec] = (), warn: bool = True) -> str:
     name = engine_name or ENGINE
     if name not in ("cython", "python"):
-        raise ValueError(f"unknown engine `{name}` (cython or python)")
+        raise ValueError(_("unknown engine `{engine}` (cython or python)").format(engine=name))
     if name == "cython" and native.core is None:
-        raise CoreUnavailable("the compiled core is not built; reinstall with a C compiler (pip install -e .)")
+        raise CoreUnavailable(_("the compiled core is not built; reinstall with a C compiler (pip install -e .)"))
     slow = [s for s in specs if not _core_supports(s)] if name == "cython" else []
     if slow:
         if engine_name == "cython":
-            raise CoreUnavailable(f"the compiled core cannot play `{slow[0]}`")
+            raise CoreUnavailable(_("the compiled core cannot play `{strategy}`").format(strategy=slow[0]))
         for s in slow:
             if warn and _warn and s.canonical not in _warned:
                 _warned.add(s.canonical)
@@ -145,5 +146,5 @@ def make_player(spec: str | StrategySpec):
     if d is None or d.reference is not None:
         return spec.make()
     if native.core is None:
-        raise StrategyError(f"`{spec.name}` runs only in the compiled core, which is not loaded")
+        raise StrategyError(_("`{name}` runs only in the compiled core, which is not loaded").format(name=spec.name))
     return CoreStrategy(spec, native.core)

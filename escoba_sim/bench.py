@@ -40,7 +40,7 @@ def measure(rules: Ruleset | str, strategies: tuple[str, ...] | list[str], engin
         play = _core.play_hands
         play(rules, players, seed, 0, 1000)  # warm the lookup tables and the allocator
     elif engine != "python":
-        raise ValueError(f"unknown engine `{engine}` (cython or python)")
+        raise ValueError(_("unknown engine `{engine}` (cython or python)").format(engine=engine))
     chunk = 20 if engine == "python" else 20_000
     hands, elapsed = 0, 0.0
     while elapsed < seconds or hands < min_hands:

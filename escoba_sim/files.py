@@ -29,6 +29,7 @@ import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
+from .i18n import N_
 from .i18n import translate as _
 
 MiB = 1 << 20
@@ -132,11 +133,11 @@ def read_json(path: str | os.PathLike, limit: int = JSON_LIMIT, max_depth: int =
     return parse_json(read_text(path, limit), str(path), max_depth, finite)
 
 
-def read_json_object(path: str | os.PathLike, limit: int = JSON_LIMIT, what: str = "a JSON object",
+def read_json_object(path: str | os.PathLike, limit: int = JSON_LIMIT, what: str = N_("a JSON object"),
                      finite: bool = False) -> dict:
     data = read_json(path, limit, finite=finite)
     if not isinstance(data, dict):
-        raise UntrustedFile(_("{path}: not {what}, got {got}").format(path=path, what=what, got=type(data).__name__))
+        raise UntrustedFile(_("{path}: not {what}, got {got}").format(path=path, what=_(what), got=type(data).__name__))
     return data
 
 

@@ -64,6 +64,7 @@ from .batch import play_hands
 from .files import UntrustedFile, make_dirs, read_json_object, write_json, write_text
 from .game.rng import mix64
 from .game.rules import Ruleset, parse_rules
+from .i18n import N_, ngettext
 from .i18n import translate as _
 from .native import ENGINE
 from .strategies import BUILTINS, StrategySpec, parse_strategy
@@ -85,7 +86,7 @@ def _require_cma():
     try:
         import cma
     except ImportError:
-        raise TuneError('tune needs the tune extra: pip install "escoba-sim[tune]"') from None
+        raise TuneError(_('tune needs the tune extra: pip install "escoba-sim[tune]"')) from None
     return cma
 
 
@@ -279,17 +280,19 @@ def _finite(v) -> bool:
 def _eval_problem(spec: TuneSpec, g: int, c: int, e: dict) -> str | None:
     """What is wrong with a saved evaluation (None: it is this tune's evaluation g, c, intact)."""
     if e.get("checksum") != record_checksum(spec, f"g{g:04d}-c{c:02d}", e):
-        return "changed after it was written, or not this tune's (its checksum differs)"
+        return _("changed after it was written, or not this tune's (its checksum differs)")
     ok = (e.get("generation") == g and e.get("candidate") == c and isinstance(e.get("x"), list)
           and all(_finite(v) for v in e["x"]) and isinstance(e.get("spec"), str)
           and all(_finite(e.get(k)) for k in ("score", "lo", "hi")) and e.get("deals") == spec.games
           and isinstance(e.get("vs"), dict) and all(_finite(v) for v in e["vs"].values()))
-    return None if ok else "not an evaluation of this tune (a field is missing or of the wrong type)"
+    return None if ok else _("not an evaluation of this tune (a field is missing or of the wrong type)")
 
 
 def _set_aside(p: Path, why: str, what: str) -> None:
-    """A damaged file is computed again, not trusted; it is kept beside as NAME.damaged, not lost."""
-    print(f"warning: {p} is {why}; {what} again (the file is kept as {p.name}.damaged)", file=sys.stderr)
+    """A damaged file is computed again, not trusted; it is kept beside as NAME.damaged, not lost (``what``:
+    the text of an ``N_`` message, translated here)."""
+    print(_("warning: {path} is {problem}; {action} again (the file is kept as {aside})").format(
+        path=p, problem=why, action=_(what), aside=f"{p.name}.damaged"), file=sys.stderr)
     try:
         os.replace(p, p.with_name(p.name + ".damaged"))
     except OSError:  # a folder in its place, say: left where it is and overwritten by the new file
@@ -310,9 +313,9 @@ def _prepare(out: Path, spec: TuneSpec) -> None:
         raise TuneError(_("--out {folder}: exists and is not a folder").format(folder=out))
     if mpath.exists() or mpath.is_symlink():
         try:
-            old = read_json_object(mpath, what="a tune manifest (a JSON object)")
+            old = read_json_object(mpath, what=N_("a tune manifest (a JSON object)"))
         except UntrustedFile as e:
-            raise TuneError(f"{e}; choose another --out") from None
+            raise TuneError(_("{problem}; choose another --out").format(problem=e)) from None
         if old.get("kind") != KIND:
             raise TuneError(_("{folder} holds other results, not a tune; choose another --out").format(folder=out))
         if old.get("spec") != manifest["spec"]:
@@ -320,8 +323,9 @@ def _prepare(out: Path, spec: TuneSpec) -> None:
                 raise TuneError(_("{folder} already holds a different tune; choose another --out").format(folder=out))
             # a start that failed before its first evaluation (nothing computed): this command replaces it
         elif old.get("format") != FORMAT:
-            raise TuneError(f"{out} holds a tune of an earlier escoba-sim (folder format {old.get('format', 1)!r}, "
-                            f"evaluations without checksums); run the tune again with another --out")
+            raise TuneError(_("{folder} holds a tune of an earlier escoba-sim (folder format {format}, evaluations "
+                              "without checksums); run the tune again with another --out").format(
+                                  folder=out, format=repr(old.get('format', 1))))
     elif out.exists() and any(out.iterdir()):
         raise TuneError(_("--out {folder}: the folder is not empty and holds no tune").format(folder=out))
     make_dirs(out / "evals", out)
@@ -336,14 +340,15 @@ def _saved(out: Path, spec: TuneSpec, g: int, c: int, x: list[float]) -> dict | 
     try:
         e = read_json_object(p, finite=True)
     except UntrustedFile as err:
-        _set_aside(p, f"not a readable evaluation ({str(err).removeprefix(str(p) + ': ')})", "evaluating it")
+        _set_aside(p, _("not a readable evaluation ({reason})").format(reason=str(err).removeprefix(str(p) + ': ')),
+                   N_("evaluating it"))
         return None
     problem = _eval_problem(spec, g, c, e)
     if problem is not None:
-        _set_aside(p, problem, "evaluating it")
+        _set_aside(p, problem, N_("evaluating it"))
         return None
     if e["x"] != x:
-        raise TuneError(f"{p} holds another candidate than this tune proposes: the folder was changed")
+        raise TuneError(_("{path} holds another candidate than this tune proposes: the folder was changed").format(path=p))
     return e
 
 
@@ -363,9 +368,10 @@ def tune(spec: TuneSpec, out: str | Path, *, jobs: int = 1, executor=None,
     try:
         return _tune(cma, spec, out, jobs, executor, on_generation)
     except OSError as e:  # a read-only folder, a full disk: what was written is kept
-        raise TuneError(f"cannot write {e.filename or out} ({e.strerror or e}); {_kept(out)}") from None
+        raise TuneError(_("cannot write {path} ({reason}); {kept}").format(
+            path=e.filename or out, reason=e.strerror or e, kept=_kept(out))) from None
     except StrategyError as e:  # a strategy the core refuses mid-tune (make_tune_spec checks what it can)
-        raise TuneError(f"an evaluation failed: {e}; {_kept(out)}") from None
+        raise TuneError(_("an evaluation failed: {problem}; {kept}").format(problem=e, kept=_kept(out))) from None
 
 
 def _kept(out: Path) -> str:
@@ -373,8 +379,9 @@ def _kept(out: Path) -> str:
         n = sum(1 for p in (out / "evals").glob("g*-c*.json"))
     except OSError:
         n = 0
-    return (f"{n} finished evaluations are kept in {out}; run the same command again to continue" if n
-            else "no evaluation was finished")
+    return (ngettext("{n} finished evaluation is kept in {folder}; run the same command again to continue",
+                     "{n} finished evaluations are kept in {folder}; run the same command again to continue",
+                     n).format(n=n, folder=out) if n else _("no evaluation was finished"))
 
 
 def _tune(cma, spec: TuneSpec, out: Path, jobs: int, executor, on_generation) -> dict:
@@ -466,12 +473,13 @@ def final_check(spec: TuneSpec, tuned: str, out: Path | None = None) -> dict:
         try:
             saved = read_json_object(path, finite=True)
         except UntrustedFile as err:
-            _set_aside(path, f"not a readable check ({str(err).removeprefix(str(path) + ': ')})", "playing the check")
+            _set_aside(path, _("not a readable check ({reason})").format(
+                reason=str(err).removeprefix(str(path) + ': ')), N_("playing the check"))
         else:
             if saved.get("checksum") != record_checksum(spec, "check", saved) or not all(
                     _finite(saved.get(k)) for k in ("points_per_hand", "lo", "hi", "seed")):
-                _set_aside(path, "changed after it was written, or not this tune's (its checksum differs)",
-                           "playing the check")
+                _set_aside(path, _("changed after it was written, or not this tune's (its checksum differs)"),
+                           N_("playing the check"))
             elif saved.get("tuned") == tuned and saved.get("deals") == spec.check:
                 return saved
     rules = parse_rules(spec.rules)

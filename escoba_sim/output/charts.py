@@ -162,7 +162,7 @@ def plot_intervals(ax, df, *, xlabel: str = "", reference: float | None = None, 
     return ax
 
 
-def plot_win_rates(ax, df, *, xlabel: str = N_("game win rate (95% interval)")):
+def plot_win_rates(ax, df, *, xlabel: str = N_("game win rate (95% CI)")):
     """Win rate per label as bars with 95 % interval whiskers; a dashed line at 0.5."""
     labels = df["label"].to_list()
     est = df["estimate"].to_list()
@@ -204,7 +204,7 @@ def plot_points_by_category(ax, df):
     return ax
 
 
-def plot_effects(ax, df, *, xlabel: str = N_("paired difference vs the first ruleset (95% interval)"),
+def plot_effects(ax, df, *, xlabel: str = N_("paired difference vs the first ruleset (95% CI)"),
                  label_col: str = "row"):
     """Forest plot of paired differences with a zero line; intervals that exclude 0 are drawn darker.
 

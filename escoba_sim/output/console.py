@@ -331,7 +331,7 @@ def print_report(summary: dict, console=None) -> None:
             lambda e, q=q: _fmt(e["by_position"][q]["points_per_hand"]["mean"]))
         row("  " + _("interval"), lambda e, q=q: _ci(e["by_position"][q]["points_per_hand"]["ci95"]))
         row("  " + _("W/D/L"), lambda e, q=q: wdl(e["by_position"][q]["hands_result"]))
-    print_table(con, _("Per strategy (95% intervals, the deal as unit)"), ["", *names], rows)
+    print_table(con, _("Per strategy (95% CIs, the deal as unit)"), ["", *names], rows)
     rows = []
     for d in s["differences"]:
         p = d["points_per_hand"]
@@ -416,8 +416,8 @@ def print_tournament(summary: dict, console=None) -> None:
         sc = score.get(r["label"])
         rows.append([names[r["label"]], f"{r['estimate']:+.1f}", _ci((r["lo"], r["hi"]), 1, signed=True),
                      f"{_fmt(sc['estimate'], 3, True)} {_ci((sc['lo'], sc['hi']), 3, True)}" if sc else "-"])
-    print_table(con, _("Ratings (Bradley-Terry, Elo scale, mean 0; 95% interval, the deal as unit)"),
-                [_("strategy"), _("rating"), _("95% interval"), _("score vs all")], rows)
+    print_table(con, _("Ratings (Bradley-Terry, Elo scale, mean 0; 95% CI, the deal as unit)"),
+                [_("strategy"), _("rating"), _("95% CI"), _("score vs all")], rows)
     cell = {(p["row"], p["col"]): p for p in s["pairs"]}
     rows = [[names[r], *[(f"{cell[r, c]['score']:.3f}\n{cell[r, c]['points_diff']:+.3f}" if (r, c) in cell else "")
                          for c in labels]] for r in labels]
@@ -431,7 +431,7 @@ def print_tournament(summary: dict, console=None) -> None:
                      f"{p['won']:,}/{p['drawn']:,}/{p['lost']:,}",
                      _stack(f"{p['score']:.4f}", _ci((p["score_lo"], p["score_hi"]), 4)),
                      _stack(f"{p['points_diff']:+.4f}", _ci((p["points_diff_lo"], p["points_diff_hi"]), 4, signed=True))])
-    print_table(con, _("Pairs (95% intervals under each value)"),
+    print_table(con, _("Pairs (95% CIs under each value)"),
                 [_("pair"), _("games"), _("W/D/L"), _("score"), _("points per hand diff")], rows)
 
 
@@ -478,9 +478,9 @@ def print_compare(summary: dict, console=None) -> None:
         if not order:
             continue
         con.print()
-        con.print("[bold]" + escape(_("Estimates per ruleset (95% interval under each value)") if kind == "estimates"
+        con.print("[bold]" + escape(_("Estimates per ruleset (95% CI under each value)") if kind == "estimates"
                                     else _("Paired differences: each variant minus {reference} (same deals; 95% "
-                                           "interval under each value)").format(reference=ref)) + "[/bold]")
+                                           "CI under each value)").format(reference=ref)) + "[/bold]")
         name_head = _("ruleset") if kind == "estimates" else _("variant")
 
         def name(label):
@@ -564,7 +564,7 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
     lines = [_("skill ladder {ladder}").format(ladder=' < '.join(names.values())),
              _("seed {seed}, {games} games per pair and ruleset (duplicate deals)").format(
                  seed=s['seed'], games=f"{s['games_per_pair']:,}"),
-             _("±, [..]: 95% interval, the deal as unit; ∞: the edge may be nil"),
+             _("±, [..]: 95% CI, the deal as unit; ∞: the edge may be nil"),
              *[part for line in spec_lines(list(names.values()), s["strategies"])
                for part in _fold_at_commas(line, width)], ""]
     w = 13
@@ -601,7 +601,7 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
     for i, name in enumerate(long, 1):
         lines.append(f"  #{i} = {name}")
     if s.get("effects"):
-        lines += ["", _("skill share minus {reference}'s (paired by deal, 95% interval):").format(
+        lines += ["", _("skill share minus {reference}'s (paired by deal, 95% CI):").format(
             reference=s['rulesets'][0]['label'])]
         for e in s["effects"]:
             lines.append(f"  {e['label']:<28} {_compare_cell(e, True)}")

@@ -64,7 +64,8 @@ def folder_kind(manifest: dict) -> str:
     if kind is None and "spec" in manifest:
         kind = "run"
     if kind not in KINDS:
-        raise ReportError(f"unknown results folder kind {kind!r} (expected one of {', '.join(KINDS)})")
+        raise ReportError(_("unknown results folder kind {kind} (expected one of {kinds})").format(
+            kind=repr(kind), kinds=', '.join(KINDS)))
     return kind
 
 
@@ -76,7 +77,7 @@ def read_folder(d: Path) -> tuple[str, dict, dict]:
     (``check_fields``); a folder that fails gets one ReportError line naming the file and the field.
     """
     try:
-        manifest = read_json_object(d / "manifest.json", what="a results manifest (a JSON object)")
+        manifest = read_json_object(d / "manifest.json", what=N_("a results manifest (a JSON object)"))
     except UntrustedFile as e:
         if not (d / "manifest.json").exists() and not (d / "manifest.json").is_symlink():
             raise ReportError(_("{folder}: no manifest.json; give a run, compare, tournament or skill folder")
@@ -142,30 +143,35 @@ def _type_ok(value, want: str) -> bool:
             _RUN: isinstance(value, str) and re.fullmatch(r"runs/[0-9]{2,6}", value) is not None}[want]
 
 
-_WANT = {"int": "an integer", "num": "a number", "num?": "a number or null", "str": "a string",
-         "str?": "a string or null", "llr": 'a number, "inf" or "-inf"', _RUN: "runs/NN (a run of this folder)"}
+_WANT = {"int": N_("an integer"), "num": N_("a number"), "num?": N_("a number or null"), "str": N_("a string"),
+         "str?": N_("a string or null"), "llr": N_('a number, "inf" or "-inf"'),
+         _RUN: N_("runs/NN (a run of this folder)")}
 
 
 def check_fields(value, fields, where: str, path: str = "") -> None:
     """Refuse (one ReportError line) a value whose fields are not of the types ``fields`` gives."""
     if isinstance(fields, dict):
         if not isinstance(value, dict):
-            raise ReportError(f"{where}: {path or 'the file'} is {type(value).__name__}, not an object")
+            raise ReportError(_("{where}: {field} is {kind}, not an object").format(
+                where=where, field=path or _("the file"), kind=type(value).__name__))
         for key, want in fields.items():
             name = key.rstrip("?")
             if name not in value:
                 if key.endswith("?"):
                     continue
-                raise ReportError(f"{where}: no `{path + name}` field")
+                raise ReportError(_("{where}: no `{field}` field").format(where=where, field=path + name))
             check_fields(value[name], want, where, f"{path}{name}.")
     elif isinstance(fields, list):
         if not isinstance(value, list):
-            raise ReportError(f"{where}: `{path.rstrip('.')}` is {type(value).__name__}, not a list")
+            raise ReportError(_("{where}: `{field}` is {kind}, not a list").format(
+                where=where, field=path.rstrip('.'), kind=type(value).__name__))
         for i, item in enumerate(value):
             check_fields(item, fields[0], where, f"{path.rstrip('.')}[{i}].")
     elif not _type_ok(value, fields):
-        shown = type(value).__name__ if not isinstance(value, str) else "the string " + repr(value[:40])
-        raise ReportError(f"{where}: `{path.rstrip('.')}` is {shown}, not {_WANT[fields]}")
+        shown = type(value).__name__ if not isinstance(value, str) else _("the string {text}").format(
+            text=repr(value[:40]))
+        raise ReportError(_("{where}: `{field}` is {shown}, not {wanted}").format(
+            where=where, field=path.rstrip('.'), shown=shown, wanted=_(_WANT[fields])))
 
 
 # the table files the page reads, with their columns (``series.tables``' shapes); others are ignored
@@ -194,9 +200,10 @@ def check_table_schemas(d: Path, tables: dict) -> None:
         schema = TABLE_SCHEMAS.get(name)
         got = {c: str(t) for c, t in df.schema.items()}
         if schema is not None and got != schema:
-            raise ReportError(f"{d / 'tables' / (name + '.parquet')}: not a table of this escoba-sim version "
-                              f"(columns {', '.join(got) or 'none'}; expected "
-                              f"{', '.join(f'{c} {t}' for c, t in schema.items())})")
+            raise ReportError(_("{path}: not a table of this escoba-sim version (columns {columns}; expected "
+                                "{expected})").format(
+                                    path=d / 'tables' / (name + '.parquet'), columns=', '.join(got) or _('none'),
+                                    expected=', '.join(f'{c} {t}' for c, t in schema.items())))
 
 
 def run_tables(d: Path, manifest: dict) -> dict:
@@ -226,7 +233,8 @@ def run_tables(d: Path, manifest: dict) -> dict:
         try:
             a = read_chunk(done[k], spec, k)
         except ChunkInvalid as e:
-            raise ReportError(f"{d}: chunk {k} is {e}; repair it with: escoba-sim resume {d}") from None
+            raise ReportError(_("{folder}: chunk {k} is {problem}; repair it with: {command}").format(
+                folder=d, k=k, problem=e, command=f"escoba-sim resume {d}")) from None
         a.pop("deal_score", None)
         merged = merge(merged, a)
         S, G, n = merged["deal_sum"], merged["deal_gram"], int(merged["clusters"][0])
@@ -247,7 +255,7 @@ def run_tables(d: Path, manifest: dict) -> dict:
     summary = summarize(spec, merged, used, run_status)
     if spec.sprt is not None and (d / "summary.json").exists():
         try:  # the SPRT's path is the run's own record; it is read, and checked like any file
-            sprt = read_json_object(d / "summary.json", what="a summary (a JSON object)").get("sprt")
+            sprt = read_json_object(d / "summary.json", what=N_("a summary (a JSON object)")).get("sprt")
         except UntrustedFile as e:
             raise ReportError(str(e)) from None
         if sprt is not None:
@@ -320,7 +328,7 @@ def _effects_chart(effects, labels: list[str] | None) -> Chart:
         for ax in list(axes.flat)[len(metrics):]:  # an odd count leaves one empty slot: no empty panel
             fig.delaxes(ax)
     return Chart("effects", _("Variant effects: paired difference vs the first ruleset on the same deals "
-                              "(95% interval; dark = excludes 0)"), draw, width=11.0, height=0.6 + nrows * panel_h)
+                              "(95% CI; dark = excludes 0)"), draw, width=11.0, height=0.6 + nrows * panel_h)
 
 
 def _distribution_chart(name: str, title: str, df, **kw) -> Chart:
@@ -344,7 +352,7 @@ def _convergence_chart(kind: str, conv, first: str) -> Chart:
     title = (_("Convergence of the first-named strategy's win rate in each pair") if kind == "tournament" else
              _("Convergence of each player's win rate") if kind == "run" else
              _("Convergence of {player}'s win rate").format(player=first))
-    title += "\n" + _("(95% interval, the deal as unit)")
+    title += "\n" + _("(95% CI, the deal as unit)")
     kw = {"ylabel": _("share of games won"), "xlabel": _("games played (log scale)")}
     labels = conv["label"].unique(maintain_order=True).to_list()
     if len(labels) <= charts.CONVERGENCE_LINES:
@@ -380,15 +388,15 @@ def chart_list(kind: str, tables: dict, manifest: dict | None = None) -> list[Ch
                                                                              maintain_order=True)["label"])}
             wr = wr.sort(pl.col("label").replace_strict(rank, default=len(rank)), maintain_order=True)
         if wr.height:
-            title = {"compare": _("Game win rate of {player} against {opponents}, per ruleset (95% interval)").format(
+            title = {"compare": _("Game win rate of {player} against {opponents}, per ruleset (95% CI)").format(
                          player=first, opponents=', '.join(players[1:]) or _("its opponent")),
-                     "tournament": _("Game win rate against all opponents (95% interval)")}.get(
-                         kind, _("Game win rate per player (95% interval)"))
+                     "tournament": _("Game win rate against all opponents (95% CI)")}.get(
+                         kind, _("Game win rate per player (95% CI)"))
             out.append(_ax_chart("win_rates", title, wr, charts.plot_win_rates,
                                  height=1.5 + 0.4 * wr.height, xlabel=_("share of games won (dashed: 0.5)")))
     if kind == "tournament" and "ratings" in tables:  # highest first, as the terminal and the page's table
         r = charts.prep_metric(tables["ratings"], "rating").sort("estimate", descending=True, maintain_order=True)
-        out.append(_ax_chart("ratings", _("Bradley-Terry rating, Elo scale (95% interval, the deal as unit)"), r,
+        out.append(_ax_chart("ratings", _("Bradley-Terry rating, Elo scale (95% CI, the deal as unit)"), r,
                              charts.plot_intervals, height=1.5 + 0.4 * r.height,
                              xlabel=_("rating (Elo points, mean 0)"), reference=0.0))
     if kind == "tournament" and "crosstable" in tables:  # the game score as the terminal prints it: 0 to 1
@@ -440,7 +448,7 @@ def skill_charts(tables: dict) -> list[Chart]:
     if "skill" in tables and tables["skill"].height:
         sh = charts.prep_skill_share(tables["skill"])
         out.append(_ax_chart("skill_share", _("Skill share per ruleset: outcome variance between the ladder's "
-                                              "strategies over total (95% interval, the deal as unit)"),
+                                              "strategies over total (95% CI, the deal as unit)"),
                              sh, charts.plot_intervals, width=8.0, height=1.6 + 0.4 * sh.height,
                              xlabel=_("share of the game outcome's variance (0: luck only, 1: skill only)"),
                              reference=0.0))
@@ -448,7 +456,7 @@ def skill_charts(tables: dict) -> list[Chart]:
         ef = charts.prep_metric(tables["skill_effects"], "skill_share")
         first = tables["skill"]["label"][0] if "skill" in tables and tables["skill"].height else \
             _("the first ruleset")
-        out.append(_ax_chart("skill_effects", _("Skill share minus {reference}'s, paired by deal (95% interval)")
+        out.append(_ax_chart("skill_effects", _("Skill share minus {reference}'s, paired by deal (95% CI)")
                              .format(reference=first), ef,
                              charts.plot_intervals, width=8.0, height=1.6 + 0.4 * ef.height,
                              xlabel=_("difference in the share of the outcome's variance (dashed: no change)"),
@@ -478,7 +486,7 @@ def skill_charts(tables: dict) -> list[Chart]:
                     ax.xaxis.set_tick_params(labelbottom=True)
                     ax.set_xlabel(_("rating (Elo, mean 0)"))
         out.append(Chart("skill_ladders", _("The ladder per ruleset: Bradley-Terry ratings, Elo scale "
-                                            "(95% interval; same x scale in every panel)"),
+                                            "(95% CI; same x scale in every panel)"),
                          draw, width=4.0 * ncols + 1.0, height=0.8 + nrows * (0.9 + 0.3 * per)))
     return out
 
@@ -531,17 +539,17 @@ def table_context(df, caption: str, download: str | None = None) -> dict:
 
 # the page's table heads (the frames' column names, which the CSV keeps)
 COLUMN_HEADS = {
-    "label": N_("name"), "quantity": N_("quantity"), "estimate": N_("estimate"), "lo": N_("95% low"),
-    "hi": N_("95% high"), "ruleset": N_("ruleset"), "rating": N_("rating"), "row": N_("row"), "col": N_("column"),
+    "label": N_("name"), "quantity": N_("quantity"), "estimate": N_("estimate"), "lo": N_("low (95%)"),
+    "hi": N_("high (95%)"), "ruleset": N_("ruleset"), "rating": N_("rating"), "row": N_("row"), "col": N_("column"),
     "games": N_("games"), "won": N_("won"), "drawn": N_("drawn"), "lost": N_("lost"), "score": N_("score"),
-    "score_lo": N_("score 95% low"), "score_hi": N_("score 95% high"), "points_diff": N_("points per hand diff"),
-    "points_diff_lo": N_("diff 95% low"), "points_diff_hi": N_("diff 95% high"), "lower": N_("lower"),
-    "upper": N_("upper"), "rating_diff": N_("rating diff"), "rating_diff_lo": N_("rating diff 95% low"),
-    "rating_diff_hi": N_("rating diff 95% high"), "win": N_("win"), "draw": N_("draw"), "loss": N_("loss"),
-    "games_to_win": N_("games to win a match"), "games_to_win_lo": N_("games to win 95% low"),
-    "games_to_win_hi": N_("games to win 95% high"), "hands_per_game": N_("hands per game"),
-    "hands_to_win": N_("hands to win a match"), "hands_to_win_lo": N_("hands to win 95% low"),
-    "hands_to_win_hi": N_("hands to win 95% high"),
+    "score_lo": N_("score low (95%)"), "score_hi": N_("score high (95%)"), "points_diff": N_("points per hand diff"),
+    "points_diff_lo": N_("diff low (95%)"), "points_diff_hi": N_("diff high (95%)"), "lower": N_("lower"),
+    "upper": N_("upper"), "rating_diff": N_("rating diff"), "rating_diff_lo": N_("rating diff low (95%)"),
+    "rating_diff_hi": N_("rating diff high (95%)"), "win": N_("win"), "draw": N_("draw"), "loss": N_("loss"),
+    "games_to_win": N_("games to win a match"), "games_to_win_lo": N_("games to win low (95%)"),
+    "games_to_win_hi": N_("games to win high (95%)"), "hands_per_game": N_("hands per game"),
+    "hands_to_win": N_("hands to win a match"), "hands_to_win_lo": N_("hands to win low (95%)"),
+    "hands_to_win_hi": N_("hands to win high (95%)"),
 }
 
 
@@ -670,34 +678,34 @@ def people_tables(kind: str, tables: dict) -> list[tuple[str, object, str]]:
         if "skill" in tables:
             from ..series.skill import METRIC_TEXT
 
-            out.append((_("Per ruleset (95% intervals, the deal as unit)"), tables["skill"].with_columns(
+            out.append((_("Per ruleset (95% CIs, the deal as unit)"), tables["skill"].with_columns(
                 pl.col("metric").map_elements(lambda m: " ".join(_(x) for x in METRIC_TEXT.get(m, (m, "")) if x)
                                               .replace(_(" (closest step)"), "").strip(), return_dtype=pl.String)
                 .alias("quantity")).select("label", "quantity", "estimate", "lo", "hi").rename({"label": "ruleset"}),
                         "skill"))
         if "skill_effects" in tables and tables["skill_effects"].height:
-            out.append((_("Skill share minus the first ruleset's, paired by deal (95% interval)"),
+            out.append((_("Skill share minus the first ruleset's, paired by deal (95% CI)"),
                         tables["skill_effects"].select("label", "estimate", "lo", "hi").rename({"label": "ruleset"}),
                         "skill_effects"))
         if "skill_steps" in tables:
             out.append((_("Steps between ladder neighbours: rating difference, the upper one's game W/D/L shares, "
-                          "and the games and hands it needs to win a match 95% of the time"), tables["skill_steps"],
+                          "and the games and hands it needs to win a match with 95% probability"), tables["skill_steps"],
                         "skill_steps"))
         if "skill_ratings" in tables:
-            out.append((_("Ratings per ruleset (Bradley-Terry, Elo scale, mean 0; 95% interval)"),
+            out.append((_("Ratings per ruleset (Bradley-Terry, Elo scale, mean 0; 95% CI)"),
                         tables["skill_ratings"], "skill_ratings"))
         return out
     if kind == "tournament":
         if "ratings" in tables:
-            out.append((_("Ratings (Bradley-Terry, Elo scale, mean 0; 95% interval)"),
+            out.append((_("Ratings (Bradley-Terry, Elo scale, mean 0; 95% CI)"),
                         tables["ratings"].select("label", "estimate", "lo", "hi")
                         .rename({"estimate": "rating"}).sort("rating", descending=True), "ratings"))
         if "pairs" in tables:
             out.append((_("Pairs: row against column (games, W/D/L, score = games won / played, points per hand "
-                          "difference; 95% intervals)"), tables["pairs"], "pairs"))
+                          "difference; 95% CIs)"), tables["pairs"], "pairs"))
         return out
     if "estimates" in tables and tables["estimates"].height:
-        out.append((_("Estimates (95% intervals, the deal as unit)"), named(tables["estimates"]), "estimates"))
+        out.append((_("Estimates (95% CIs, the deal as unit)"), named(tables["estimates"]), "estimates"))
     if "effects" in tables and tables["effects"].height:
         out.append((_("Paired differences vs the first ruleset, on the same deals (95%)"), named(tables["effects"]),
                     "effects"))

@@ -33,7 +33,10 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 
-MISSING_DASK = '--scheduler needs the dask extra: pip install "escoba-sim[dask]"'
+from ..i18n import N_
+from ..i18n import translate as _
+
+MISSING_DASK = N_('--scheduler needs the dask extra: pip install "escoba-sim[dask]"')
 CONNECT_TIMEOUT = "10s"
 
 
@@ -45,7 +48,7 @@ def _import_distributed():
     try:
         import distributed
     except ImportError:
-        raise ClusterError(MISSING_DASK) from None
+        raise ClusterError(_(MISSING_DASK)) from None
     return distributed
 
 
@@ -61,7 +64,7 @@ def connect(scheduler: str | None, workers: int | None = None) -> cf.Executor | 
         return None
     scheduler = scheduler.strip()
     if not scheduler:
-        raise ClusterError("--scheduler: give tcp://HOST:PORT or local")
+        raise ClusterError(_("--scheduler: give tcp://HOST:PORT or local"))
     distributed = _import_distributed()
     from distributed.cfexecutor import ClientExecutor
 
@@ -124,7 +127,8 @@ def connect(scheduler: str | None, workers: int | None = None) -> cf.Executor | 
     try:
         client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as e:
-        raise ClusterError(f"--scheduler: cannot reach a Dask scheduler at {scheduler} ({e})") from None
+        raise ClusterError(_("--scheduler: cannot reach a Dask scheduler at {scheduler} ({reason})").format(
+            scheduler=scheduler, reason=e)) from None
     return ClusterExecutor(client)
 
 
@@ -132,12 +136,13 @@ def explain(exc: BaseException) -> str | None:
     """A one-line message for a failure that comes from the cluster rather than the run, else None."""
     name = type(exc).__name__
     if name == "KilledWorker":
-        return ("a chunk's Dask workers died too many times (distributed.scheduler.allowed-failures); finished "
-                "chunks are kept with --out: continue with escoba-sim resume DIR --scheduler ...")
+        return _("a chunk's Dask workers died too many times (distributed.scheduler.allowed-failures); finished "
+                 "chunks are kept with --out: continue with escoba-sim resume DIR --scheduler ...")
     if isinstance(exc, ModuleNotFoundError) and (exc.name or "").split(".")[0] == "escoba_sim":
-        return "the Dask workers cannot import escoba_sim: install escoba-sim in the workers' environment"
+        return _("the Dask workers cannot import escoba_sim: install escoba-sim in the workers' environment")
     if name in ("CommClosedError", "FutureCancelledError"):
-        return f"the connection to the Dask scheduler was lost ({exc}); resume the --out folder when it is back"
+        return _("the connection to the Dask scheduler was lost ({reason}); resume the --out folder when it is "
+                 "back").format(reason=exc)
     return None
 
 

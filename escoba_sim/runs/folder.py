@@ -58,6 +58,7 @@ from .. import __version__
 from ..batch import engine_for
 from ..files import UntrustedFile, atomic_write, first_line, make_dirs, read_bytes, read_json, write_json
 from ..game.rng import DEAL_STREAM_VERSION
+from ..i18n import N_
 from ..i18n import translate as _
 from .spec import RunError, RunSpec
 
@@ -114,13 +115,13 @@ def read_deals(path: Path, spec: RunSpec, k: int) -> np.ndarray:
 
     from .aggregates import DealLayout
 
-    df = _read_verified(path, spec, k, ["deal", *DealLayout(spec.entrants).names()], deals_checksum, "deal file")
+    df = _read_verified(path, spec, k, ["deal", *DealLayout(spec.entrants).names()], deals_checksum, N_("deal file"))
     first, count = spec.chunk_range(k)
     m = df.to_numpy().astype(np.int64)
     rows = len(m)
     if not (rows == count or (spec.sprt is not None and 0 < rows < count)) \
             or not np.array_equal(m[:, 0], np.arange(first, first + rows)) or (m[:, 1:] < 0).any():
-        raise ChunkInvalid("holds impossible values")
+        raise ChunkInvalid(_("holds impossible values"))
     return m[:, 1:]
 
 
@@ -130,7 +131,8 @@ def read_run_deals(run_dir: Path, spec: RunSpec, k: int) -> np.ndarray:
     try:
         return read_deals(p, spec, k)
     except ChunkInvalid as e:
-        raise RunError(f"{p} is {e}; repair it with: escoba-sim resume {run_dir}") from None
+        raise RunError(_("{path} is {problem}; repair it with: {command}").format(
+            path=p, problem=e, command=f"escoba-sim resume {run_dir}")) from None
 
 
 def chunk_name(k: int) -> str:
@@ -204,9 +206,10 @@ def _read_parquet(path: Path):
         data = read_bytes(path, PARQUET_LIMIT)
         return pl.read_parquet_metadata(io.BytesIO(data)), pl.read_parquet(io.BytesIO(data))
     except UntrustedFile as e:
-        raise ChunkInvalid(f"unreadable ({first_line(str(e).removeprefix(f'{path}: '))})") from None
+        raise ChunkInvalid(_("unreadable ({reason})").format(reason=first_line(str(e).removeprefix(f'{path}: ')))) \
+            from None
     except Exception as e:  # polars' errors for garbage or a truncated file
-        raise ChunkInvalid(f"unreadable ({first_line(e)})") from None
+        raise ChunkInvalid(_("unreadable ({reason})").format(reason=first_line(e))) from None
 
 
 def _read_verified(path: Path, spec: RunSpec, k: int, columns: list[str], checksum, what: str):
@@ -214,32 +217,32 @@ def _read_verified(path: Path, spec: RunSpec, k: int, columns: list[str], checks
     ``columns``, the run's fingerprint for the chunk and a matching ``checksum`` (ChunkInvalid otherwise)."""
     meta, df = _read_parquet(path)
     if FINGERPRINT_KEY not in meta or CHECKSUM_KEY not in meta or list(df.columns) != columns:
-        raise ChunkInvalid(f"not a {what} of this escoba-sim version")
+        raise ChunkInvalid(_("not a {what} of this escoba-sim version").format(what=_(what)))
     if meta[FINGERPRINT_KEY] != spec.fingerprint(k):
-        raise ChunkInvalid("from another run or chunk (its fingerprint differs)")
+        raise ChunkInvalid(_("from another run or chunk (its fingerprint differs)"))
     try:
         ok = meta[CHECKSUM_KEY] == checksum(df)
     except Exception:  # columns of the wrong type
         ok = False
     if not ok:
-        raise ChunkInvalid("changed after it was written (its checksum differs)")
+        raise ChunkInvalid(_("changed after it was written (its checksum differs)"))
     return df
 
 
 def read_chunk(path: Path, spec: RunSpec, k: int) -> dict[str, np.ndarray]:
     """Chunk ``k`` of ``spec`` from ``path``, verified (ChunkInvalid says what is wrong)."""
 
-    df = _read_verified(path, spec, k, list(FRAME_COLUMNS), frame_checksum, "chunk file")
+    df = _read_verified(path, spec, k, list(FRAME_COLUMNS), frame_checksum, N_("chunk file"))
     first, count = spec.chunk_range(k)
     if (df["chunk"] != k).any() or (df["first_deal"] != first).any() or (df["deals"] != count).any() \
             or (df["value"] < 0).any() or (df["i0"] < 0).any() or (df["i1"] < 0).any() or (df["i2"] < 0).any():
-        raise ChunkInvalid("holds impossible values")  # every aggregate is a non-negative sum
+        raise ChunkInvalid(_("holds impossible values"))  # every aggregate is a non-negative sum
     agg = frame_to_agg(df)
     # a chunk holds its whole deal range, except the one an SPRT decided inside: that one holds the
     # deals up to the deciding one (``runner._Fold``)
     played = int(agg["clusters"][0]) if agg["clusters"].shape == (1,) else -1
     if not (played == count or (spec.sprt is not None and 0 < played < count)):
-        raise ChunkInvalid("holds impossible values")
+        raise ChunkInvalid(_("holds impossible values"))
     return agg
 
 
@@ -256,17 +259,19 @@ def read_manifest(out: Path) -> dict:
     try:  # untrusted: a regular file (a FIFO or a device is refused, not waited on), bounded size and depth
         data = read_json(p)
     except UntrustedFile as e:
-        raise RunError(f"{p}: cannot read the manifest ({first_line(str(e).removeprefix(f'{p}: '))})") from None
+        raise RunError(_("{path}: cannot read the manifest ({reason})").format(
+            path=p, reason=first_line(str(e).removeprefix(f'{p}: ')))) from None
     if not isinstance(data, dict):
-        raise RunError(f"{p}: not a manifest (a JSON object), got {type(data).__name__}")
+        raise RunError(_("{path}: not a manifest (a JSON object), got {kind}").format(path=p, kind=type(data).__name__))
     return data
 
 
 def run_spec_of(out: Path, manifest: dict) -> RunSpec:
     """The run a folder's manifest describes, validated like the command line (one RunError line)."""
     if manifest.get("format") != FORMAT:
-        raise RunError(f"{out}: output format {first_line(manifest.get('format'))} is not {FORMAT} (another "
-                       f"escoba-sim version wrote it); play the run again with escoba-sim run")
+        raise RunError(_("{folder}: output format {found} is not {format} (another escoba-sim version wrote it); "
+                         "play the run again with escoba-sim run").format(
+                             folder=out, found=first_line(manifest.get('format')), format=FORMAT))
     try:
         return RunSpec.from_json(manifest.get("spec"))
     except RunError as e:
@@ -283,21 +288,23 @@ def read_run_chunks(run_dir: Path, spec: RunSpec) -> list[dict]:
     done = finished_chunks(run_dir, spec)
     missing = [k for k in range(spec.n_chunks) if k not in done]
     if missing:
-        raise RunError(f"{run_dir}: {_chunks_text(missing)} missing; finish it with: escoba-sim resume {run_dir}")
+        raise RunError(_("{folder}: {chunks} missing; finish it with: {command}").format(
+            folder=run_dir, chunks=_chunks_text(missing), command=f"escoba-sim resume {run_dir}"))
     aggs = []
     for k in range(spec.n_chunks):
         try:
             aggs.append(read_chunk(done[k], spec, k))
         except ChunkInvalid as e:
-            raise RunError(f"{run_dir}: chunk {k} is {e}; repair it with: escoba-sim resume {run_dir}") from None
+            raise RunError(_("{folder}: chunk {k} is {problem}; repair it with: {command}").format(
+                folder=run_dir, k=k, problem=e, command=f"escoba-sim resume {run_dir}")) from None
         if spec.keep_deals:  # a series' result depends on the deal files as much as on the chunks
             read_run_deals(run_dir, spec, k)
     return aggs
 
 
 def _chunks_text(ks: list[int]) -> str:
-    shown = ", ".join(map(str, ks[:5])) + (f" and {len(ks) - 5} more" if len(ks) > 5 else "")
-    return f"chunk {shown} is" if len(ks) == 1 else f"chunks {shown} are"
+    shown = ", ".join(map(str, ks[:5])) + (_(" and {n} more").format(n=len(ks) - 5) if len(ks) > 5 else "")
+    return (_("chunk {chunks} is") if len(ks) == 1 else _("chunks {chunks} are")).format(chunks=shown)
 
 
 @contextmanager
@@ -353,7 +360,7 @@ def make_subfolders(out: Path, names) -> None:
         try:
             make_dirs(out / name, out)
         except UntrustedFile as e:
-            raise RunError(f"{e}; refusing to write the folder {out}") from None
+            raise RunError(_("{problem}; refusing to write the folder {folder}").format(problem=e, folder=out)) from None
 
 
 def utc_now() -> str:
@@ -411,9 +418,10 @@ def check_deal_stream(out: Path, manifest: dict) -> None:
     """Refuse to resume a run dealt with another deal stream (a manifest without one predates version 2)."""
     made = manifest.get("deal_stream", 1)
     if made != DEAL_STREAM_VERSION:
-        raise RunError(f"{out} was dealt with deal stream {made} (escoba-sim {manifest.get('version', '?')}); this "
-                       f"escoba-sim deals with stream {DEAL_STREAM_VERSION}, so the rest would be other hands: "
-                       f"start the run again in a new folder (docs/engine.md, Shuffle)")
+        raise RunError(_("{folder} was dealt with deal stream {made} (escoba-sim {version}); this escoba-sim deals "
+                         "with stream {stream}, so the rest would be other hands: start the run again in a new "
+                         "folder (docs/engine.md, Shuffle)").format(
+                             folder=out, made=made, version=manifest.get('version', '?'), stream=DEAL_STREAM_VERSION))
 
 
 def finished_chunks(out: Path, spec: RunSpec) -> dict[int, Path]:

@@ -27,6 +27,7 @@ from ..files import UntrustedFile, make_dirs, write_json
 from ..game import engine
 from ..game.rules import Ruleset
 from ..hands.record import make_record
+from ..i18n import translate as _
 from ..strategies import parse_strategy
 from .folder import chunk_name, finished_chunks, read_chunk
 from .spec import RunError, RunSpec
@@ -96,5 +97,5 @@ def write_records(out: str | Path, spec: RunSpec, used: int) -> int:
         try:
             written += write_chunk_records(out, spec, k, deals)
         except UntrustedFile as e:  # a symlinked records/ or chunk folder: refused, as chunks/ is
-            raise RunError(f"{e}; refusing to write the folder {out}") from None
+            raise RunError(_("{problem}; refusing to write the folder {folder}").format(problem=e, folder=out)) from None
     return written

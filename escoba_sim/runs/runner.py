@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from ..batch import warn_if_slow
+from ..i18n import translate as _
 from ..strategies import StrategyError, plugins_in
 from . import stats
 from .aggregates import empty_aggregates, merge
@@ -134,7 +135,8 @@ def _run(spec, out, jobs, executor, on_chunk, resume, argv, only_chunks, trust_p
         try:
             manifest = _open_folder(out, spec, resume, argv, loaded)
         except OSError as e:
-            raise RunError(f"{out}: cannot write there ({e.strerror or e})") from None
+            raise RunError(_("{folder}: cannot write there ({reason})").format(folder=out, reason=e.strerror or e)) \
+                from None
         if hand_records and spec.save_hands and manifest.get("hand_records") is not True:
             manifest["hand_records"] = True  # before any chunk: a resume after a kill writes them too
             write_json(manifest_path(out), manifest, out)
@@ -145,8 +147,9 @@ def _run(spec, out, jobs, executor, on_chunk, resume, argv, only_chunks, trust_p
                            if k not in loaded and 0 <= k < spec.n_chunks)
     plugins = plugins_in(spec.strategies)
     if plugins and not trust_plugins and len(loaded) < spec.n_chunks:
-        raise RunError(f"{out} was played with the strategy plugin `{plugins[0]}`, code named by the folder, not "
-                       f"by you; read it, then run it with: {resume_command(out, spec)}")
+        raise RunError(_("{folder} was played with the strategy plugin `{plugin}`, code named by the folder, not by "
+                         "you; read it, then run it with: {command}").format(
+                             folder=out, plugin=plugins[0], command=resume_command(out, spec)))
 
     if out is not None:
         import polars  # noqa: F401  (start-up cost, like the process's own: kept out of hands/s)
@@ -223,8 +226,8 @@ def _run(spec, out, jobs, executor, on_chunk, resume, argv, only_chunks, trust_p
         raise RunError(_failure_message(e, spec, out, len(state.done))) from None
     except OSError as e:  # writing a chunk, the summary or the manifest: a full disk, a folder gone
         _mark_interrupted(out, manifest)
-        raise RunError(f"cannot write {e.filename or out} ({e.strerror or e}); "
-                       f"{_kept(spec, out, len(state.done))}") from None
+        raise RunError(_("cannot write {path} ({reason}); {kept}").format(
+            path=e.filename or out, reason=e.strerror or e, kept=_kept(spec, out, len(state.done)))) from None
     except BaseException:
         _mark_interrupted(out, manifest)
         raise
@@ -238,7 +241,7 @@ def _open_folder(out: Path, spec: RunSpec, resume: bool, argv, loaded: dict) -> 
     if resume:
         manifest, on_disk = read_run_spec(out)
         if on_disk != spec:
-            raise RunError(f"{out} holds a different run")
+            raise RunError(_("{folder} holds a different run").format(folder=out))
         check_deal_stream(out, manifest)
     else:
         manifest = prepare_out(out, spec, argv)
@@ -251,8 +254,8 @@ def _open_folder(out: Path, spec: RunSpec, resume: bool, argv, loaded: dict) -> 
         except ChunkInvalid as e:  # replayed rather than trusted; the file is kept aside, not lost
             bad += 1
             if bad <= 3:
-                print(f"warning: {p} is {e}; playing chunk {k} again (the file is kept as {p.name}.damaged)",
-                      file=sys.stderr)
+                print(_("warning: {path} is {problem}; playing chunk {k} again (the file is kept as {aside})").format(
+                    path=p, problem=e, k=k, aside=f"{p.name}.damaged"), file=sys.stderr)
             aside = p.with_name(p.name + ".damaged")
             if aside.is_dir() and not aside.is_symlink():
                 shutil.rmtree(aside)
@@ -266,15 +269,16 @@ def _open_folder(out: Path, spec: RunSpec, resume: bool, argv, loaded: dict) -> 
                 bad += 1
                 del loaded[k]
                 if bad <= 3:
-                    print(f"warning: {p} is {e}; playing chunk {k} again (the file is kept as {p.name}.damaged)",
-                          file=sys.stderr)
+                    print(_("warning: {path} is {problem}; playing chunk {k} again (the file is kept as {aside})").format(
+                        path=p, problem=e, k=k, aside=f"{p.name}.damaged"), file=sys.stderr)
                 if p.exists() or p.is_symlink():
                     aside = p.with_name(p.name + ".damaged")
                     if aside.is_dir() and not aside.is_symlink():
                         shutil.rmtree(aside)
                     os.replace(p, aside)
     if bad > 3:
-        print(f"warning: {bad} chunks in all are damaged or not this run's; playing them again", file=sys.stderr)
+        print(_("warning: {n} chunks in all are damaged or not this run's; playing them again").format(n=bad),
+              file=sys.stderr)
     manifest["status"] = "running"
     write_json(manifest_path(out), manifest, out)
     return manifest
@@ -328,21 +332,23 @@ def _mark_interrupted(out: Path | None, manifest: dict) -> None:
 
 def _kept(spec: RunSpec, out: Path | None, done: int) -> str:
     if out is None:
-        return "nothing was saved (use --out DIR to keep finished chunks)"
-    return f"{done} of {spec.n_chunks} chunks are saved in {out}; continue with: {resume_command(out, spec)}"
+        return _("nothing was saved (use --out DIR to keep finished chunks)")
+    return _("{done} of {total} chunks are saved in {folder}; continue with: {command}").format(
+        done=done, total=spec.n_chunks, folder=out, command=resume_command(out, spec))
 
 
 def _failure_message(e: ChunkFailed, spec: RunSpec, out: Path | None, done: int) -> str:
     err = e.error
     if isinstance(err, cf.process.BrokenProcessPool):
-        what = "a worker process died (killed, or out of memory)"
+        what = _("a worker process died (killed, or out of memory)")
     elif isinstance(err, StrategyError):
         what = str(err)
     elif isinstance(err, OSError):
-        what = f"cannot write {err.filename or 'its files'} ({err.strerror or err})"
+        what = _("cannot write {path} ({reason})").format(path=err.filename or _("its files"),
+                                                          reason=err.strerror or err)
     else:
         what = f"{type(err).__name__}: {' '.join(str(err).split())}"
-    return f"chunk {e.k} failed: {what}; {_kept(spec, out, done)}"
+    return _("chunk {k} failed: {problem}; {kept}").format(k=e.k, problem=what, kept=_kept(spec, out, done))
 
 
 class _Fold:

@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass
 from ..batch import engine_for
 from ..game.columns import MAX_COUNT
 from ..game.rules import RulesError, Ruleset, parse_rules
+from ..i18n import N_
 from ..i18n import translate as _
 from ..strategies import StrategyError, check_strategy, parse_strategy
 
@@ -186,71 +187,76 @@ class RunSpec:
         (docs/run.md, the plugin trust rule).
         """
         if not isinstance(d, dict):
-            raise RunError(f"`spec` must be an object, got {type(d).__name__}")
+            raise RunError(_("`spec` must be an object, got {kind}").format(kind=type(d).__name__))
 
         def field_(key: str, types, what: str):
             if key not in d:
-                raise RunError(f"`spec` has no `{key}` ({what})")
+                raise RunError(_("`spec` has no `{key}` ({what})").format(key=key, what=_(what)))
             v = d[key]
             if isinstance(v, bool) and bool not in (types if isinstance(types, tuple) else (types,)):
-                raise RunError(f"`{key}` must be {what}, got {v!r}")
+                raise RunError(_("`{key}` must be {what}, got {value}").format(key=key, what=_(what), value=repr(v)))
             if not isinstance(v, types):
-                raise RunError(f"`{key}` must be {what}, got {type(v).__name__}")
+                raise RunError(_("`{key}` must be {what}, got {value}").format(key=key, what=_(what), value=type(v).__name__))
             return v
 
         def whole(key: str, lo: int, hi: int, what: str) -> int:
             v = field_(key, int, what)
             if not lo <= v <= hi:
-                raise RunError(f"`{key}` must be {what}, got {_shown(v)}")
+                raise RunError(_("`{key}` must be {what}, got {value}").format(key=key, what=_(what), value=_shown(v)))
             return v
 
-        rules_text = field_("rules", str, "a ruleset such as ludoteka")
+        rules_text = field_("rules", str, N_("a ruleset such as ludoteka"))
         try:  # a file name is refused, never opened (docs/run.md, the untrusted-input rule)
             rules = parse_rules(rules_text, files=False)
         except RulesError as e:
-            raise RunError(f"`rules`: {e}") from None
+            raise RunError(_("`rules`: {problem}").format(problem=e)) from None
         if rules.digest() != d.get("rules_digest"):
-            raise RunError(f"ruleset `{_shown(rules_text)}` does not have digest {_shown(d.get('rules_digest'))} "
-                           f"(another escoba-sim version, or an edited manifest)")
-        strategies = field_("strategies", list, "a list of strategies")
+            raise RunError(_("ruleset `{rules}` does not have digest {digest} (another escoba-sim version, or an edited "
+                             "manifest)").format(rules=_shown(rules_text), digest=_shown(d.get('rules_digest'))))
+        strategies = field_("strategies", list, N_("a list of strategies"))
         if not 2 <= len(strategies) <= 6:
-            raise RunError(f"`strategies` must name 2 to 6 strategies, got {len(strategies)}")
+            raise RunError(_("`strategies` must name 2 to 6 strategies, got {n}").format(n=len(strategies)))
         for text in strategies:
             if not isinstance(text, str) or ".toml" in text:
-                raise RunError(f"`strategies` must hold canonical strategy names, got {_shown(text)!r}")
+                raise RunError(_("`strategies` must hold canonical strategy names, got {value}").format(value=repr(_shown(text))))
             try:
                 parse_strategy(text, files=False)  # parsed only: a plugin named here is not imported
             except StrategyError as e:
-                raise RunError(f"`strategies`: {e}") from None
-        seed = whole("seed", 0, 2**64 - 1, "a seed from 0 to 2^64-1")
-        n = whole("n", 1, MAX_COUNT, f"a count from 1 to {MAX_COUNT:.0e}".replace("e+", "e"))
-        mode, pairing = field_("mode", str, "games or hands"), field_("pairing", str, "duplicate or independent")
+                raise RunError(_("`strategies`: {problem}").format(problem=e)) from None
+        seed = whole("seed", 0, 2**64 - 1, N_("a seed from 0 to 2^64-1"))
+        n = whole("n", 1, MAX_COUNT, _("a count from 1 to {limit}").format(  # already in the language: _() keeps it
+            limit=f"{MAX_COUNT:.0e}".replace("e+", "e")))
+        mode, pairing = field_("mode", str, N_("games or hands")), field_("pairing", str, N_("duplicate or independent"))
         if mode not in MODES:
-            raise RunError(f"`mode` must be one of {', '.join(MODES)}, got {_shown(mode)!r}")
+            raise RunError(_("`{key}` must be one of {values}, got {value}").format(
+                key="mode", values=', '.join(MODES), value=repr(_shown(mode))))
         if pairing not in PAIRINGS:
-            raise RunError(f"`pairing` must be one of {', '.join(PAIRINGS)}, got {_shown(pairing)!r}")
-        chunk_size = whole("chunk_size", 1, MAX_COUNT, "a positive number of deals")
-        sprt = field_("sprt", (dict, type(None)), "null or the SPRT's elo0, elo1, alpha and beta")
+            raise RunError(_("`{key}` must be one of {values}, got {value}").format(
+                key="pairing", values=', '.join(PAIRINGS), value=repr(_shown(pairing))))
+        chunk_size = whole("chunk_size", 1, MAX_COUNT, N_("a positive number of deals"))
+        sprt = field_("sprt", (dict, type(None)), N_("null or the SPRT's elo0, elo1, alpha and beta"))
         if sprt is not None:
             try:
                 vals = {k: float(sprt[k]) for k in ("elo0", "elo1", "alpha", "beta")}
             except (KeyError, TypeError, ValueError):
-                raise RunError("`sprt` must hold numbers elo0, elo1, alpha and beta") from None
+                raise RunError(_("`sprt` must hold numbers elo0, elo1, alpha and beta")) from None
             if set(sprt) != set(vals) or any(isinstance(v, bool) for v in sprt.values()):
-                raise RunError("`sprt` must hold numbers elo0, elo1, alpha and beta, and nothing else")
+                raise RunError(_("`sprt` must hold numbers elo0, elo1, alpha and beta, and nothing else"))
             Sprt.parse(f"elo0={vals['elo0']},elo1={vals['elo1']}", vals["alpha"], vals["beta"])  # the CLI's checks
             sprt = Sprt(**vals)
-        save_hands = field_("save_hands", bool, "true or false")
+        save_hands = field_("save_hands", bool, N_("true or false"))
         keep_deals = d.get("keep_deals", False)
         if not isinstance(keep_deals, bool):
-            raise RunError(f"`keep_deals` must be true or false, got {_shown(keep_deals)!r}")
+            raise RunError(_("`{key}` must be {what}, got {value}").format(
+                key="keep_deals", what=_("true or false"), value=repr(_shown(keep_deals))))
         spec = cls(rules, tuple(strategies), seed, n, mode, pairing, chunk_size, sprt, save_hands, keep_deals)
         if rules.teams and (spec.entrants != 2 or rules.players not in (4, 6)):
-            raise RunError(f"`rules` has teams: `strategies` must name 2 strategies, got {spec.entrants}")
+            raise RunError(_("`rules` has teams: `strategies` must name 2 strategies, got {n}").format(n=spec.entrants))
         if not rules.teams and rules.players != spec.entrants:
-            raise RunError(f"`rules` are for {rules.players} players but `strategies` names {spec.entrants}")
+            raise RunError(_("`rules` are for {players} players but `strategies` names {n}").format(
+                players=rules.players, n=spec.entrants))
         if sprt is not None and spec.entrants != 2:
-            raise RunError("`sprt` compares two strategies (or two teams), not more")
+            raise RunError(_("`sprt` compares two strategies (or two teams), not more"))
         return spec
 
 

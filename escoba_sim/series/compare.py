@@ -357,7 +357,7 @@ def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | 
                "strategies": [strategy, vs], "labels": specs[0].labels(), "n": n,
                "games_per_ruleset": specs[0].played, "chunks": specs[0].n_chunks,
                "rulesets": manifest["rulesets"],
-               "interval": N_("95% interval, the deal as unit (per-deal sums, delta method; a share: Wilson at the "
+               "interval": N_("95% CI, the deal as unit (per-deal sums, delta method; a share: Wilson at the "
                               "deals' effective sample size, never outside [0, 1]); effects paired by deal"),
                "estimates": json_rows(tables["estimates"]), "effects": json_rows(tables["effects"]),
                "no_effect": unchanged}

@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ..game.rules import RulesError, parse_rules
+from ..i18n import translate as _
 from ..runs.folder import read_manifest, run_spec_of
 from ..runs.runner import Progress, run
 from ..runs.spec import RunError, RunSpec, make_spec
@@ -85,14 +86,15 @@ def plan_series(kind: str, args: dict, out: str | Path) -> SeriesPlan:
     series' manifest keeps them. Raises ``ResumeError`` when they do not describe one.
     """
     if kind not in SERIES_KINDS:
-        raise ResumeError(f"{out}: not a comparison or tournament (kind {kind!r})")
+        raise ResumeError(_("{folder}: not a comparison or tournament (kind {kind})").format(folder=out, kind=repr(kind)))
     variants = None
     try:
         # a series read from its manifest names its strategies and rulesets inline: a file named there is
         # refused, never opened (the command line's own --rules FILE arrives here already parsed)
         for s in args["strategies"]:
             if not isinstance(s, str):
-                raise ResumeError(f"{out}: the manifest's strategies must be strategy names, got {type(s).__name__}")
+                raise ResumeError(_("{folder}: the manifest's strategies must be strategy names, got {kind}").format(
+                    folder=out, kind=type(s).__name__))
             parse_strategy(s, files=False)
         if kind in ("compare", "skill"):
             variants = args["variants"] if "variants" in args else [
@@ -111,18 +113,19 @@ def plan_series(kind: str, args: dict, out: str | Path) -> SeriesPlan:
             first = make_spec(args["strategies"][0], args["strategies"][1:2], args["rules"], args["n"],
                               seed=args["seed"], players_fixed=True, chunk_size=args.get("chunk_size", 0))
     except (RulesError, StrategyError) as e:
-        raise ResumeError(f"{out}: the manifest: {e}") from None
+        raise ResumeError(_("{folder}: the manifest: {problem}").format(folder=out, problem=e)) from None
     except RunError as e:
         raise ResumeError(str(e)) from None
     except (KeyError, TypeError, ValueError) as e:
-        raise ResumeError(f"{out}: the manifest does not describe a {kind} ({e})") from None
+        raise ResumeError(_("{folder}: the manifest does not describe a {kind} ({problem})").format(
+            folder=out, kind=kind, problem=e)) from None
     return SeriesPlan(kind, args, out, first, runs, variants)
 
 
 def _label(r) -> str:
     label = r["label"]
     if not isinstance(label, str):
-        raise TypeError(f"a ruleset's label must be text, got {type(label).__name__}")
+        raise TypeError(_("a ruleset's label must be text, got {kind}").format(kind=type(label).__name__))
     return label
 
 
@@ -186,11 +189,13 @@ def open_folder(directory: str | Path, *, trust_plugins: bool = False) -> Resuma
     try:
         plugins = plugins_in(manifest.get("strategies") or [])
     except (StrategyError, TypeError) as e:
-        raise ResumeError(f"{directory}: the manifest's strategies are not valid ({e})") from None
+        raise ResumeError(_("{folder}: the manifest's strategies are not valid ({problem})").format(
+            folder=directory, problem=e)) from None
     if plugins and not trust_plugins:
-        raise ResumeError(f"{directory} was played with the strategy plugin `{plugins[0]}`, code named by the folder, "
-                          f"not by you; read it, then continue with: escoba-sim resume --trust-plugins "
-                          f"{shlex.quote(str(directory))}")
+        raise ResumeError(_("{folder} was played with the strategy plugin `{plugin}`, code named by the folder, not "
+                            "by you; read it, then continue with: {command}").format(
+                                folder=directory, plugin=plugins[0],
+                                command=f"escoba-sim resume --trust-plugins {shlex.quote(str(directory))}"))
     return Resumable(directory, manifest, kind, series=plan_series(kind, manifest, directory),
                      trust_plugins=trust_plugins)
 

@@ -59,9 +59,9 @@ METRICS = ("skill_share", "rating_spread", "games_to_win", "hands_to_win", "seat
 METRIC_TEXT = {  # (translated where shown)
     "skill_share": (N_("skill share: outcome variance between strategies over total"), N_("share of variance")),
     "rating_spread": (N_("rating spread, best minus worst"), N_("Elo points")),
-    "games_to_win": (N_("games the stronger neighbour needs to win a match 95% of the time (closest step)"),
+    "games_to_win": (N_("games the stronger neighbour needs to win a match with 95% probability (closest step)"),
                      N_("games")),
-    "hands_to_win": (N_("hands the stronger neighbour needs to win a match 95% of the time (closest step)"),
+    "hands_to_win": (N_("hands the stronger neighbour needs to win a match with 95% probability (closest step)"),
                      N_("hands")),
     "seat_advantage": (N_("seat advantage: mano minus dealer"), N_("points per hand")),
     "hands_per_game": (N_("hands per game"), N_("hands")),
@@ -262,7 +262,7 @@ def share_effects(variants: list[Variant], P: int, run_dirs, specs) -> list[tupl
     for k in range(specs[0].n_chunks):
         parts = [read_run_deals(d, spec, k)[:, keep] for d, spec in zip(run_dirs, specs)]
         if len({len(x) for x in parts}) != 1:
-            raise RunError(f"chunk {k} holds different deals in the runs of {run_dirs[0].parent}")
+            raise RunError(_("chunk {k} holds different deals in the runs of {folder}").format(k=k, folder=run_dirs[0].parent))
         v = np.hstack(parts)
         if S is None:
             S, G = np.zeros(v.shape[1], np.int64), np.zeros((v.shape[1], v.shape[1]), np.int64)

@@ -176,7 +176,7 @@ def series_deal_sums(run_dirs: list[Path], specs: list[RunSpec], n_chunks: int):
     for k in range(n_chunks):
         parts = [read_run_deals(d, spec, k) for d, spec in zip(run_dirs, specs)]
         if len({len(p) for p in parts}) != 1:
-            raise RunError(f"chunk {k} holds different deals in the runs of {run_dirs[0].parent}")
+            raise RunError(_("chunk {k} holds different deals in the runs of {folder}").format(k=k, folder=run_dirs[0].parent))
         v = np.hstack(parts)
         if S is None:
             S, G = np.zeros(v.shape[1], np.int64), np.zeros((v.shape[1], v.shape[1]), np.int64)
@@ -258,9 +258,9 @@ def check_series_format(out: Path, manifest: dict) -> None:
     """Refuse a series folder of an earlier layout (its deal files carry no checksum) in one line."""
     if manifest.get("format") != SERIES_FORMAT:
         made = manifest.get("format", 1)
-        raise RunError(f"{out} was written by an earlier escoba-sim (series folder format "
-                       f"{made if isinstance(made, int) and not isinstance(made, bool) else '?'}, deal files without "
-                       f"checksums): play it again with another --out")
+        raise RunError(_("{folder} was written by an earlier escoba-sim (series folder format {format}, deal files "
+                         "without checksums): play it again with another --out").format(
+                             folder=out, format=made if isinstance(made, int) and not isinstance(made, bool) else '?'))
 
 
 def write_results(out: Path, manifest: dict, tables: dict, summary: dict) -> None:
@@ -294,8 +294,9 @@ def read_results(out: Path, manifest: dict | None = None) -> dict:
         return {}
     if not (isinstance(results, dict) and "summary.json" in results
             and all(isinstance(k, str) and RESULT_FILE.fullmatch(k) and isinstance(v, str) for k, v in results.items())):
-        raise RunError(f"{out / 'manifest.json'}: `results` is not the list of result files and their checksums")
-    fix = f"rebuild it with: escoba-sim resume {out}"
+        raise RunError(_("{path}: `results` is not the list of result files and their checksums").format(
+            path=out / 'manifest.json'))
+    fix = _("rebuild it with: {command}").format(command=f"escoba-sim resume {out}")
     if not any((out / name).exists() or (out / name).is_symlink() for name in results):
         return {}  # the results were removed: the series reads as unfinished, as before they were written
     found: dict = {}
@@ -306,16 +307,17 @@ def read_results(out: Path, manifest: dict | None = None) -> dict:
         except UntrustedFile as e:
             raise RunError(f"{e}; {fix}") from None
         if hashlib.sha256(data).hexdigest() != digest:
-            raise RunError(f"{p} changed after it was written (its checksum differs); {fix}")
+            raise RunError(_("{path} changed after it was written (its checksum differs); {fix}").format(path=p, fix=fix))
         try:
             if name == "summary.json":
                 found["_summary"] = parse_json(data.decode("utf-8"), str(p))
                 if not isinstance(found["_summary"], dict):
-                    raise ValueError("not a JSON object")
+                    raise ValueError(_("not a JSON object"))
             else:
                 found[Path(name).stem] = pl.read_parquet(io.BytesIO(data))
         except Exception as e:  # what the checksum vouches for the tool wrote; this is a defect, not a tamper
-            raise RunError(f"{p}: unreadable ({' '.join(str(e).split())[:100]}); {fix}") from None
+            raise RunError(_("{path}: unreadable ({reason}); {fix}").format(
+                path=p, reason=' '.join(str(e).split())[:100], fix=fix)) from None
     verify_runs(out, manifest)
     return found
 
@@ -331,8 +333,8 @@ def verify_runs(out: Path, manifest: dict) -> None:
         try:
             _manifest, spec = read_run_spec(run_dir)
             if spec.seed != manifest.get("seed") or not spec.keep_deals:
-                raise RunError(f"{run_dir} is not a run of this series (another seed, or no deal files); "
-                               f"play the series again with another --out")
+                raise RunError(_("{folder} is not a run of this series (another seed, or no deal files); play the "
+                                 "series again with another --out").format(folder=run_dir))
             read_run_chunks(run_dir, spec)
         except RunError as e:
             raise RunError(_series_resume(str(e), out, run_dir, None, manifest)) from None

@@ -188,7 +188,7 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
                "games_per_pair": specs[0].played, "chunks": specs[0].n_chunks,
                "ratings": json_rows(tables["ratings"]), "pairs": json_rows(tables["pairs"]),
                "estimates": json_rows(tables["estimates"].filter(tables["estimates"]["metric"] == "win_rate")),
-               "interval": N_("95% intervals, the deal as unit (every pair plays the same deals): crosstable by the "
+               "interval": N_("95% CIs, the deal as unit (every pair plays the same deals): crosstable by the "
                               "delta method (scores: Wilson at the deals' effective sample size, never outside "
                               "[0, 1]), ratings by a sandwich estimator of the Bradley-Terry fit")}
     write_results(out, manifest, tables, summary)

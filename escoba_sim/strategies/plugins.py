@@ -83,7 +83,7 @@ def plugin_class(plugin: str):
 def _describe(e: BaseException) -> str:
     """An exception in one line (a plugin's message may span several)."""
     if isinstance(e, SystemExit):
-        return f"it called sys.exit({e.code!r})"
+        return _("it called {call}").format(call=f"sys.exit({e.code!r})")
     text = " ".join(str(e).split())
     if len(text) > 200:
         text = text[:197] + "..."
@@ -117,8 +117,9 @@ class GuardedPlugin:
         except KeyboardInterrupt:
             raise
         except BaseException as e:
-            raise PluginError(label, f"cannot make a player: {plugin_class.__name__}() "
-                                     f"failed ({_describe(e)}); a plugin class takes no arguments") from None
+            raise PluginError(label, _("cannot make a player: {call} failed ({reason}); a plugin class takes no "
+                                       "arguments").format(call=f"{plugin_class.__name__}()", reason=_describe(e))) \
+                from None
         return cls(label, player)
 
     def _decide(self, method: str, st: HandState, options: list[Move], rng: SplitMix64, may_pass: bool):
@@ -132,11 +133,13 @@ class GuardedPlugin:
         except KeyboardInterrupt:
             raise
         except BaseException as e:
-            how = f"called sys.exit({e.code!r})" if isinstance(e, SystemExit) else f"raised {_describe(e)}"
-            raise PluginError(self.label, f"{method} {how}", seat, number) from None
+            how = (_("{method} called {call}").format(method=method, call=f"sys.exit({e.code!r})")
+                   if isinstance(e, SystemExit) else _("{method} raised {error}").format(method=method,
+                                                                                         error=_describe(e)))
+            raise PluginError(self.label, how, seat, number) from None
         if _snapshot(st) != before:
-            raise PluginError(self.label, f"{method} changed the hand's state (a strategy may only read it)",
-                              seat, number)
+            raise PluginError(self.label, _("{method} changed the hand's state (a strategy may only read it)").format(
+                method=method), seat, number)
         if choice is None and may_pass:
             return None
         # compared field by field on plain values, never through the object's own __eq__ (a Move subclass
@@ -144,13 +147,15 @@ class GuardedPlugin:
         found = next((m for m in options if key is not None and _move_key(m) == key), None)
         if found is None:
             if type(choice) is Move:
-                got = f"{choice} (not one of the {len(options)} legal moves)"
+                got = _("{move} (not one of the {n} legal moves)").format(move=choice, n=len(options))
             elif isinstance(choice, Move):
-                got = (f"a {type(choice).__name__} (a Move subclass) that is not one of the {len(options)} legal "
-                       f"moves by value" + ("" if key is not None else ": its fields are not plain numbers"))
+                got = (_("a {kind} (a Move subclass) that is not one of the {n} legal moves by value").format(
+                    kind=type(choice).__name__, n=len(options))
+                       + ("" if key is not None else _(": its fields are not plain numbers")))
             else:
-                got = f"{type(choice).__name__} {_short_repr(choice)}, not a Move"
-            raise PluginError(self.label, f"{method} returned {got}", seat, number)
+                got = _("{kind} {value}, not a Move").format(kind=type(choice).__name__, value=_short_repr(choice))
+            raise PluginError(self.label, _("{method} returned {value}").format(method=method, value=got), seat,
+                              number)
         return found
 
     def choose_move(self, st: HandState, moves: list[Move], rng: SplitMix64) -> Move:

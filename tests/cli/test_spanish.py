@@ -167,13 +167,15 @@ bench serve show python cython dask cma es en
 
 def english_words(text: str) -> set[str]:
     text = re.sub(r"escoba-sim(\s+[a-z]+)+", " ", text)  # a command line quoted in the help: its words are names
-    text = re.sub(r"-{1,2}[\w-]+", " ", text)  # options (--hand, -s)
     text = re.sub(r"\S*[/.:=_`'\"]\S*", " ", text)  # paths, files, specs (heuristic:oros=2), `quoted` names
+    text = re.sub(r"-{1,2}[\w-]+", " ", text)  # options (--hand, -s), after files (chunk-000001.parquet)
     text = re.sub(r"^Uso: .*$", " ", text, flags=re.M)  # the usage line: the program, commands and METAVARS
     words = {w.lower() for w in re.findall(r"[^\W\d_]+", text) if not w.isupper()}  # METAVARS stay as Click writes
     return (words & ENGLISH) - ALLOWED
 
 
+TUNE = ["heuristic", "--vs", "greedy", "--evals", "4", "--games", "20", "--check", "20", "--popsize", "2", "--seed",
+        "1", "-j", "1"]
 # command -> (arguments, input for play); {record}, {folder} and {out} are filled in the child
 COMMANDS = {
     "help": (["--help"], None),
@@ -210,9 +212,50 @@ COMMANDS = {
     "skill": (["skill", "--ladder", "random,greedy", "-n", "40", "--seed", "1", "-j", "1", "-q", "--out", "{out}/sk"],
               None),
     "report": (["report", "{out}/cmp", "--out", "{out}/cmp-report"], None),
-    "tune": (["tune", "heuristic", "--vs", "greedy", "--evals", "4", "--games", "20", "--check", "20", "--popsize", "2",
-              "--seed", "1", "-j", "1", "--out", "{out}/tune"], None),
+    "tune": (["tune", *TUNE, "--out", "{out}/tune"], None),
     "bench": (["bench", "--seconds", "0.1"], None),
+    # damaged folders (DAMAGE below changes each one just before its command): what resume, report and tune say
+    "run --out": (["run", "-s", "greedy", "--vs", "random", "-n", "400", "--chunk", "100", "--seed", "1", "-j", "1",
+                   "-q", "--out", "{out}/run"], None),
+    "resume: a chunk of another run": (["resume", "{out}/run", "-j", "1"], None),
+    "error: report of a tampered series": (["report", "{out}/cmp-tampered", "--out", "{out}/r1"], None),
+    "error: report of a series with a foreign chunk": (["report", "{out}/cmp-foreign", "--out", "{out}/r2"], None),
+    "error: resume of a damaged manifest": (["resume", "{out}/run"], None),
+    "error: report of a series with a mistyped field": (["report", "{out}/t-fields", "--out", "{out}/r3"], None),
+    "tune: a damaged evaluation": (["tune", *TUNE, "--out", "{out}/tune-damaged"], None),
+    "error: tune of an earlier version": (["tune", *TUNE, "--out", "{out}/tune-old"], None),
+    "error: tune with a broken manifest": (["tune", *TUNE, "--out", "{out}/tune-broken"], None),
+}
+# how each folder is damaged before its command: copy a tree or a file, write or append text, set manifest fields
+DAMAGE = {
+    "resume: a chunk of another run": [("copy", "run/chunks/chunk-000000.parquet", "run/chunks/chunk-000001.parquet")],
+    "error: report of a tampered series": [("copytree", "cmp", "cmp-tampered"), ("append", "cmp-tampered/summary.json",
+                                                                                 " ")],
+    "error: report of a series with a foreign chunk": [("copytree", "cmp", "cmp-foreign"),
+                                                       ("copy", "run/chunks/chunk-000000.parquet",
+                                                        "cmp-foreign/runs/00/chunks/chunk-000000.parquet")],
+    "error: resume of a damaged manifest": [("write", "run/manifest.json", "[1]")],
+    "error: report of a series with a mistyped field": [("copytree", "t", "t-fields"),
+                                                        ("set", "t-fields/manifest.json", {"strategies": [1, 2]})],
+    "tune: a damaged evaluation": [("copytree", "tune", "tune-damaged"),
+                                   ("write", "tune-damaged/evals/g0000-c00.json", '{"x": 1}')],
+    "error: tune of an earlier version": [("copytree", "tune", "tune-old"), ("set", "tune-old/manifest.json", {"format": 1})],
+    "error: tune with a broken manifest": [("copytree", "tune", "tune-broken"), ("write", "tune-broken/manifest.json",
+                                                                                 "[1]")],
+}
+# what each damaged folder must make the command say (in Spanish), so that the damage is seen to be found
+DAMAGE_SAID = {
+    "resume: a chunk of another run": "chunk-000001.parquet: de otra serie u otro bloque (su huella no coincide); se "
+                                      "vuelve a jugar el bloque 1",
+    "error: report of a tampered series": "se modificó después de escribirse (su suma de comprobación no coincide); "
+                                          "reconstrúyelo con: escoba-sim resume",
+    "error: report of a series with a foreign chunk": "bloque 0: de otra serie u otro bloque (su huella no coincide); "
+                                                      "repáralo con: escoba-sim resume",
+    "error: resume of a damaged manifest": "no es un manifiesto (un objeto JSON), sino list",
+    "error: report of a series with a mistyped field": "manifest.json: `strategies[0]` es int, no un texto",
+    "tune: a damaged evaluation": "no es de este ajuste (su suma de comprobación no coincide); se vuelve a evaluar",
+    "error: tune of an earlier version": "contiene un ajuste de un escoba-sim anterior (formato de carpeta 1",
+    "error: tune with a broken manifest": "no es un manifiesto de ajuste (un objeto JSON)",
 }
 # What these print goes through escoba_sim/output/ (tables, report), translated in its own branch
 
@@ -222,7 +265,8 @@ from escoba_sim import i18n
 lang = i18n.install_for_cli()           # what escoba_sim.cli does as it is imported: LANG=es_ES.UTF-8
 from click.testing import CliRunner
 from escoba_sim.cli import main
-out, commands = sys.argv[1], json.loads(sys.stdin.read())
+import shutil
+out, (commands, damage) = sys.argv[1], json.loads(sys.stdin.read())
 record = os.path.join(out, "hand.json")
 runner = CliRunner()
 first = runner.invoke(main, ["trace", "-s", "greedy", "--vs", "maxoros", "--seed", "7", "--json"])
@@ -230,6 +274,17 @@ open(record, "w").write(first.stdout)
 open(os.path.join(out, "not-a-record.json"), "w").write("[1, 2")
 said = {"lang": lang}
 for name, (args, given) in commands.items():
+    for how, path, what in damage.get(name, []):
+        path = os.path.join(out, path)
+        if how == "copytree":
+            shutil.copytree(path, os.path.join(out, what))
+        elif how == "copy":
+            shutil.copyfile(path, os.path.join(out, what))
+        elif how in ("write", "append"):
+            open(path, "w" if how == "write" else "a").write(what)
+        else:  # "set": fields of a manifest
+            manifest = json.load(open(path))
+            json.dump({**manifest, **what}, open(path, "w"))
     args = [a.format(record=record, out=out) for a in args]
     r = runner.invoke(main, args, input=given)
     said[name] = r.output  # stdout and stderr as a person sees them
@@ -241,7 +296,7 @@ print(json.dumps(said))
 def spanish_outputs(tmp_path_factory):
     """Every command of COMMANDS run once, in one child process under LANG=es_ES.UTF-8."""
     out = tmp_path_factory.mktemp("es")
-    p = subprocess.run([sys.executable, "-c", CHILD, str(out)], input=json.dumps(COMMANDS), capture_output=True,
+    p = subprocess.run([sys.executable, "-c", CHILD, str(out)], input=json.dumps([COMMANDS, DAMAGE]), capture_output=True,
                        text=True, env=environment(LANG="es_ES.UTF-8"), cwd=out, timeout=600)
     assert p.returncode == 0, p.stderr[-2000:]
     said = json.loads(p.stdout)
@@ -255,6 +310,17 @@ def test_no_command_prints_english_under_a_spanish_locale(spanish_outputs, name)
     assert text.strip(), f"{name} printed nothing"
     assert "Traceback" not in text
     assert not english_words(text), f"{name}: English words {sorted(english_words(text))} in:\n{text}"
+
+
+@pytest.mark.parametrize("name", list(DAMAGE))
+def test_damaged_folders_are_reported_in_spanish(spanish_outputs, name):
+    """resume, report and tune find each damage (a chunk of another run, a tampered result, a foreign chunk, a
+    broken manifest, a changed evaluation, an older folder) and say so in Spanish; an error is one line."""
+    text = spanish_outputs[name]
+    assert DAMAGE_SAID[name] in " ".join(text.split()), text
+    if name.startswith("error:"):
+        assert [line for line in text.splitlines() if line.strip()] == [text.strip()]
+        assert text.startswith("Error: ")
 
 
 def test_the_english_word_check_can_fail():

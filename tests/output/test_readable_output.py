@@ -71,7 +71,7 @@ def test_compare_and_tournament_run_as_the_readme_writes_them(cli, tmp_path, mon
     assert seen and set(seen) == {os.cpu_count()}
     # the tournament prints a crosstable matrix, games and W/D/L per pair, ratings with intervals
     out = r.stdout
-    assert "Crosstable" in out and "W/D/L" in out and "Ratings" in out and "95% interval" in out
+    assert "Crosstable" in out and "W/D/L" in out and "Ratings" in out and "95% CI" in out
     pairs = [l for l in out.splitlines() if " vs " in l and "│" in l]
     assert len(pairs) == 3
 

@@ -93,6 +93,21 @@ def test_every_message_has_a_spanish_translation(where):
             assert placeholders(spanish) == placeholders(english[min(k, len(english) - 1)]), (m, spanish)
 
 
+@pytest.mark.parametrize("where", ["package", "click"])
+def test_no_message_reads_as_a_printf_format_unless_it_is_one(where):
+    """Babel takes a message for %-formatted when PYTHON_FORMAT matches it: `95% interval` (`% i`, python-babel/babel
+    #1268) does, and `pybabel compile` then fails with "placeholders are incompatible" (docs/translating.md).
+    Only a named `%(name)s` placeholder (Click's `%(prog)s`) is a real one here; the package formats with {names}."""
+    from babel.messages.catalog import PYTHON_FORMAT
+
+    messages = marked_messages() if where == "package" else click_messages()
+    false = sorted(m for m in messages for match in PYTHON_FORMAT.finditer(m)
+                   if not (match.group(1) and match.group(3) in "sdr"))
+    assert not false, f"messages Babel reads as %-formatted (reword: `(95%)`, `95% CI`): {false}"
+    errors = [(entry.id, [str(e) for e in errs]) for entry, errs in spanish_catalogue().check()]
+    assert not errors, f"pybabel compile would fail: {errors}"
+
+
 def forms(text) -> tuple[str, ...]:
     """A catalogue entry's text as a tuple: one form, or a plural's forms."""
     return (text,) if isinstance(text, str) else tuple(text)
