@@ -251,24 +251,13 @@ def pair_columns(size: int, P: int, offset: int = 0, cols: tuple[int, int, int] 
 def share_effects(variants: list[Variant], P: int, run_dirs, specs) -> list[tuple]:
     """Each ruleset's skill share minus the first's, paired by deal (every ruleset plays the same deals): the
     runs' won and games columns side by side, deal by deal, one chunk at a time (flat memory)."""
-    from ..runs.aggregates import gram
-    from ..runs.folder import read_run_deals
-
     if len(variants) < 2:
         return []
     lay = DealLayout(2)
-    keep = [lay.won(0), lay.won(1), lay.games]
-    n, S, G = 0, None, None
-    for k in range(specs[0].n_chunks):
-        parts = [read_run_deals(d, spec, k)[:, keep] for d, spec in zip(run_dirs, specs)]
-        if len({len(x) for x in parts}) != 1:
-            raise RunError(_("chunk {k} holds different deals in the runs of {folder}").format(k=k, folder=run_dirs[0].parent))
-        v = np.hstack(parts)
-        if S is None:
-            S, G = np.zeros(v.shape[1], np.int64), np.zeros((v.shape[1], v.shape[1]), np.int64)
-        n += len(v)
-        S += v.sum(axis=0)
-        G += gram(v)
+    n = S = G = None
+    for _k, n, S, G in series_deal_sums(run_dirs, specs, specs[0].n_chunks,
+                                        columns=[lay.won(0), lay.won(1), lay.games]):
+        pass
     rows = []
     for r in range(1, len(variants)):
         d, se = share_contrast(S, G, n, [(1, *pair_columns(3, P, r * P, (0, 1, 2))),

@@ -162,7 +162,7 @@ def _series_resume(message: str, out: Path, run_dir: Path, spec: RunSpec | None,
     return message
 
 
-def series_deal_sums(run_dirs: list[Path], specs: list[RunSpec], n_chunks: int):
+def series_deal_sums(run_dirs: list[Path], specs: list[RunSpec], n_chunks: int, columns: list[int] | None = None):
     """Per-deal sums across the runs of a series, paired by deal, one chunk at a time (flat memory).
 
     Every run of a comparison or tournament plays the same deals with the same chunk
@@ -170,11 +170,14 @@ def series_deal_sums(run_dirs: list[Path], specs: list[RunSpec], n_chunks: int):
     vectors (each deal file verified: ``runs.folder.read_deals``; a bad one is a
     one-line RunError) are put side by side (run ``i`` at columns ``i * P ...``) and
     summed into ``S = sum_c v_c`` and ``G = sum_c v_c v_c^T``. Yields ``(k, n, S, G)``
-    after each chunk (running totals, the arrays reused).
+    after each chunk (running totals, the arrays reused). ``columns`` keeps only those columns of each
+    run's vector.
     """
     n, S, G = 0, None, None
     for k in range(n_chunks):
         parts = [read_run_deals(d, spec, k) for d, spec in zip(run_dirs, specs)]
+        if columns is not None:
+            parts = [p[:, columns] for p in parts]
         if len({len(p) for p in parts}) != 1:
             raise RunError(_("chunk {k} holds different deals in the runs of {folder}").format(k=k, folder=run_dirs[0].parent))
         v = np.hstack(parts)
