@@ -151,6 +151,14 @@ def chunk_option(f):
              "lands every few seconds). Results do not depend on it."))(f)
 
 
+def variant_options(f):
+    """``--vary`` and ``--design-effects``: the rulesets a comparison or a skill ladder plays besides ``--rules``."""
+    f = click.option("--design-effects", is_flag=True,
+                     help=_("Vary every effect the design names: lucky_deal, ties, sevens, capture, target."))(f)
+    return click.option("--vary", multiple=True, metavar="FIELD=V1,V2",
+                        help=_("Vary one field of the base ruleset, e.g. lucky_deal=escobas,off (repeatable)."))(f)
+
+
 def ruleset_option(f):
     """``--rules``/``-r`` parsed into a Ruleset, default ludoteka: tournament, tune and bench."""
     return click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True,

@@ -22,6 +22,7 @@ from .options import (
     ruleset_option,
     scheduler_option,
     seed_option,
+    variant_options,
 )
 from .running import play_and_print_series
 
@@ -72,10 +73,7 @@ Examples:
   escoba-sim compare --design-effects -n 1e4 --out effects"""))
 @click.option("--rules", "-r", "rules_list", type=RULES, multiple=True,
               help=_("A ruleset to compare (repeat it); with --vary, the one base ruleset (default ludoteka)."))
-@click.option("--vary", multiple=True, metavar="FIELD=V1,V2",
-              help=_("Vary one field of the base ruleset, e.g. lucky_deal=escobas,off (repeatable)."))
-@click.option("--design-effects", is_flag=True,
-              help=_("Vary every effect the design names: lucky_deal, ties, sevens, capture, target."))
+@variant_options
 @click.option("--strategy", "-s", type=STRATEGY, default="greedy", show_default=True, help=_("First player's strategy."))
 @click.option("--vs", type=STRATEGY, default="maxoros", show_default=True, help=_("Second player's strategy."))
 @click.option("-n", "count", type=COUNT, default="10000", show_default=True, help=_("Games per ruleset (e.g. 1e5)."))
@@ -165,10 +163,7 @@ Examples:
   escoba-sim skill --rules ludoteka --rules cardgames --ladder random,greedy,heuristic"""))
 @click.option("--rules", "-r", "rules_list", type=RULES, multiple=True,
               help=_("A ruleset (repeat it to rank several); with --vary, the one base ruleset. Default ludoteka."))
-@click.option("--vary", multiple=True, metavar="FIELD=V1,V2",
-              help=_("Vary one field of the base ruleset, e.g. lucky_deal=escobas,off (repeatable)."))
-@click.option("--design-effects", is_flag=True,
-              help=_("Vary every effect the design names: lucky_deal, ties, sevens, capture, target."))
+@variant_options
 @click.option("--ladder", default="random,greedy,heuristic,endgame,ismcts", show_default=True, metavar="S1,S2,...",
               help=_("Strategies, weakest first, comma-separated (a spec's own parameters too: "
                    "heuristic:oros=2,escoba=1)."))
