@@ -31,6 +31,7 @@ from starlette.staticfiles import StaticFiles
 from .. import __version__, files, i18n
 from ..game.cards import CardError
 from ..hands.evaluate import DEFAULT_SAMPLES
+from ..i18n import N_
 from . import cards, games
 from .words import page_words
 
@@ -55,6 +56,11 @@ def error(message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status, headers=HEADERS)
 
 
+def said(request: Request, message: str) -> str:
+    """A message of ours in the page's language."""
+    return i18n.translation(page_language(request)).gettext(message)
+
+
 def page_language(request: Request) -> str:
     for choice in (request.query_params.get("lang"), request.cookies.get("lang")):
         code = i18n.normalize(choice) if choice and len(choice) < 20 else None
@@ -66,21 +72,21 @@ def page_language(request: Request) -> str:
 async def read_json(request: Request) -> Any:
     """The request's JSON body: at most MAX_BODY bytes (413 past it), UTF-8, bounded depth."""
     if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
-        raise games.WebError("send JSON (Content-Type: application/json)", 415)
+        raise games.WebError(N_("send JSON (Content-Type: application/json)"), 415)
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
-        raise games.WebError(f"the request is larger than {MAX_BODY // 1024} KiB", 413)
+        raise games.WebError(N_("the request is larger than {size} KiB"), 413, size=MAX_BODY // 1024)
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY:
-            raise games.WebError(f"the request is larger than {MAX_BODY // 1024} KiB", 413)
+            raise games.WebError(N_("the request is larger than {size} KiB"), 413, size=MAX_BODY // 1024)
     if not body:
         return {}
     try:
         return files.parse_json(body.decode("utf-8"), "the request", max_depth=16, finite=True)
     except UnicodeDecodeError:
-        raise games.WebError("the request is not UTF-8 text", 400) from None
+        raise games.WebError(N_("the request is not UTF-8 text"), 400) from None
     except files.UntrustedFile as e:
         raise games.WebError(files.first_line(e), 400) from None
 
@@ -90,7 +96,7 @@ def _seat_query(request: Request) -> list[int] | None:
     if raw is None or raw == "all":
         return None
     if not raw.isdigit() or len(raw) > 2:
-        raise games.WebError("`seat` must be a seat number or all")
+        raise games.WebError(N_("`seat` must be a seat number or all"))
     return [int(raw)]
 
 
@@ -109,7 +115,7 @@ def create_app(out: str | Path = DEFAULT_OUT, *, samples: int = DEFAULT_SAMPLES,
                 data = await read_json(request) if request.method == "POST" else None
                 result = await run_in_threadpool(handler, request, data)
             except games.WebError as e:
-                return error(str(e), e.status)
+                return error(e.said(page_language(request)), e.status)
             return JSONResponse(result, headers=HEADERS)
         return endpoint
 
@@ -139,7 +145,7 @@ def create_app(out: str | Path = DEFAULT_OUT, *, samples: int = DEFAULT_SAMPLES,
         try:
             record = files.parse_json(raw.decode("utf-8"), "the record", finite=True)
         except (UnicodeDecodeError, files.UntrustedFile):
-            raise games.WebError("the saved record is not a hand record", 422) from None
+            raise games.WebError(N_("the saved record is not a hand record"), 422) from None
         return games.analyze(record, _seat_query(request), samples)
 
     def upload_analysis(request: Request, data: Any) -> dict[str, Any]:
@@ -159,7 +165,7 @@ def create_app(out: str | Path = DEFAULT_OUT, *, samples: int = DEFAULT_SAMPLES,
         try:
             svg = cards.card_svg(request.path_params["code"])
         except CardError:
-            return error("no such card", 404)
+            return error(said(request, N_("no such card")), 404)
         return Response(svg, media_type="image/svg+xml", headers={**HEADERS, "Cache-Control": "max-age=86400"})
 
     async def download(request: Request) -> Response:
@@ -167,16 +173,17 @@ def create_app(out: str | Path = DEFAULT_OUT, *, samples: int = DEFAULT_SAMPLES,
         try:
             data = games.read_record(out, name)
         except games.WebError as e:
-            return error(str(e), e.status)
+            return error(e.said(page_language(request)), e.status)
         return Response(data, media_type="application/json",
                         headers={**HEADERS, "Content-Disposition": f'attachment; filename="{name}"'})
 
     async def not_found(request: Request, exc: Exception) -> Response:
         status = getattr(exc, "status_code", 404)
-        return error("not found" if status == 404 else "this address does not take that method", status)
+        return error(said(request, N_("not found") if status == 404 else N_("this address does not take that method")),
+                     status)
 
     async def failed(request: Request, exc: Exception) -> Response:
-        return error("the server failed on this request; it is still running", 500)
+        return error(said(request, N_("the server failed on this request; it is still running")), 500)
 
     routes = [
         Route("/", page),

@@ -22,7 +22,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from .. import files
+from .. import files, i18n
 from ..batch import make_player
 from ..game import engine
 from ..game.cards import OROS_MASK, SEVENS_MASK, SIETE_OROS, CardError, card_str, cards_of, parse_card
@@ -33,6 +33,7 @@ from ..hands.evaluate import DEFAULT_SAMPLES, MAX_SAMPLES, EvaluationError, eval
 from ..hands.play import PERSON, PERSON_SEAT, PlayError, hint_seed, table_seats
 from ..hands.record import make_record, score_json
 from ..hands.review import AnalysisError, analyze_record
+from ..i18n import N_
 from ..strategies import StrategyError, parse_strategy
 from ..strategies.registry import BUILTINS
 
@@ -47,9 +48,14 @@ RECORD_NAME = re.compile(r"^[0-9]{1,20}-g[0-9]{1,20}-h[0-9]{1,5}(-unfinished)?(-
 class WebError(ValueError):
     """A request that cannot be done: one line for the page, and the HTTP status to answer with."""
 
-    def __init__(self, message: str, status: int = 400):
-        super().__init__(message)
-        self.status = status
+    def __init__(self, message: str, status: int = 400, **fields):
+        super().__init__(message.format(**fields) if fields else message)
+        self.message, self.fields, self.status = message, fields, status
+
+    def said(self, lang: str) -> str:
+        """The message in ``lang`` (the page's): ours come from the catalogue, a library's reason as it came."""
+        text = i18n.translation(lang).gettext(self.message)
+        return text.format(**self.fields) if self.fields else text
 
 
 def opponents() -> list[str]:
@@ -63,36 +69,36 @@ def rulesets() -> list[str]:
 
 def _text(value: Any, what: str) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT or not value.isprintable():
-        raise WebError(f"`{what}` must be a short line of text")
+        raise WebError(N_("`{what}` must be a short line of text"), what=what)
     return value.strip()
 
 
 def _card(value: Any, what: str) -> int:
     if not isinstance(value, str) or len(value) > 4:
-        raise WebError(f"`{what}` must be a card such as 5o or Rc")
+        raise WebError(N_("`{what}` must be a card such as 5o or Rc"), what=what)
     try:
         return parse_card(value)
     except CardError as e:
-        raise WebError(f"`{what}`: {e}") from None
+        raise WebError("`{what}`: {reason}", what=what, reason=str(e)) from None
 
 
 def _seats(data: Any):
     """The seats a new-game request asks for: a ruleset (preset or preset(field=value)), one built-in
     opponent, and teams or not. A file or a plugin named by a request is refused, never opened or run."""
     if not isinstance(data, dict):
-        raise WebError("a new game is a JSON object: {\"rules\": ..., \"vs\": ..., \"teams\": ...}")
+        raise WebError(N_("a new game is a JSON object with rules, vs and teams"))
     rules_text = _text(data.get("rules", "ludoteka"), "rules")
     vs = _text(data.get("vs", "greedy"), "vs")
     teams = data.get("teams", False)
     if not isinstance(teams, bool):
-        raise WebError("`teams` must be true or false")
+        raise WebError(N_("`teams` must be true or false"))
     try:
         rules = parse_rules(rules_text, files=False)
         spec = parse_strategy(vs, files=False)
     except (RulesError, StrategyError) as e:
         raise WebError(files.first_line(e)) from None
     if spec.plugin is not None:
-        raise WebError(f"`{vs}` is a plugin: the page plays the built-in strategies only")
+        raise WebError(N_("`{vs}` is a plugin: the page plays the built-in strategies only"), vs=vs)
     try:
         return table_seats(rules.canonical(), [spec.canonical], teams=teams)
     except (PlayError, StrategyError) as e:
@@ -173,10 +179,10 @@ class WebGame:
         """The person plays ``{"card": "5o", "take": ["Rc"]}`` (an empty ``take`` lays the card)."""
         kind, options = self.decision()
         if kind != "move":
-            raise WebError("it is not your move: " + ("the hand is over" if kind == "over" else
-                                                      "first say whether you blow"), 409)
+            raise WebError(N_("it is not your move: the hand is over") if kind == "over" else
+                           N_("it is not your move: first say whether you blow"), 409)
         if not isinstance(data, dict) or not isinstance(data.get("take", []), list) or len(data.get("take", [])) > 10:
-            raise WebError("a move is {\"card\": \"5o\", \"take\": [\"Rc\"]}")
+            raise WebError(N_("a move is a card and the cards it takes, such as 5o taking Rc"))
         card = _card(data.get("card"), "card")
         take = tuple(sorted(_card(t, "take") for t in data.get("take", [])))
         found = [m for m in options if m.card == card and m.take == take]
@@ -192,10 +198,10 @@ class WebGame:
         """The person's blow decision: ``{"option": 0}`` not to blow, ``k`` for the k-th blow offered."""
         kind, options = self.decision()
         if kind != "blow":
-            raise WebError("there is no blow open to you", 409)
+            raise WebError(N_("there is no blow open to you"), 409)
         k = data.get("option") if isinstance(data, dict) else None
         if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(options):
-            raise WebError(f"`option` must be a number from 0 to {len(options) - 1}")
+            raise WebError(N_("`option` must be a number from 0 to {last}"), last=len(options) - 1)
         engine.apply_blow(self.st, options[k])
         if options[k] is not None:
             self.events.append(self._event(options[k]))
@@ -203,13 +209,13 @@ class WebGame:
     def undo(self) -> None:
         """Take back the person's blow of this turn, or else their last move and the replies to it."""
         if self.st.over:
-            raise WebError("the hand is over: nothing to take back", 409)
+            raise WebError(N_("the hand is over: nothing to take back"), 409)
         if len(self.st.moves) != len(self.turn[0].moves):  # a blow made in this turn
             st, state = self.turn
         elif self.history:
             st, state = self.history.pop()
         else:
-            raise WebError("nothing to take back in this hand", 409)
+            raise WebError(N_("nothing to take back in this hand"), 409)
         self.st, self.rng.state = copy.deepcopy(st), state
         self.turn = (copy.deepcopy(self.st), self.rng.state)
         self.events = self.events[:_events_before(self.events, len(self.st.moves))]
@@ -218,7 +224,7 @@ class WebGame:
         """The evaluator's best options of the person's decision, as ``play``'s ``?`` gives them."""
         kind, options = self.decision()
         if kind == "over":
-            raise WebError("the hand is over: there is no decision to evaluate", 409)
+            raise WebError(N_("the hand is over: there is no decision to evaluate"), 409)
         blow = kind == "blow"
         start = time.perf_counter()
         try:
@@ -237,9 +243,9 @@ class WebGame:
 
     def next_hand(self) -> None:
         if not self.st.over:
-            raise WebError("the hand is still in play", 409)
+            raise WebError(N_("the hand is still in play"), 409)
         if self.game_over:
-            raise WebError("the game is over: start a new one", 409)
+            raise WebError(N_("the game is over: start a new one"), 409)
         self.deal()
 
     @property
@@ -323,7 +329,7 @@ def save_record(out: Path, record: dict[str, Any], stem: str) -> str:
             name, k = f"{stem}-{k}.json", k + 1
         files.write_text(out / name, json.dumps(record, indent=2) + "\n", root=out)
     except (OSError, files.UntrustedFile) as e:
-        raise WebError(f"cannot save the hand record: {files.first_line(e)}", 500) from None
+        raise WebError(N_("cannot save the hand record: {reason}"), 500, reason=files.first_line(e)) from None
     return name
 
 
@@ -338,11 +344,11 @@ def saved_records(out: Path) -> list[str]:
 def read_record(out: Path, name: str) -> bytes:
     """The bytes of a saved record, by a name the server made (anything else is not found)."""
     if not isinstance(name, str) or not RECORD_NAME.match(name):
-        raise WebError("no such record", 404)
+        raise WebError(N_("no such record"), 404)
     try:
         return files.read_bytes(out / name, limit=files.MiB)
     except (OSError, files.UntrustedFile):
-        raise WebError("no such record", 404) from None
+        raise WebError(N_("no such record"), 404) from None
 
 
 def analyze(data: Any, seats: list[int] | None, samples: int) -> dict[str, Any]:
@@ -412,6 +418,6 @@ class GameStore:
         with self.lock:
             game = self.games.get(game_id) if isinstance(game_id, str) else None
             if game is None:
-                raise WebError("no such game (the server keeps the most recent games only): start a new one", 404)
+                raise WebError(N_("no such game (the server keeps the most recent games only): start a new one"), 404)
             self.games.move_to_end(game_id)
             return game

@@ -297,3 +297,19 @@ def test_cards_are_svg_with_their_suit_and_the_figures_names():
     for s, code in enumerate(("1o", "1c", "1e", "1b")):
         assert cards.COLOURS[s][0] in cards.card_svg(code)
     assert Move  # the engine's moves are what the page posts
+
+
+@pytest.mark.parametrize("headers,cookies,words", [
+    ({"accept-language": "es-ES,es;q=0.9"}, {}, "no hay nada que deshacer"),
+    ({"accept-language": "en-GB"}, {"lang": "es"}, "no hay nada que deshacer"),  # the page's switch wins
+    ({"accept-language": "es"}, {"lang": "en"}, "nothing to take back"),
+])
+def test_an_error_is_said_in_the_pages_language(client, headers, cookies, words):
+    gid = new_game(client)["id"]
+    client.cookies.clear()
+    for name, value in cookies.items():
+        client.cookies.set(name, value)
+    r = client.post(f"/api/games/{gid}/undo", json={}, headers=headers)
+    assert r.status_code == 409 and words in r.json()["error"]
+    r = client.get("/api/nowhere", headers=headers)
+    assert r.status_code == 404 and r.json()["error"] == ("no encontrado" if "deshacer" in words else "not found")
