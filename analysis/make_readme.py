@@ -75,27 +75,13 @@ def main():
         for k, v in s["hands_per_game"].items():
             lines.append(f"| {k} | {v[0]:.3f} | [{v[1]:.3f}, {v[2]:.3f}] |")
         lines += ["", _img("game_length", "hands_per_game")]
-    s = _load("strategy_strength")
-    if s:
-        lines += _strength_section(s)
-    s = _load("search_strength")
-    if s:
-        lines += _search_section(s)
-    s = _load("openspiel_yardstick")
-    if s:
-        lines += _yardstick_section(s)
-    s = _load("tuned_weights")
-    if s:
-        lines += _tuned_section(s)
-    s = _load("oracle_gap")
-    if s:
-        lines += _gap_section(s)
-    s = _load("stronger_search")
-    if s:
-        lines += _stronger_section(s)
-    s = _load("skill_study")
-    if s:
-        lines += _skill_section(s)
+    for name, section in (("strategy_strength", _strength_section), ("search_strength", _search_section),
+                          ("openspiel_yardstick", _yardstick_section), ("tuned_weights", _tuned_section),
+                          ("oracle_gap", _gap_section), ("stronger_search", _stronger_section),
+                          ("skill_study", _skill_section)):
+        s = _load(name)
+        if s:
+            lines += section(s)
     (HERE / "README.md").write_text("\n".join(lines) + "\n")
 
 
