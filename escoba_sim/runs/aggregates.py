@@ -1,5 +1,8 @@
 """The per-deal aggregates of a run: integer sums that merge by addition, and the layout of a deal's vector.
 
+A chunk (``chunk``) fills ``chunk_sums`` rotation by rotation (``add_rotation``) and reduces its
+per-deal rows (``deal_moments``); the functions here are the readable NumPy reference of that
+one-pass compiled code (csrc/escoba_aggregate.h), used when the core is not loaded.
 A chunk returns integer aggregates (below) that merge by addition
 (``merge``); statistics are computed from the merged integers (``summary``,
 ``stats``). The output folder stores them in long format (``runs.folder``).

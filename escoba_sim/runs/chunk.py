@@ -1,4 +1,9 @@
-"""One chunk of a run: play its deals in every rotation and reduce them to integer aggregates (``aggregates``)."""
+"""One chunk of a run: play its deals in every rotation and reduce them to integer aggregates (``aggregates``).
+
+The reduction is one compiled pass per rotation (``native.core.add_rotation`` and ``deal_moments``,
+csrc/escoba_aggregate.h) when the core is loaded, else their NumPy reference in ``aggregates``: the
+same integers either way (tests/runs/test_chunk_sums.py).
+"""
 
 from __future__ import annotations
 
