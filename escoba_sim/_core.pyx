@@ -9,7 +9,9 @@ loop of whole hands in C and write the results straight into the arrays that
 ``decide_blow`` expose one compiled decision (the reference engine plays the
 core-only ismcts through them in ``trace`` and ``play``); ``evaluate_sample``
 and ``evaluate_exact`` are the evaluator's searches (csrc/escoba_evaluate.h).
-The other functions are test hooks exposing the C RNG and capture tables to
+``add_rotation`` and ``deal_moments`` reduce a run's batches to a chunk's sums in
+one pass (csrc/escoba_aggregate.h; ``runs.chunk`` calls them, ``runs.aggregates``
+holds their NumPy reference). The other functions are test hooks exposing the C RNG and capture tables to
 the differential tests.
 
 The loops run in sub-batches and call ``PyErr_CheckSignals`` between them
