@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 #include <string.h>
+#include "escoba_tables.h" /* ESC_ALWAYS_INLINE, ESC_COLD */
 
 #define ESC_AGG_MAX_SIDES 6
 #define ESC_AGG_SIDE_COLS 11 /* game.columns.SIDE_COLUMNS */
@@ -65,8 +66,8 @@ typedef struct {
 } esc_rotation_batch;
 
 /* What a rotation's hands have in common: the entrant of each side, the position of each side by
- * the dealer's side, the row columns each side's columns add to (precomputed: a division per hand
- * cost more than the rest of its work). */
+ * the dealer's side, the row columns each side's columns add to (precomputed: with two modulo
+ * divisions per side and hand, and E unknown to the compiler, the pass took twice as long). */
 typedef struct {
     int entrant[ESC_AGG_MAX_SIDES];
     int position[ESC_AGG_MAX_SIDES][ESC_AGG_MAX_SIDES]; /* [dealer's side][side] */
@@ -76,7 +77,7 @@ typedef struct {
 
 /* hand i of the batch into the chunk's sums and into its deal's row; won_by_hand: --hands mode,
  * where a hand won outright is the deal's "won". E is a constant where it is inlined for 2. */
-static inline __attribute__((always_inline)) int esc_add_hand(esc_chunk_sums *S, const esc_rotation_batch *b,
+static ESC_ALWAYS_INLINE int esc_add_hand(esc_chunk_sums *S, const esc_rotation_batch *b,
                                                              const esc_rotation_plan *P, const int E, int64_t i,
                                                              int64_t *row, int won_by_hand) {
     const int K = ESC_AGG_SIDE_COLS;
@@ -110,7 +111,7 @@ static inline __attribute__((always_inline)) int esc_add_hand(esc_chunk_sums *S,
     return ESC_AGG_OK;
 }
 
-static inline __attribute__((always_inline)) int esc_add_rotation_of(esc_chunk_sums *S, const esc_rotation_batch *b,
+static ESC_ALWAYS_INLINE int esc_add_rotation_of(esc_chunk_sums *S, const esc_rotation_batch *b,
                                                                     const esc_rotation_plan *P, const int E) {
     int rc;
     if (b->game == NULL) { /* --hands: hand i is deal first + i */
@@ -212,10 +213,11 @@ static inline void esc_moments_row(int16_t buf[][ESC_MOMENTS_BLOCK], const int *
 }
 
 /* Column sums `sum[p]` and cross products `gram[p][p]` of the first p columns of `deal` (count rows
- * of `width`), exactly; `*top` is the largest |value|. Returns 0, or -1 when top^2 * count may
+ * of `width`), exactly (ESC_COLD: out of line, with an AVX2 clone that takes 16 values per
+ * instruction where the x86-64 baseline takes 8); `*top` is the largest |value|. Returns 0, or -1 when top^2 * count may
  * exceed 2^63 - 1 (the sums might have wrapped: the caller refuses the chunk) or p is too wide.
  * The sums add up modulo 2^64 (unsigned: defined when they wrap), exact whenever the check passes. */
-static inline int esc_deal_moments(const int64_t *deal, int64_t count, int width, int p, int64_t *sum,
+static ESC_COLD int esc_deal_moments(const int64_t *deal, int64_t count, int width, int p, int64_t *sum,
                                    int64_t *gram, uint64_t *top) {
     enum { B = ESC_MOMENTS_BLOCK };
     int16_t buf[ESC_MOMENTS_MAX_COLS][B];
