@@ -121,7 +121,11 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
                                       integer=True, lo=0, hi=1),
                        "stop": Param(0.25, N_("stop a search once the runner-up could not overtake the most visited "
                                      "option with this share of the iterations left (1: the choice is settled; "
-                                     "0 never: every iteration runs)"), lo=0, hi=1)},
+                                     "0 never: every iteration runs)"), lo=0, hi=1),
+                       "prior": Param(0.0, N_("the hand-set heuristic guides the tree: untried moves are expanded best "
+                                      "first and each move's score, minus its best sibling's, biases its UCB value "
+                                      "by this times the score over visits + 1 (0: uniform expansion, no bias)"),
+                                      lo=0, hi=100)},
                 code=7),
     # cheats: it reads every hand and the stock order (core only, like ismcts)
     StrategyDef("oracle", N_("CHEATS: sees every hand and the stock; exact search of the rest of the hand when few "
