@@ -17,7 +17,8 @@
  *     visited), not the parent's visits. Every seat's turns are tree nodes; a
  *     node's statistics are from the side of the seat that made its move, so
  *     opponents minimise and partners help the searching side;
- *  3. expands one untried legal option (drawn uniformly), then
+ *  3. expands one untried legal option (drawn uniformly; with `prior`, the
+ *     one the hand-set heuristic scores best), then
  *  4. finishes the hand with the rollout policy (greedy, or heuristic with its
  *     hand-set weights) for every seat; with `leaf` (two players) a
  *     simulation whose stock is empty ends by exact minimax of its deal;
@@ -60,10 +61,11 @@
 #include <stdlib.h>
 #include "escoba_strategies.h"
 
-/* The parameters arrive per seat (esc_player.p: iters, c, rollout, exact, blows, leaf, exploit, infer, stop);
- * their defaults live in escoba_sim/strategies/registry.py (BUILTINS["ismcts"]): iters 3800, c 4, rollout 0,
- * exact 6, blows 0, leaf -1, exploit 0, infer 1, stop 0.25 (the search before issue 24 is iters 950, exact 0,
- * stop 0; before issue 14, iters 1000 with infer 0; docs/ismcts.md). c is in
+/* The parameters arrive per seat (esc_player.p: iters, c, rollout, exact, blows, leaf, exploit, infer, stop,
+ * prior); their defaults live in escoba_sim/strategies/registry.py (BUILTINS["ismcts"]): iters 2000, c 8,
+ * rollout 1, exact 6, blows 0, leaf -1, exploit 0, infer 1, stop 0.25, prior 16 (the search before issue 24 is
+ * iters 950, c 4, rollout 0, exact 0, stop 0, prior 0; before issue 14, iters 1000 with infer 0 as well;
+ * docs/ismcts.md). c is in
  * points of margin: margins spread over several points, so the [0,1]-reward
  * habit c ~ 0.7 under-explores; against greedy at 1000 iterations c = 0.5, 1,
  * 2, 4, 8, 16 gave +0.52, +0.57, +1.12, +1.42, +1.39, +1.44 points per hand
