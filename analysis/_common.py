@@ -10,7 +10,7 @@ N = int(float(os.environ.get("ESCOBA_ANALYSIS_N", "2000")))
 RESULTS = Path(__file__).resolve().parent / "results"
 # ismcts' default until issue 14's confirmation (1000 iterations, uniform deals), spelled in full so that a
 # study measured against it, or played with it, keeps playing that search whatever the default becomes
-EARLIER_ISMCTS = "ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0,stop=0"
+EARLIER_ISMCTS = "ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0,stop=0,prior=0"
 
 
 def fresh(name: str) -> Path:

@@ -37,9 +37,11 @@ OPPONENTS = ("greedy", "endgame", "ismcts")
 # (results' "specs")
 SPECS = {"ismcts": EARLIER_ISMCTS,
          # issue 24's default at OpenSpiel's budget (at most 100 simulations: `stop` may end a search sooner)
-         "ismcts100": "ismcts:iters=100,c=4,rollout=0,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0.25",
+         "ismcts100": "ismcts:iters=100,c=4,rollout=0,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0.25,prior=0",
          # the same with every one of its 100 simulations run (equal simulations, as the issue asks)
-         "ismcts100full": "ismcts:iters=100,c=4,rollout=0,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0"}
+         "ismcts100full": "ismcts:iters=100,c=4,rollout=0,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0,prior=0",
+         # issue 24's second registration (analysis/stronger_search.py CANDIDATE2) at 100 simulations, all run
+         "ismcts100prior": "ismcts:iters=100,c=8,rollout=1,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0,prior=16"}
 UCT_C = 4.0  # returns are in points of hand margin, as our ismcts's c = 4
 DEFAULT_BUDGETS = "100"
 # every ISMCTSBot argument the yardstick leaves at OpenSpiel's default (open_spiel/python/algorithms/ismcts.py)

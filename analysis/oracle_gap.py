@@ -27,7 +27,9 @@ JOBS = int(os.environ.get("ESCOBA_GAP_JOBS", "2"))  # worker processes
 # a comma-separated subset of presets to re-run; the others keep their numbers (and the labels and script
 # line they were made with) from results/oracle_gap.json
 ONLY = [p for p in os.environ.get("ESCOBA_GAP_PRESETS", "").split(",") if p]
-STRATEGIES = ["heuristic", "heuristic:tuned", "endgame", "ismcts:iters=950,exact=0,stop=0", "ismcts", "oracle"]
+# the defaults of issue 14 and of issue 24's first registration, spelled in full, then today's default
+STRATEGIES = ["heuristic", "heuristic:tuned", "endgame", "ismcts:iters=950,c=4,rollout=0,exact=0,stop=0,prior=0",
+              "ismcts:iters=3800,c=4,rollout=0,exact=6,stop=0.25,prior=0", "ismcts", "oracle"]
 
 
 def _margins(preset: str, spec: str) -> np.ndarray:

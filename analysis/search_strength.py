@@ -90,9 +90,10 @@ RULES = ["ludoteka", "tradicional"]
 # the default then (the search before the options existed; ismcts:iters=1000,infer=0 since the default became
 # iters=950,infer=1)
 OLD = parse_strategy(EARLIER_ISMCTS).canonical
-# (spelled with what it then meant: exact and stop were off; bare `ismcts` is issue 24's default since)
+# (spelled with what it then meant: exact, stop and prior were off, c 4 and greedy rollouts; bare `ismcts` is
+# issue 24's default since)
 CANDIDATE = parse_strategy(os.environ.get("ESCOBA_SEARCH_CANDIDATE",
-                                          "ismcts:iters=950,exact=0,infer=1,stop=0")).canonical
+                                          "ismcts:iters=950,c=4,rollout=0,exact=0,infer=1,stop=0,prior=0")).canonical
 
 
 def on_old(option: str) -> str:

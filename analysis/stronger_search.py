@@ -13,6 +13,21 @@ kept paying head to head (950 -> 1900 iterations +0.12, 1900 -> 3800 +0.17 point
 search spends its budget where the choice is open: `stop` ends a search once the runner-up could not catch
 up with the most visited option with a quarter of the iterations left, and `exact` solves the last deal.
 
+That first registration missed the bar under ludoteka (+0.140 [+0.104, +0.177]; tradicional +0.216), so a
+second one follows, registered the same way (committed 2026-12-02 before any of its confirmation deals):
+  CANDIDATE2  knowledge in every simulation, not more of them: `prior=16` (the hand-set heuristic orders the
+              expansions and biases UCB by its score over visits + 1, a progressive bias), heuristic rollouts
+              (`rollout=1`: the same model of play for both seats, which reads only each seat's own view),
+              c = 8, and 2000 iterations to stay within the cost bar
+  CONFIRM_SEED2, N_CONFIRM  fresh duplicate deals per ruleset; the same bar, the same OLD, the same cost
+              measure. Screened on seeds 7, 11, 13 and 17 only (ludoteka: +0.186 on 13, +0.165 on 17 with
+              2000 deals; tradicional +0.363 on 13 at 2800 iterations); instructions per move 1.65x (ludoteka)
+              and 1.79x (tradicional) OLD's.
+  OPENSPIEL   the issue's second bar, fixed with it: CANDIDATE2 at 100 simulations (iters=100, stop=0: every
+              simulation run) against OpenSpiel's ISMCTSBot at 100 (analysis/openspiel_yardstick.py, label
+              `ismcts100prior`), 100 duplicate deals of CONFIRM_SEED2 under ludoteka: at least +0.3 points
+              per hand.
+
 Parts (ESCOBA_STRONGER_PARTS, default "confirm,cost,gap"):
   confirm  the registered match on fresh deals;
   cost     instructions per move of CANDIDATE and OLD under each ruleset (needs valgrind);
@@ -45,10 +60,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from bench_ismcts_cost import instructions  # noqa: E402
 from bench_strategies import plays_per_seat  # noqa: E402
 
-CANDIDATE = "ismcts:iters=3800,c=4,rollout=0,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0.25"
-OLD = "ismcts:iters=950,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=1,stop=0"
+CANDIDATE1 = "ismcts:iters=3800,c=4,rollout=0,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0.25,prior=0"
+CANDIDATE2 = "ismcts:iters=2000,c=8,rollout=1,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0.25,prior=16"
+CANDIDATE = CANDIDATE2  # the registration this script now plays (the first one's numbers stay in "round1")
+OLD = "ismcts:iters=950,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=1,stop=0,prior=0"
 RULESETS = ("ludoteka", "tradicional")
-CONFIRM_SEED = 20261201
+CONFIRM_SEED1 = 20261201
+CONFIRM_SEED2 = 20261203
+CONFIRM_SEED = CONFIRM_SEED2
 N_CONFIRM = int(float(os.environ.get("ESCOBA_STRONGER_N_CONFIRM", "4000")))
 BAR = 0.15
 COST_DEALS = int(os.environ.get("ESCOBA_STRONGER_COST_DEALS", "12"))
@@ -58,6 +77,13 @@ GAP_SPECS = {"reads the other hands": "oracle:exact=0,iters=950,c=4,sees=1",
              "reads every card": "oracle:exact=0,iters=950,c=4,sees=0",
              "OLD with 1900 iterations": OLD.replace("iters=950", "iters=1900"),
              "OLD with 3800 iterations": OLD.replace("iters=950", "iters=3800"),
+             "round 1's candidate (3800 iterations, stop, exact)": CANDIDATE1,
+             # round 2's parts, one at a time on OLD's search
+             "OLD with prior=16": OLD.replace("prior=0", "prior=16"),
+             "OLD with prior=16 and heuristic rollouts": OLD.replace("prior=0", "prior=16").replace("rollout=0",
+                                                                                                     "rollout=1"),
+             "OLD with prior=16, heuristic rollouts and c=8": OLD.replace("prior=0", "prior=16")
+             .replace("rollout=0", "rollout=1").replace("c=4", "c=8"),
              "the candidate": CANDIDATE}
 JOBS = int(os.environ.get("ESCOBA_STRONGER_JOBS", str(os.cpu_count() or 1)))
 CHUNK = 50
@@ -85,6 +111,9 @@ def head_to_head(rules: str, a: str, b: str, seed: int, n: int) -> dict:
 def main() -> None:
     path = RESULTS / "stronger_search.json"
     numbers = json.loads(path.read_text()) if path.exists() else {}
+    if "round1" not in numbers and numbers.get("confirm_seed") == CONFIRM_SEED1:  # keep the first registration's
+        numbers["round1"] = {k: numbers.pop(k) for k in ("candidate", "confirm_seed", "confirm", "passed", "cost",
+                                                         "cost_passed") if k in numbers}
     numbers.update(candidate=parse_strategy(CANDIDATE).canonical, old=parse_strategy(OLD).canonical,
                    confirm_seed=CONFIRM_SEED, bar=BAR, script="analysis/stronger_search.py")
     if "confirm" in PARTS:

@@ -17,9 +17,9 @@
  *    iteration of single-observer ISMCTS below that option: the option has its
  *    own tree, grown over the samples by the search's own iteration
  *    (esc_ismcts_iterate in escoba_ismcts.h: UCB1 with availability counts,
- *    exploration c, one expansion per iteration) with greedy rollouts and
- *    greedy blows (ismcts' default settings; the deals are uniform, as
- *    ismcts' with infer = 0). Each (sample, option) margin is written out, so
+ *    exploration c, one expansion per iteration, ismcts' `rollout` policy and
+ *    `prior`: the caller passes the ismcts strategy's defaults) and greedy
+ *    blows. Each (sample, option) margin is written out, so
  *    the caller computes means, standard errors and paired differences.
  *  - esc_eval_exact: two players, no teams, empty stock: the unseen cards are
  *    exactly the opponent's hand, nothing is hidden, and each option's value
@@ -54,7 +54,7 @@ static inline int esc_eval_apply(esc_hand *d, int seat, int blow, esc_move o) {
  * h->pending is the laid card, the options are blows, take 0 = no blow).
  * Returns 0, or -1 when the trees' memory cannot be allocated. */
 static int esc_eval_sample(const esc_hand *h, int seat, int blow, const esc_move *opts, int n, int samples,
-                           double c, uint64_t seed, int infer, int16_t *out) {
+                           double c, int rollout, double prior, uint64_t seed, int infer, int16_t *out) {
     const size_t cap = (size_t)n * (size_t)samples + (size_t)n;
     esc_ismcts_node *pool = (esc_ismcts_node *)malloc(sizeof(esc_ismcts_node) * cap);
     if (pool == NULL) return -1;
@@ -62,7 +62,7 @@ static int esc_eval_sample(const esc_hand *h, int seat, int blow, const esc_move
     for (int i = 0; i < n; i++) { /* node i: the root of option i's tree */
         pool[i].child = pool[i].sibling = -1;
         pool[i].visits = pool[i].avail = 0;
-        pool[i].reward = 0;
+        pool[i].reward = 0; pool[i].prior = 0;
         pool[i].card = (int8_t)opts[i].card; pool[i].take = opts[i].take;
         pool[i].side = (int8_t)side;
     }
@@ -73,7 +73,8 @@ static int esc_eval_sample(const esc_hand *h, int seat, int blow, const esc_move
     int n_unseen = 0;
     for (uint64_t m = ~known & ((1ULL << 40) - 1); m; m &= m - 1) unseen[n_unseen++] = (uint8_t)__builtin_ctzll(m);
     esc_rng rng = { seed };
-    const esc_ismcts_cfg cfg = { c, ESC_ISMCTS_ROLLOUT_GREEDY, 0, 0, -1 }; /* greedy rollouts and blows */
+    /* ismcts' rollouts and prior, greedy blows */
+    const esc_ismcts_cfg cfg = { c, rollout, 0, 0, -1, 0, 0, 0.0, prior };
     double margin[ESC_MAX_SEATS];
     esc_hand deal, d;
     uint64_t forbid[ESC_MAX_SEATS];

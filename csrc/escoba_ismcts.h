@@ -17,7 +17,8 @@
  *     visited), not the parent's visits. Every seat's turns are tree nodes; a
  *     node's statistics are from the side of the seat that made its move, so
  *     opponents minimise and partners help the searching side;
- *  3. expands one untried legal option (drawn uniformly), then
+ *  3. expands one untried legal option (drawn uniformly; with `prior`, the
+ *     one the hand-set heuristic scores best), then
  *  4. finishes the hand with the rollout policy (greedy, or heuristic with its
  *     hand-set weights) for every seat; with `leaf` (two players) a
  *     simulation whose stock is empty ends by exact minimax of its deal;
@@ -60,10 +61,11 @@
 #include <stdlib.h>
 #include "escoba_strategies.h"
 
-/* The parameters arrive per seat (esc_player.p: iters, c, rollout, exact, blows, leaf, exploit, infer, stop);
- * their defaults live in escoba_sim/strategies/registry.py (BUILTINS["ismcts"]): iters 3800, c 4, rollout 0,
- * exact 6, blows 0, leaf -1, exploit 0, infer 1, stop 0.25 (the search before issue 24 is iters 950, exact 0,
- * stop 0; before issue 14, iters 1000 with infer 0; docs/ismcts.md). c is in
+/* The parameters arrive per seat (esc_player.p: iters, c, rollout, exact, blows, leaf, exploit, infer, stop,
+ * prior); their defaults live in escoba_sim/strategies/registry.py (BUILTINS["ismcts"]): iters 2000, c 8,
+ * rollout 1, exact 6, blows 0, leaf -1, exploit 0, infer 1, stop 0.25, prior 16 (the search before issue 24 is
+ * iters 950, c 4, rollout 0, exact 0, stop 0, prior 0; before issue 14, iters 1000 with infer 0 as well;
+ * docs/ismcts.md). c is in
  * points of margin: margins spread over several points, so the [0,1]-reward
  * habit c ~ 0.7 under-explores; against greedy at 1000 iterations c = 0.5, 1,
  * 2, 4, 8, 16 gave +0.52, +0.57, +1.12, +1.42, +1.39, +1.44 points per hand
@@ -78,6 +80,8 @@ typedef struct {
     int32_t child, sibling;     /* first child, next sibling: pool indices, -1 = none */
     int32_t visits, avail;
     double reward;              /* sum of margins from `side`'s point of view */
+    float prior;                /* `prior`: the heuristic's score of this option minus its best sibling's (<= 0),
+                                   from the determinization that created the node */
     int8_t card, side;
 } esc_ismcts_node;
 
@@ -161,10 +165,33 @@ typedef struct {
     int infer;     /* 1: determinizations respect the values each seat showed it did not hold (esc_hand.voids) */
     double stop;   /* > 0: the search ends once the runner-up root option could not reach the most visited one's
                       visits even with `stop` times the iterations left (1: the choice can no longer change) */
+    double prior;  /* > 0: the hand-set heuristic's view of each option guides the tree: untried options are
+                      expanded best first, and UCB adds prior * (score - best sibling's score) / (visits + 1),
+                      a progressive bias (Chaslot et al. 2008) that fades as an option's own visits grow */
 } esc_ismcts_cfg;
 
 /* the hand-set heuristic weights (strategies.py _WEIGHTS) that heuristic rollouts play with */
 static const double esc_ismcts_rollout_w[ESC_EG_MAX_CARDS] = { 1.0, 1.0, 1.5, 3.0, 4.0, 20.0, 0.5 };
+
+/* `prior`: the hand-set heuristic's score of each option of `cur` in the (determinized) hand `d`, in its
+ * own units (escoba_strategies.h: cards, oros, sevens, 7 of oros, escoba, minus risk; a lay keeps), the
+ * unseen cards being those `cur` cannot see there; blow options score their capture (no blow: 0) */
+static inline void esc_ismcts_scores(const esc_hand *d, int cur, const esc_move *moves, int n, int blow,
+                                     double *score) {
+    const double *w = esc_ismcts_rollout_w;
+    const uint64_t unseen = esc_unseen(d, cur), table = d->table;
+    for (int i = 0; i < n; i++) {
+        const uint64_t take = moves[i].take;
+        if (blow) {
+            score[i] = take ? esc_h_capture_score(w, take | 1ULL << d->pending, 0, 0.0) : 0.0;
+        } else if (take) {
+            score[i] = esc_h_capture_score(w, take | 1ULL << moves[i].card, take == table,
+                                           esc_risk(table & ~take, unseen));
+        } else {
+            score[i] = esc_h_lay_score(w, moves[i].card, esc_risk(table | 1ULL << moves[i].card, unseen));
+        }
+    }
+}
 
 /* a blow node's key: the laid card plus this, so it never equals a move's card */
 #define ESC_ISMCTS_BLOW_KEY 64
@@ -376,15 +403,26 @@ static ESC_COLD void esc_ismcts_iterate(esc_ismcts_node *pool, int32_t *n_nodes,
         int pick = -1;
         if (n_untried) {
             if (*n_nodes >= cap_nodes) break; /* pool full (cannot happen: one node per iteration) */
-            int k = n_untried > 1 ? (int)esc_below(rng, (uint32_t)n_untried) : 0;
-            for (int i = 0; i < n; i++)
-                if (matched[i] < 0 && k-- == 0) { pick = i; break; }
+            double prior = 0.0;
+            if (cfg->prior > 0) { /* the untried option the heuristic likes best (ties: legal order) */
+                double score[ESC_ISMCTS_MAX_MOVES], top = -1e300, best = -1e300;
+                esc_ismcts_scores(d, cur, moves, n, tree_blow, score);
+                for (int i = 0; i < n; i++) {
+                    if (score[i] > top) top = score[i];
+                    if (matched[i] < 0 && score[i] > best) { best = score[i]; pick = i; }
+                }
+                prior = best - top;
+            } else {
+                int k = n_untried > 1 ? (int)esc_below(rng, (uint32_t)n_untried) : 0;
+                for (int i = 0; i < n; i++)
+                    if (matched[i] < 0 && k-- == 0) { pick = i; break; }
+            }
             const int32_t nw = (*n_nodes)++;
             esc_ismcts_node *x = &pool[nw];
             x->take = moves[pick].take; x->card = (int8_t)moves[pick].card;
             x->side = (int8_t)esc_side(R, cur);
             x->child = -1; x->sibling = pool[node].child; pool[node].child = nw;
-            x->visits = 0; x->avail = 1; x->reward = 0;
+            x->visits = 0; x->avail = 1; x->reward = 0; x->prior = (float)prior;
             path[depth++] = nw;
             if (tree_blow) esc_ismcts_apply_blow(d, cur, moves[pick].take);
             else cur = esc_ismcts_play(d, cur, moves[pick], cap);
@@ -393,7 +431,8 @@ static ESC_COLD void esc_ismcts_iterate(esc_ismcts_node *pool, int32_t *n_nodes,
         double best = -1e300;
         for (int i = 0; i < n; i++) {
             const esc_ismcts_node *x = &pool[matched[i]];
-            const double u = x->reward / x->visits + c * sqrt(esc_ismcts_log(x->avail) / x->visits);
+            double u = x->reward / x->visits + c * sqrt(esc_ismcts_log(x->avail) / x->visits);
+            if (cfg->prior > 0) u += cfg->prior * (double)x->prior / (double)(x->visits + 1);
             if (u > best) { best = u; pick = i; }
         }
         node = matched[pick];
@@ -486,7 +525,7 @@ static ESC_COLD esc_move esc_ismcts_search(const esc_hand *h, int seat, int iter
     pool[0].child = pool[0].sibling = -1;
     pool[0].visits = pool[0].avail = 0;
     pool[0].reward = 0;
-    pool[0].card = -1; pool[0].side = (int8_t)esc_side(h->R, seat); pool[0].take = 0;
+    pool[0].card = -1; pool[0].side = (int8_t)esc_side(h->R, seat); pool[0].take = 0; pool[0].prior = 0;
 
     double margin[ESC_MAX_SEATS];
     esc_hand d;
@@ -561,6 +600,7 @@ static ESC_COLD esc_move esc_ismcts_exploit(const esc_hand *v, int seat, int ite
         pool[i].visits = pool[i].avail = 0;
         pool[i].reward = 0;
         pool[i].card = (int8_t)moves[i].card; pool[i].take = moves[i].take; pool[i].side = (int8_t)side;
+        pool[i].prior = 0;
     }
     int32_t n_nodes = n;
     double margin[ESC_MAX_SEATS];
@@ -592,12 +632,12 @@ static ESC_COLD esc_move esc_ismcts_exploit(const esc_hand *v, int seat, int ite
 
 /* the parameter slots of ismcts, in the order of StrategyDef.params (strategies.py) */
 enum { ESC_ISMCTS_ITERS, ESC_ISMCTS_C, ESC_ISMCTS_ROLLOUT, ESC_ISMCTS_EXACT, ESC_ISMCTS_BLOWS, ESC_ISMCTS_LEAF,
-       ESC_ISMCTS_EXPLOIT, ESC_ISMCTS_INFER, ESC_ISMCTS_STOP };
+       ESC_ISMCTS_EXPLOIT, ESC_ISMCTS_INFER, ESC_ISMCTS_STOP, ESC_ISMCTS_PRIOR };
 
 static inline esc_ismcts_cfg esc_ismcts_cfg_of(const double *p) {
     esc_ismcts_cfg cfg = { p[ESC_ISMCTS_C], (int)p[ESC_ISMCTS_ROLLOUT], (int)p[ESC_ISMCTS_EXACT],
                            (int)p[ESC_ISMCTS_BLOWS], (int)p[ESC_ISMCTS_LEAF], (int)p[ESC_ISMCTS_EXPLOIT],
-                           (int)p[ESC_ISMCTS_INFER], p[ESC_ISMCTS_STOP] };
+                           (int)p[ESC_ISMCTS_INFER], p[ESC_ISMCTS_STOP], p[ESC_ISMCTS_PRIOR] };
     return cfg;
 }
 

@@ -87,7 +87,7 @@ cdef extern from "escoba_core.h" nogil:
 
 cdef extern from "escoba_evaluate.h" nogil:
     int esc_eval_sample(const esc_hand *h, int seat, int blow, const esc_move *opts, int n, int samples, double c,
-                        uint64_t seed, int infer, int16_t *out)
+                        int rollout, double prior, uint64_t seed, int infer, int16_t *out)
     void esc_eval_exact(const esc_hand *h, int seat, int blow, const esc_move *opts, int n, int *values)
 
 # the ruleset and seats as C values, shared with the other extension modules (escoba_sim/_vec.pyx)

@@ -704,13 +704,14 @@ cdef esc_move *_options(options) except NULL:
 
 
 def evaluate_sample(rules, int seat, hand, table, piles, escobas, sizes, int stock_left, int dealer,
-                    int last_capturer, int pending, options, bint blow, int samples, double c, seed, voids=None):
+                    int last_capturer, int pending, options, bint blow, int samples, double c, seed, voids=None,
+                    int rollout=0, double prior=0.0):
     """The evaluator's determinized search (csrc/escoba_evaluate.h): an int16 array (samples, options)
     of hand margins for ``seat``'s side. Only the decider's view comes in: its ``hand``, the ``table``,
     ``piles``/``escobas`` per side, the other hands' ``sizes`` and the stock's size; ``options`` are
     (card, take mask) pairs (with ``blow``: blows of the laid card ``pending``, take 0 = no blow). ``voids``:
     the seats' public voids (engine.HandState.voids): the deals respect them, as ismcts' ``infer``; None deals
-    uniformly."""
+    uniformly. ``rollout`` and ``prior`` are ismcts' options of those names (0: greedy rollouts, no prior)."""
     cdef esc_rules R = _c_rules(rules)
     cdef esc_hand h
     # the other hands are placeholders of their public sizes: the search reads only their sizes
@@ -727,7 +728,7 @@ def evaluate_sample(rules, int seat, hand, table, piles, escobas, sizes, int sto
     try:
         while True:
             with nogil:
-                rc = esc_eval_sample(&h, seat, blow, opts, n, samples, c, s, infer, &o[0, 0]) if n and samples else 0
+                rc = esc_eval_sample(&h, seat, blow, opts, n, samples, c, rollout, prior, s, infer, &o[0, 0]) if n and samples else 0
             if not _stopped():
                 break
     finally:

@@ -33,12 +33,17 @@ from ..game.rng import mix64
 from ..game.rules import Ruleset
 from ..i18n import N_
 from ..i18n import translate as _
+from ..strategies import BUILTINS
 
 DEFAULT_SAMPLES = 4000  # deals per decision; every option is played on each
 MAX_OPTIONS_BUDGET = 30  # a decision gets at most samples x 30 playouts: past 30 options, fewer deals each
 MIN_SAMPLES = 200  # ... but never fewer than this
 MAX_SAMPLES = 1_000_000  # deals per decision: the margins alone take samples x options x 2 bytes (60 MB here)
-DEFAULT_C = 4.0  # UCB1 exploration in points of margin, as the ismcts strategy's default
+# the evaluator searches as the ismcts strategy's default does: its exploration (points of margin), rollout
+# policy and prior (strategies/registry.py)
+_ISMCTS = BUILTINS["ismcts"].params
+DEFAULT_C = _ISMCTS["c"].default
+ROLLOUT, PRIOR = _ISMCTS["rollout"].default, _ISMCTS["prior"].default
 EXACT_MAX_CARDS = 8  # solve exactly with at most this many cards in the two hands
 FULL = (1 << 40) - 1
 
@@ -163,7 +168,7 @@ def decision_seed(seed: int, index: int) -> int:
 
 
 def evaluate(st: HandState, *, blow: bool = False, samples: int = DEFAULT_SAMPLES, seed: int = 0,
-             c: float = DEFAULT_C) -> Evaluation:
+             c: float = DEFAULT_C, rollout: int = ROLLOUT, prior: float = PRIOR) -> Evaluation:
     """Value every option of the seat to play in ``st``: its moves, or with ``blow`` its blow decision
     (``[no blow] + blows``). Only ``InfoSet.of(st)`` is used: the other hands and the stock order never are."""
     if st.over:
@@ -175,12 +180,13 @@ def evaluate(st: HandState, *, blow: bool = False, samples: int = DEFAULT_SAMPLE
             raise ValueError(_("there is no blow open to the seat to play"))
     else:
         moves = list(engine.legal_moves(st))
-    return evaluate_info(info, moves, blow=blow, samples=samples, seed=seed, c=c)
+    return evaluate_info(info, moves, blow=blow, samples=samples, seed=seed, c=c, rollout=rollout, prior=prior)
 
 
 def evaluate_info(info: InfoSet, moves: list[Move | None], *, blow: bool = False, samples: int = DEFAULT_SAMPLES,
-                  seed: int = 0, c: float = DEFAULT_C) -> Evaluation:
-    """Value ``moves`` (legal in ``info``; with ``blow``, None = no blow) from the information set alone."""
+                  seed: int = 0, c: float = DEFAULT_C, rollout: int = ROLLOUT, prior: float = PRIOR) -> Evaluation:
+    """Value ``moves`` (legal in ``info``; with ``blow``, None = no blow) from the information set alone.
+    ``c``, ``rollout`` and ``prior`` are ismcts' options of those names (by default, its default's)."""
     if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
         raise ValueError(_("samples must be a whole number from 1 to {limit}, got {samples}").format(
             limit=f"{MAX_SAMPLES:,}", samples=repr(samples)))
@@ -200,7 +206,7 @@ def evaluate_info(info: InfoSet, moves: list[Move | None], *, blow: bool = False
     margins = core.evaluate_sample(r, info.seat, info.hand, info.table, list(info.piles), list(info.escobas),
                                    list(info.hand_sizes), info.stock_left, info.dealer, info.last_capturer,
                                    pending, options, blow, samples, c, seed,
-                                   list(info.voids) if info.voids is not None else None)
+                                   list(info.voids) if info.voids is not None else None, rollout, prior)
     mean = margins.mean(axis=0, dtype=np.float64)
     sd = margins.std(axis=0, ddof=1, dtype=np.float64) if samples > 1 else np.zeros(len(moves))
     values = [OptionValue(m, float(v), float(s / math.sqrt(samples))) for m, v, s in zip(moves, mean, sd)]

@@ -45,9 +45,11 @@ CHUNK_SECONDS = 1.0
 # CPU seconds of one hand, estimated from benchmarks (never timed during a run, so a chunk's size never
 # depends on the machine): the engine's own per hand, and what a searching strategy adds per hand for each
 # seat it plays, per search iteration (measured with ludoteka against greedy: ismcts 10.6 ms a hand at
-# 3,800 iterations, oracle 4.8 ms at 1,000, on a 2.6 GHz core)
+# 3,800 iterations of greedy rollouts, about as much at 2,000 of heuristic rollouts, the default since issue 24;
+# oracle 4.8 ms at 1,000, on a 2.6 GHz core)
 HAND_SECONDS = {"cython": 1e-6, "python": 1e-3}
 ITERATION_SECONDS = {"ismcts": 2.8e-6, "oracle": 4.8e-6}
+HEURISTIC_ROLLOUTS = 1.9  # ismcts' iterations cost this many times more with rollout=1
 SEAT_SECONDS = {"endgame": 3e-6}
 HANDS_PER_GAME = 4  # about 3.8 to 15 points (ludoteka); a guess is enough for a chunk's size
 
@@ -114,7 +116,8 @@ class RunSpec:
         for text in self.lineup(0):
             spec = parse_strategy(text)
             params = dict(spec.params)
-            hand += SEAT_SECONDS.get(spec.name, 0.0) + ITERATION_SECONDS.get(spec.name, 0.0) * params.get("iters", 0)
+            iteration = ITERATION_SECONDS.get(spec.name, 0.0) * (HEURISTIC_ROLLOUTS if params.get("rollout") == 1 else 1)
+            hand += SEAT_SECONDS.get(spec.name, 0.0) + iteration * params.get("iters", 0)
         return hand * self.rotations * (HANDS_PER_GAME if self.mode == "games" else 1)
 
     @property

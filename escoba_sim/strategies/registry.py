@@ -97,13 +97,14 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
                                                                integer=True, lo=0, hi=12)}, code=6),
     # randomised search: no reference version (reference=None makes the pure-Python engine refuse it clearly)
     StrategyDef("ismcts", N_("information-set Monte Carlo tree search over deals inferred from the values each seat "
-                "showed it lacked, greedy rollouts, stopping once its choice is settled, the last deal solved "
-                "exactly (2 players); options: heuristic rollouts, searched blows, exact leaves, exploiting exact "
-                "play, uniform deals; ismcts:iters=950,exact=0,stop=0 is the earlier default"),
-                None, {"iters": Param(3800, N_("search iterations per move at most (see stop)"), integer=True, lo=1,
+                "showed it lacked, guided by the heuristic (its moves first, its rollouts), stopping once its "
+                "choice is settled, the last deal solved exactly (2 players); options: greedy rollouts, no "
+                "guidance, searched blows, exact leaves, exploiting exact play, uniform deals; "
+                "ismcts:iters=950,c=4,rollout=0,exact=0,stop=0,prior=0 is the earlier default"),
+                None, {"iters": Param(2000, N_("search iterations per move at most (see stop)"), integer=True, lo=1,
                                        hi=1_000_000),
-                       "c": Param(4.0, N_("UCB1 exploration constant, in points of hand margin"), lo=0, hi=1000),
-                       "rollout": Param(0, N_("rollout policy: 0 greedy, 1 heuristic (hand-set weights)"), integer=True,
+                       "c": Param(8.0, N_("UCB1 exploration constant, in points of hand margin"), lo=0, hi=1000),
+                       "rollout": Param(1, N_("rollout policy: 0 greedy, 1 heuristic (hand-set weights)"), integer=True,
                                         lo=0, hi=1),
                        "exact": Param(6, N_("2 players: solve the move exactly once the stock is empty with at most "
                                       "this many cards in both hands (0 never)"), integer=True, lo=0, hi=12),
@@ -121,7 +122,11 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
                                       integer=True, lo=0, hi=1),
                        "stop": Param(0.25, N_("stop a search once the runner-up could not overtake the most visited "
                                      "option with this share of the iterations left (1: the choice is settled; "
-                                     "0 never: every iteration runs)"), lo=0, hi=1)},
+                                     "0 never: every iteration runs)"), lo=0, hi=1),
+                       "prior": Param(16.0, N_("the hand-set heuristic guides the tree: untried moves are expanded best "
+                                      "first and each move's score, minus its best sibling's, biases its UCB value "
+                                      "by this times the score over visits + 1 (0: uniform expansion, no bias)"),
+                                      lo=0, hi=100)},
                 code=7),
     # cheats: it reads every hand and the stock order (core only, like ismcts)
     StrategyDef("oracle", N_("CHEATS: sees every hand and the stock; exact search of the rest of the hand when few "

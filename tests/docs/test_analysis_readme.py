@@ -9,8 +9,8 @@ from helpers import REPO
 sys.path.insert(0, str(REPO / "analysis"))
 from make_readme import _candidate_rows, _confirm_rows, parse_short  # noqa: E402
 
-OLD = "ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0,stop=0"
-SPEC = "ismcts:iters=950,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=1,stop=0"
+OLD = "ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0,stop=0,prior=0"
+SPEC = "ismcts:iters=950,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=1,stop=0,prior=0"
 
 
 def _rules(lo, vs_greedy_hi=0.06, cand_ins=95, old_ins=100):
@@ -72,5 +72,6 @@ def test_search_labels_name_what_an_option_changes_in_the_search_it_was_measured
     assert parse_short(SPEC, OLD) == "ismcts:iters=950,infer=1"
     assert parse_short(OLD.replace("exact=0", "exact=6"), OLD) == "ismcts:exact=6"
     assert parse_short(OLD, OLD) == "ismcts"
-    assert parse_short(SPEC) == "ismcts:iters=950,exact=0,stop=0"  # issue 14's default, against issue 24's
-    assert parse_short(OLD) == "ismcts:iters=1000,exact=0,infer=0,stop=0"
+    # issue 14's default and the one before, against issue 24's second
+    assert parse_short(SPEC) == "ismcts:iters=950,c=4,rollout=0,exact=0,stop=0,prior=0"
+    assert parse_short(OLD) == "ismcts:iters=1000,c=4,rollout=0,exact=0,infer=0,stop=0,prior=0"

@@ -68,6 +68,7 @@ def test_default_chunk_of_a_slow_strategy_lands_every_few_seconds(tmp_path):
     assert spec.deal_seconds() * spec.chunk_size <= CHUNK_SECONDS
     cheaper = make_spec("greedy", ["ismcts:iters=200"], None, 3000)
     assert spec.chunk_size < cheaper.chunk_size  # the estimate follows the search's iterations
+    assert spec.deal_seconds() > make_spec("greedy", ["ismcts:rollout=0"], None, 300).deal_seconds()  # and rollouts
     small = make_spec("greedy", ["ismcts"], None, 40)  # 20 deals: cut in 16ths all the same
     assert (small.chunk_size, small.n_chunks) == (2, 10)
     # a tournament's pairs share one size (chunk k holds the same deals in every pair): the slowest pair's

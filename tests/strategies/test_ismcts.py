@@ -95,18 +95,21 @@ def test_trace_plays_ismcts_and_its_record_is_the_core_hand(cli, rules):
 
 
 def test_spec_parameters():
-    # the default: up to 3800 iterations that stop once settled, inferred deals, the last deal solved exactly
+    # the default (issue 24's second registration): up to 2000 iterations guided by the heuristic (its moves
+    # first, its rollouts) that stop once settled, inferred deals, the last deal solved exactly
     # (docs/ismcts.md); the earlier defaults stay spellable
     assert parse_strategy("ismcts").canonical == \
-        "ismcts:iters=3800,c=4,rollout=0,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0.25"
+        "ismcts:iters=2000,c=8,rollout=1,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0.25,prior=16"
     assert parse_strategy("ismcts:iters=50").canonical == \
-        "ismcts:iters=50,c=4,rollout=0,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0.25"
-    assert parse_strategy("ismcts:iters=950,exact=0,stop=0").canonical == \
-        "ismcts:iters=950,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=1,stop=0"
-    assert parse_strategy("ismcts:iters=1000,exact=0,infer=0,stop=0").canonical == \
-        "ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0,stop=0"
+        "ismcts:iters=50,c=8,rollout=1,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0.25,prior=16"
+    assert parse_strategy("ismcts:iters=3800,c=4,rollout=0,prior=0").canonical == \
+        "ismcts:iters=3800,c=4,rollout=0,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0.25,prior=0"
+    assert parse_strategy("ismcts:iters=950,c=4,rollout=0,exact=0,stop=0,prior=0").canonical == \
+        "ismcts:iters=950,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=1,stop=0,prior=0"
+    assert parse_strategy("ismcts:iters=1000,c=4,rollout=0,exact=0,infer=0,stop=0,prior=0").canonical == \
+        "ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0,stop=0,prior=0"
     for bad in ("ismcts:iters=0", "ismcts:iters=2.5", "ismcts:c=-1", "ismcts:depth=3", "ismcts:stop=1.5",
-                "ismcts:stop=-0.1"):
+                "ismcts:stop=-0.1", "ismcts:prior=-1", "ismcts:prior=101"):
         with pytest.raises(StrategyError):
             parse_strategy(bad)
 

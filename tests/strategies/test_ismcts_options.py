@@ -27,7 +27,7 @@ pytestmark = pytest.mark.skipif(native.ENGINE != "cython", reason="ismcts runs o
 
 # the search as it was (the default until it became iters=950,infer=1): greedy rollouts, no exact solving,
 # greedy's blows, uniform deals
-OLD = "rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0,stop=0"
+OLD = "c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0,stop=0,prior=0"
 BASELINE = json.loads((DATA / "ismcts_baseline.json").read_text())
 
 
@@ -79,10 +79,10 @@ def test_the_baseline_has_blows_and_several_seat_counts():
 # ---------------------------------------------------------------- the options themselves
 
 def test_defaults_and_ranges_parse():
-    assert parse_strategy("ismcts:iters=950,exact=0,stop=0").canonical == \
-        "ismcts:iters=950,c=4," + OLD.replace("infer=0", "infer=1")  # issue 14's default
-    assert parse_strategy("ismcts:iters=1000,exact=0,infer=0,stop=0").canonical == \
-        "ismcts:iters=1000,c=4," + OLD  # the old search
+    assert parse_strategy("ismcts:iters=950,c=4,rollout=0,exact=0,stop=0,prior=0").canonical == \
+        "ismcts:iters=950," + OLD.replace("infer=0", "infer=1")  # issue 14's default
+    assert parse_strategy("ismcts:iters=1000,c=4,rollout=0,exact=0,infer=0,stop=0,prior=0").canonical == \
+        "ismcts:iters=1000," + OLD  # the old search
     assert parse_strategy("ismcts:exact=0,blows=1").short == "ismcts:exact=0,blows=1"
     for good in ("ismcts:rollout=1", "ismcts:exact=12", "ismcts:leaf=40", "ismcts:leaf=-1,exact=0"):
         parse_strategy(good)
@@ -96,8 +96,9 @@ def test_strategies_lists_the_options_and_the_old_spelling(cli):
     out = cli("strategies")
     assert out.exit_code == 0
     text = out.output[out.output.index("ismcts"):out.output.index("oracle")]
-    for piece in ("iters=3800", "rollout=0", "exact=6", "blows=0", "leaf=-1", "exploit=0", "infer=1", "stop=0.25",
-                  "settled", "searched blows", "uniform deals", "ismcts:iters=950,exact=0,stop=0"):
+    for piece in ("iters=2000", "c=8", "rollout=1", "exact=6", "blows=0", "leaf=-1", "exploit=0", "infer=1",
+                  "stop=0.25", "prior=16", "settled", "searched blows", "uniform deals",
+                  "ismcts:iters=950,c=4,rollout=0,exact=0,stop=0,prior=0"):
         assert piece in text, piece
 
 
@@ -155,7 +156,8 @@ def _totals(rules, spec, n=30):
 
 def test_each_option_changes_the_play():
     base = "ismcts:iters=100,exact=0,blows=0"
-    assert not np.array_equal(_totals("ludoteka", base), _totals("ludoteka", base + ",rollout=1"))
+    assert not np.array_equal(_totals("ludoteka", base), _totals("ludoteka", base + ",rollout=0"))
+    assert not np.array_equal(_totals("ludoteka", base), _totals("ludoteka", base + ",prior=0"))
     exact = "ismcts:iters=100,exact=6"
     assert not np.array_equal(_totals("ludoteka", base), _totals("ludoteka", exact))
     assert not np.array_equal(_totals("ludoteka", exact), _totals("ludoteka", exact + ",leaf=40"))
