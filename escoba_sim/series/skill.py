@@ -46,7 +46,16 @@ from ..runs.aggregates import DealLayout
 from ..runs.spec import RunError, make_spec
 from ..strategies import StrategyError, check_strategy, parse_strategy
 from .compare import Variant, build_variants, metric_defs
-from .tables import SERIES_FORMAT, estimate_frame, interval, json_rows, run_series, series_deal_sums, write_results
+from .tables import (
+    SERIES_FORMAT,
+    estimate_frame,
+    interval,
+    json_rows,
+    run_series,
+    series_chunk_size,
+    series_deal_sums,
+    write_results,
+)
 from .tournament import analyse as tournament_tables
 
 KIND = "skill"
@@ -394,6 +403,8 @@ def skill(variants: list[Variant], ladder: list[str], n: int, out: str | Path, *
             seed = s.seed  # one seed for every ruleset and pair: the same deals
             runs.append({"ruleset": k, "a": ladder[i], "b": ladder[j], "run": f"runs/{len(specs):02d}"})
             specs.append(s)
+    if not chunk_size:  # one size for every run (chunk k holds the same deals in all): the slowest pair's
+        specs = series_chunk_size(out, KIND, specs)
     manifest = {"kind": KIND, "format": SERIES_FORMAT, "tool": "escoba-sim", "version": __version__,
                 "engine": engine_for(list(ladder)), "seed": seed, "strategies": list(ladder), "n": n,
                 "chunk_size": specs[0].chunk_size,

@@ -305,3 +305,16 @@ def test_skill_intervals_cover_the_large_ladder_value():
     rates = {k: h / n for k, (h, n, _) in hits.items()}
     assert len(rates) == 6 and "skill: skill_share, tradicional - ludoteka" in rates, rates
     assert all(0.92 <= r <= 0.98 for r in rates.values()), rates
+
+
+def test_a_ladder_with_a_slow_strategy_plays_one_chunk_size(tmp_path):
+    """A searching strategy's pairs get small default chunks and the others large ones; every run of the
+    ladder must cut its deals alike (chunk k the same deals in all), else the pairs cannot be put side by
+    side deal by deal (this ladder failed with "chunk 0 holds different deals")."""
+    ladder = ["random", "greedy", "ismcts:iters=400"]
+    s = sk.skill(sk.skill_variants([], []), ladder, 240, tmp_path / "s", seed=4)
+    runs = json.loads((tmp_path / "s" / "manifest.json").read_text())["pairs"]
+    sizes = {json.loads((tmp_path / "s" / r["run"] / "manifest.json").read_text())["spec"]["chunk_size"]
+             for r in runs}
+    assert len(sizes) == 1 and sizes.pop() < 120  # the slow pair's size: its 120 deals in 2 chunks or more
+    assert metric(s, "ludoteka", "skill_share")["estimate"] > 0
