@@ -396,6 +396,10 @@ def spec_lines(names: list[str], specs: list[str]) -> list[str]:
     return [f"  {n} = {s}" for n, s in zip(names, specs) if n != s]
 
 
+# a 3-player tournament or ladder: what its pairs play (series.lineups)
+THREE_PLAYERS_LINE = N_("3 players: each pair A-B plays (A, B, B) and (B, A, A) (docs/skill.md)")
+
+
 def print_tournament(summary: dict, console=None) -> None:
     """A tournament on stdout: ratings with intervals, the crosstable matrix (score and points per hand
     difference per pair), and games with W/D/L per pair."""
@@ -408,6 +412,8 @@ def print_tournament(summary: dict, console=None) -> None:
     con.print("[bold]" + escape(_("tournament")) + "[/bold] " + escape(
         _("of {count} strategies  rules {rules}  seed {seed}  {games} games per pair (duplicate deals)").format(
             count=len(labels), rules=s['rules'], seed=s['seed'], games=f"{s['games_per_pair']:,}")))
+    if s.get("three_players"):
+        con.print(escape(_(THREE_PLAYERS_LINE)))
     for line in spec_lines(list(names.values()), s["strategies"]):
         con.print(escape(line))
     score = {e["label"]: e for e in s.get("estimates", []) if e["metric"] == "win_rate"}
@@ -565,6 +571,7 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
              _("seed {seed}, {games} games per pair and ruleset (duplicate deals)").format(
                  seed=s['seed'], games=f"{s['games_per_pair']:,}"),
              _("±, [..]: 95% CI, the deal as unit; ∞: the edge may be nil"),
+             *([_(THREE_PLAYERS_LINE)] if s.get("three_players") else []),
              *[part for line in spec_lines(list(names.values()), s["strategies"])
                for part in _fold_at_commas(line, width)], ""]
     w = 13

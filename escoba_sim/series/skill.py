@@ -22,6 +22,10 @@ all rulesets hold the same deals (common random numbers). Per ruleset:
 
 With several rulesets, each one's skill share minus the first's, paired by deal (``share_effects``).
 
+Under 3 players without teams each pair is two runs, (A, B, B) and (B, A, A), read as one two-sided pair
+(``lineups``; docs/skill.md, "Three players"); ``seat_advantage`` is then mano minus dealer, the middle seat
+in neither.
+
 Output folder: ``DIR/manifest.json`` (kind "skill": the ladder as ``strategies``, the ``rulesets``,
 and under ``pairs`` one ``{"ruleset", "a", "b", "run"}`` per run), ``DIR/runs/NN/`` (one runner
 folder per ruleset and pair, ruleset-major), ``DIR/tables/*.parquet`` (skill, skill_effects, skill_ratings,
@@ -43,9 +47,10 @@ from ..i18n import N_
 from ..i18n import translate as _
 from ..runs import stats
 from ..runs.aggregates import DealLayout
-from ..runs.spec import RunError, make_spec
+from ..runs.spec import RunError
 from ..strategies import StrategyError, check_strategy, parse_strategy
 from .compare import Variant, build_variants, metric_defs
+from .lineups import THREE_PLAYER_PAIRS, lineup_text, pair_specs, runs_per_pair
 from .tables import (
     SERIES_FORMAT,
     estimate_frame,
@@ -117,11 +122,12 @@ def skill_variants(rules: list, vary: list[str]) -> list[Variant]:
 
 
 def check_rulesets(variants: list[Variant]) -> None:
-    """A ladder's pairs are two-sided games: 2 players, or 4 or 6 in teams (else one SkillError line)."""
+    """A ladder's pairs are two-sided games: 2 players, 3 (each pair in two lineups: ``lineups``), or 4 or 6 in
+    teams (else one SkillError line)."""
     for v in variants:
-        if v.rules.players != 2 and not v.rules.teams:
-            raise SkillError(_("{ruleset}: a ladder's pairs are two-sided games: use 2 players, or 4 or 6 with "
-                               "teams (e.g. --rules 'ludoteka(players=4,teams=true)')").format(ruleset=v.label))
+        if v.rules.players not in (2, 3) and not v.rules.teams:
+            raise SkillError(_("{ruleset}: a ladder's pairs are two-sided games: use 2 or 3 players, or 4 or 6 "
+                               "with teams (e.g. --rules 'ludoteka(players=4,teams=true)')").format(ruleset=v.label))
 
 
 def check_ladder(ladder: list[str]) -> list[str]:
@@ -259,13 +265,14 @@ def pair_columns(size: int, P: int, offset: int = 0, cols: tuple[int, int, int] 
 
 def share_effects(variants: list[Variant], P: int, run_dirs, specs) -> list[tuple]:
     """Each ruleset's skill share minus the first's, paired by deal (every ruleset plays the same deals): the
-    runs' won and games columns side by side, deal by deal, one chunk at a time (flat memory)."""
+    pairs' won and games columns side by side, deal by deal, one chunk at a time (flat memory)."""
     if len(variants) < 2:
         return []
     lay = DealLayout(2)
     n = S = G = None
     for _k, n, S, G in series_deal_sums(run_dirs, specs, specs[0].n_chunks,
-                                        columns=[lay.won(0), lay.won(1), lay.games]):
+                                        columns=[lay.won(0), lay.won(1), lay.games],
+                                        lineups=runs_per_pair(variants[0].rules)):
         pass
     rows = []
     for r in range(1, len(variants)):
@@ -284,7 +291,7 @@ def _ruleset_tables(v: Variant, labels: list[str], pairs, aggs, run_dirs, specs)
     size, P = lay.size, len(pairs)
     at = lambda p, col: p * size + col  # noqa: E731
     n = S = G = None
-    for _k, n, S, G in series_deal_sums(run_dirs, specs, specs[0].n_chunks):
+    for _k, n, S, G in series_deal_sums(run_dirs, specs, specs[0].n_chunks, lineups=runs_per_pair(v.rules)):
         pass
     rows = []
     share, se = skill_share(S, G, n, *pair_columns(size, P))
@@ -339,7 +346,7 @@ def _ruleset_tables(v: Variant, labels: list[str], pairs, aggs, run_dirs, specs)
             rows.append((v.label, m, worst[m] if worst[m] is not None else math.inf, worst[f"{m}_lo"],
                          worst[f"{m}_hi"]))
     # the ruleset's game numbers over all its pairs, as compare defines them per run
-    defs = metric_defs(v.rules, ["a", "b"])
+    defs = metric_defs(v.rules, ["a", "b"], sides=2)  # two-sided pairs (3 players: mano minus dealer)
     for m in ("seat_advantage", "hands_per_game", "escobas", "lucky_escobas"):
         if m not in defs:
             continue
@@ -360,7 +367,7 @@ def analyse(variants: list[Variant], labels: list[str], pairs, aggs, run_dirs, s
     """All the skill tables, one ruleset at a time (its runs are ``P`` consecutive ones)."""
     import polars as pl
 
-    P = len(pairs)
+    P = len(pairs) * runs_per_pair(variants[0].rules)  # runs per ruleset (every ruleset has the same players)
     rows, ratings, steps, pair_frames = [], [], [], []
     for k, v in enumerate(variants):
         sl = slice(k * P, (k + 1) * P)
@@ -376,7 +383,7 @@ def analyse(variants: list[Variant], labels: list[str], pairs, aggs, run_dirs, s
                    "score": f, "win": f, "draw": f, "loss": f, "games_to_win": f, "games_to_win_lo": f,
                    "games_to_win_hi": f, "hands_per_game": f, "hands_to_win": f, "hands_to_win_lo": f,
                    "hands_to_win_hi": f}
-    effects = share_effects(variants, P, run_dirs, specs)
+    effects = share_effects(variants, len(pairs), run_dirs, specs)
     return {"skill": estimate_frame(rows), "skill_effects": estimate_frame(effects),
             "skill_ratings": pl.concat(ratings),
             "skill_steps": pl.DataFrame(steps, schema=step_schema), "skill_pairs": pl.concat(pair_frames)}
@@ -392,17 +399,19 @@ def skill(variants: list[Variant], ladder: list[str], n: int, out: str | Path, *
     labels = ladder_labels(ladder)
     pairs = list(combinations(range(len(ladder)), 2))
     out = Path(out)
+    R = runs_per_pair(variants[0].rules)  # 3 players: two lineups per pair (``lineups``)
     specs, runs = [], []
     for k, v in enumerate(variants):
         for i, j in pairs:
             try:
-                s = make_spec(ladder[i], [ladder[j]], v.rules, n, seed=seed, players_fixed=True, keep_deals=True,
-                              chunk_size=chunk_size)
+                made = pair_specs(ladder[i], ladder[j], v.rules, n, seed=seed, keep_deals=True, chunk_size=chunk_size)
             except RunError as e:
                 raise SkillError(f"{v.label}: {e}") from None
-            seed = s.seed  # one seed for every ruleset and pair: the same deals
-            runs.append({"ruleset": k, "a": ladder[i], "b": ladder[j], "run": f"runs/{len(specs):02d}"})
-            specs.append(s)
+            seed = made[0].seed  # one seed for every ruleset and pair: the same deals
+            for s in made:
+                runs.append({"ruleset": k, "a": ladder[i], "b": ladder[j], "run": f"runs/{len(specs):02d}"}
+                            | ({"lineup": list(s.strategies)} if R > 1 else {}))
+                specs.append(s)
     if not chunk_size:  # one size for every run (chunk k holds the same deals in all): the slowest pair's
         specs = series_chunk_size(out, KIND, specs)
     manifest = {"kind": KIND, "format": SERIES_FORMAT, "tool": "escoba-sim", "version": __version__,
@@ -414,8 +423,9 @@ def skill(variants: list[Variant], ladder: list[str], n: int, out: str | Path, *
 
     def run_label(k: int) -> str:
         r = runs[k]
-        i, j = pairs[k % len(pairs)]
-        return f"{variants[r['ruleset']].label}: {labels[i]} vs {labels[j]}"
+        i, j = pairs[k // R % len(pairs)]
+        return " ".join(filter(None, (f"{variants[r['ruleset']].label}: {labels[i]} vs {labels[j]}",
+                                      lineup_text(specs[k]))))
 
     try:
         aggs = run_series(out, manifest, ("kind", "seed", "n", "rulesets", "strategies"), specs, "skill ladder",
@@ -426,7 +436,7 @@ def skill(variants: list[Variant], ladder: list[str], n: int, out: str | Path, *
     tables = analyse(variants, labels, pairs, aggs, [out / r["run"] for r in runs], specs)
     summary = {"kind": KIND, "version": __version__, "engine": manifest["engine"], "seed": seed,
                "strategies": list(ladder), "labels": labels, "n_per_pair": n,
-               "games_per_pair": specs[0].played, "chunks": specs[0].n_chunks,
+               "games_per_pair": specs[0].played * R, "chunks": specs[0].n_chunks,
                "rulesets": manifest["rulesets"],
                "interval": N_("95% normal intervals, the deal as unit (every pair of every ruleset plays the same "
                               "deals): ratings by the tournament's sandwich estimator, the skill share by its "
@@ -435,5 +445,7 @@ def skill(variants: list[Variant], ladder: list[str], n: int, out: str | Path, *
                "skill": json_rows(tables["skill"]), "effects": json_rows(tables["skill_effects"]),
                "ratings": json_rows(tables["skill_ratings"]),
                "steps": json_rows(tables["skill_steps"])}
+    if R > 1:
+        summary["three_players"] = THREE_PLAYER_PAIRS
     write_results(out, manifest, tables, summary)
     return summary

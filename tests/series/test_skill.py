@@ -197,8 +197,8 @@ def test_skill_refuses_what_it_cannot_play(tmp_path):
     with pytest.raises(sk.SkillError, match="two or more"):
         sk.skill(sk.skill_variants([], []), ["greedy"], 10, tmp_path / "a")
     with pytest.raises(sk.SkillError, match="two-sided"):
-        sk.skill(sk.skill_variants(["ludoteka(players=3)"], []), LADDER, 10, tmp_path / "b")
-    r = CliRunner().invoke(main, ["skill", "--rules", "ludoteka(players=3)", "--ladder", "random,greedy", "-n", "10",
+        sk.skill(sk.skill_variants(["ludoteka(players=4)"], []), LADDER, 10, tmp_path / "b")
+    r = CliRunner().invoke(main, ["skill", "--rules", "ludoteka(players=4)", "--ladder", "random,greedy", "-n", "10",
                                   "--seed", "1", "--out", str(tmp_path / "c")])
     assert r.exit_code == 1 and r.stderr.count("\n") == 1 and "Traceback" not in r.output
     assert "two-sided games" in r.stderr
