@@ -128,6 +128,8 @@ def check_rulesets(variants: list[Variant]) -> None:
         if v.rules.players not in (2, 3) and not v.rules.teams:
             raise SkillError(_("{ruleset}: a ladder's pairs are two-sided games: use 2 or 3 players, or 4 or 6 "
                                "with teams (e.g. --rules 'ludoteka(players=4,teams=true)')").format(ruleset=v.label))
+    if len({v.rules.players for v in variants}) > 1:  # (a manifest's rulesets: the command line's are checked)
+        raise SkillError(_("every compared ruleset must have the same number of players"))
 
 
 def check_ladder(ladder: list[str]) -> list[str]:

@@ -140,6 +140,8 @@ def test_the_3_player_tables_fit_80_columns(tmp_path, command):
 
 
 def test_4_players_without_teams_are_still_refused(tmp_path):
+    with pytest.raises(sk.SkillError, match="same number of players"):  # e.g. from an edited manifest
+        sk.check_rulesets(sk.skill_variants([RULES], []) + sk.skill_variants(["ludoteka"], []))
     with pytest.raises(sk.SkillError, match="2 or 3 players"):
         sk.skill(sk.skill_variants(["ludoteka(players=4)"], []), LADDER, 10, tmp_path / "a")
     with pytest.raises(TournamentError, match="2 or 3 players"):
