@@ -16,7 +16,8 @@ all rulesets hold the same deals (common random numbers). Per ruleset:
 - ``games_to_win``: games the stronger of two ladder neighbours needs to win a match (more game wins
   than losses) with 95 % probability (Fiedler & Rock 2009's critical repetition frequency), from
   the pair's win/draw/loss shares (``games_needed``); ``hands_to_win`` is that times the pair's
-  hands per game. The table shows the closest step (the largest count);
+  hands per game (its interval holds the game length's uncertainty too: ``hands_interval``). The table
+  shows the closest step (the largest count);
 - ``seat_advantage`` (mano's minus dealer's points per hand), ``hands_per_game``, ``escobas`` and
   ``lucky_escobas`` per hand, over all the ruleset's pairs, as ``compare`` defines them.
 
@@ -179,6 +180,25 @@ def games_needed(p_win: float, p_loss: float, level: float = LEVEL) -> float:
     return math.ceil(guess)
 
 
+def hands_interval(need: float, n_lo: float | None, n_hi: float, hpg: float, hpg_se: float) -> tuple:
+    """The 95 % interval of ``hands_to_win = need * hpg``: the games count's ends (``n_lo``, ``n_hi``, at the ends
+    of the interval of wins minus losses) times the hands per game, each end moved further out on the log
+    scale by the game length's own uncertainty, in quadrature: ``|log(H / H_end)| = sqrt(log(need / n_end)^2 +
+    (z se(hpg) / hpg)^2)``. The two are treated as independent (their covariance over deals is left out). Without
+    a finite count, or a finite se of hpg, the games' ends times hpg."""
+    plain = (n_lo * hpg if n_lo is not None else None, n_hi * hpg)
+    if not (math.isfinite(need) and need > 0 and hpg > 0 and math.isfinite(hpg_se)):
+        return plain
+    own = _z(0.975) * hpg_se / hpg
+
+    def end(n_end: float | None, sign: int) -> float | None:
+        if n_end is None or not math.isfinite(n_end):  # no lower end, or the edge may be nil
+            return n_end
+        return need * hpg * math.exp(sign * math.hypot(math.log(need / n_end), own))
+
+    return end(n_lo, -1), end(n_hi, 1)
+
+
 def _z(level: float) -> float:
     from statistics import NormalDist
 
@@ -329,8 +349,9 @@ def _ruleset_tables(v: Variant, labels: list[str], pairs, aggs, run_dirs, specs)
             return games_needed((decisive + x) / 2, (decisive - x) / 2) if x is not None else math.inf
 
         n_lo, n_hi = (at_d(min(d_hi, decisive)) if d_hi is not None else None), at_d(d_lo)
-        hpg, _ = stats.deal_ratio(S, G, n, stats.unit(size * P, at(p, lay.hands)),
-                                  stats.unit(size * P, at(p, lay.games)))
+        hpg, hpg_se = stats.deal_ratio(S, G, n, stats.unit(size * P, at(p, lay.hands)),
+                                       stats.unit(size * P, at(p, lay.games)))
+        h_lo, h_hi = hands_interval(need, n_lo, n_hi, hpg, hpg_se)  # the game length's uncertainty too
         rd = diff(k + 1, k)
         fin = lambda x: None if x is None or not math.isfinite(x) else float(x)  # noqa: E731
         step = {"ruleset": v.label, "lower": labels[k], "upper": labels[k + 1], "rating_diff": rd[0],
@@ -338,8 +359,7 @@ def _ruleset_tables(v: Variant, labels: list[str], pairs, aggs, run_dirs, specs)
                 "win": float(pw), "draw": float(1 - decisive), "loss": float(pl_),
                 "games_to_win": fin(need), "games_to_win_lo": fin(n_lo), "games_to_win_hi": fin(n_hi),
                 "hands_per_game": float(hpg),
-                "hands_to_win": fin(need * hpg), "hands_to_win_lo": fin(n_lo * hpg if n_lo is not None else None),
-                "hands_to_win_hi": fin(n_hi * hpg)}
+                "hands_to_win": fin(need * hpg), "hands_to_win_lo": fin(h_lo), "hands_to_win_hi": fin(h_hi)}
         steps.append(step)
         if worst is None or (step["games_to_win"] or math.inf) > (worst["games_to_win"] or math.inf):
             worst = step

@@ -318,3 +318,25 @@ def test_a_ladder_with_a_slow_strategy_plays_one_chunk_size(tmp_path):
              for r in runs}
     assert len(sizes) == 1 and sizes.pop() < 120  # the slow pair's size: its 120 deals in 2 chunks or more
     assert metric(s, "ludoteka", "skill_share")["estimate"] > 0
+
+
+
+def test_hands_to_win_interval_holds_the_game_lengths_uncertainty(two_rulesets):
+    """Each end of the hands interval is the games count's end times the hands per game, moved out on the log
+    scale by the game length's own uncertainty in quadrature: with hands per game known exactly it is the
+    games' interval times it; with the games count flat (random against greedy: 3 games at both ends) it is
+    the hands per game's own interval times 3; in the ladder every step's interval holds the games' ends
+    times hpg and is wider than that."""
+    assert sk.hands_interval(10, 8, 13, 4.0, 0.0) == pytest.approx((32.0, 52.0))
+    lo, hi = sk.hands_interval(3, 3, 3, 4.0, 0.05)
+    assert (lo, hi) == pytest.approx((12 * math.exp(-1.959964 * 0.05 / 4), 12 * math.exp(1.959964 * 0.05 / 4)))
+    lo, hi = sk.hands_interval(10, 8, 13, 4.0, 0.05)
+    assert math.log(40 / lo) == pytest.approx(math.hypot(math.log(10 / 8), 1.959964 * 0.05 / 4))
+    assert sk.hands_interval(10, 8, math.inf, 4.0, 0.05)[1] == math.inf
+    _, summary = two_rulesets
+    for st in summary["steps"]:
+        assert st["hands_to_win_lo"] < st["games_to_win_lo"] * st["hands_per_game"]
+        if st["games_to_win_hi"] is None:  # the edge may be nil: no upper end
+            assert st["hands_to_win_hi"] is None
+        else:
+            assert st["hands_to_win_hi"] > st["games_to_win_hi"] * st["hands_per_game"]
