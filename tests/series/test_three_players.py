@@ -146,3 +146,23 @@ def test_4_players_without_teams_are_still_refused(tmp_path):
         sk.skill(sk.skill_variants(["ludoteka(players=4)"], []), LADDER, 10, tmp_path / "a")
     with pytest.raises(TournamentError, match="2 or 3 players"):
         tournament(LADDER, 10, tmp_path / "b", rules="ludoteka(players=4)")
+
+
+@pytest.mark.slow
+def test_3_player_skill_intervals_cover_the_large_ladder_value():
+    """benchmarks/coverage.py --skill with two 3-player rulesets (its table in benchmarks/COVERAGE.md, "Three
+    players"): 300 small ladders, seeds 1..300, against one 50x larger (seed 0); each coverage within 92-98%
+    (about 4 binomial se of 95% at 300 runs)."""
+    import importlib.util
+
+    from helpers import REPO
+
+    spec = importlib.util.spec_from_file_location("coverage_bench", REPO / "benchmarks" / "coverage.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    rules = ("ludoteka(players=3)", RULES)
+    _, hits = mod.coverage(runs=300, scale=50,
+                           measure=lambda seed, scale, work: mod.skill_quantities(seed, scale, work, rules))
+    rates = {k: h / n for k, (h, n, _) in hits.items()}
+    assert len(rates) == 6 and f"skill: skill_share, {RULES} - ludoteka(players=3)" in rates, rates
+    assert all(0.92 <= r <= 0.98 for r in rates.values()), rates
