@@ -533,15 +533,23 @@ def _pm(r: dict | None, f: str, half_f: str | None = None) -> str:
 
 def _games_cell(r: dict | None) -> str:
     """``7 [6-9]``, ``3.8k [111-∞]``: games (a count) and its interval; ``∞`` where the interval reaches no
-    skill at all."""
+    skill at all. At most 15 characters (``551[145-222k]`` without its space past 13: the row has 2 to spare)."""
     if r is None:
         return "–"
-    def g(x) -> str:  # at most 4 characters: 89, 3.8k, 61k
+    def g(x) -> str:  # at most 4 characters: 89, 3.8k, 61k, 222k, 1.2M
         if x is None:
             return "∞"
-        return f"{x:.0f}" if x < 999.5 else f"{x / 1000:.1f}k" if x < 9950 else f"{x / 1000:.0f}k"
+        if x < 999.5:
+            return f"{x:.0f}"
+        for unit, scale in (("k", 1e3), ("M", 1e6), ("G", 1e9)):
+            v = x / scale
+            if v < 9.95:
+                return f"{v:.1f}{unit}"
+            if v < 999.5 or unit == "G":
+                return f"{v:.0f}{unit}"
 
-    return f"{g(r['estimate'])} [{g(r['lo'])}-{g(r['hi'])}]"
+    cell = f"{g(r['estimate'])} [{g(r['lo'])}-{g(r['hi'])}]"
+    return cell if len(cell) <= 13 else cell.replace(" [", "[")
 
 
 def _fold_at_commas(line: str, width: int) -> list[str]:

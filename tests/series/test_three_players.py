@@ -166,3 +166,17 @@ def test_3_player_skill_intervals_cover_the_large_ladder_value():
     rates = {k: h / n for k, (h, n, _) in hits.items()}
     assert len(rates) == 6 and f"skill: skill_share, {RULES} - ludoteka(players=3)" in rates, rates
     assert all(0.92 <= r <= 0.98 for r in rates.values()), rates
+
+
+def test_a_wide_games_to_win_interval_still_fits_80_columns(ladder):
+    """A games cell wider than its 13 columns pushes the row right: ``551 [145-222k]`` (seen under 3 players)
+    still fit, ``9.9k [9.9k-999k]`` took 81 columns and a count past a million (``1200k``) more."""
+    from escoba_sim.output.console import skill_lines
+
+    _, summary = ladder
+    for est, lo, hi in ((551, 145, 222_000), (3800, 1200, 61_000), (9900, 9900, 999_000), (1.2e6, 2e5, 3.4e7)):
+        s = json.loads(json.dumps(summary))
+        row = next(r for r in s["skill"] if r["metric"] == "games_to_win")
+        row.update(estimate=est, lo=lo, hi=hi)
+        lines = skill_lines(s, 80)
+        assert max(len(x) for x in lines) <= 80, lines
