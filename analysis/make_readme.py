@@ -526,7 +526,9 @@ def _skill_section(s) -> list[str]:
              _stale(s) + "Every preset and every design effect (a one-field variant of ludoteka), ranked by the "
              "skill share of a ladder of strategies: the share of a game result's variance that is who plays rather "
              "than the cards (docs/skill.md). Every pair of the ladder plays the same duplicate deals under every "
-             "ruleset; 95% intervals by deal.", ""]
+             "ruleset; 95% intervals by deal. tradicional(players=3) is played by its own `skill` call (each pair as "
+             "(A, B, B) and (B, A, A), docs/skill.md, \"Three players\"), on the same deal indices but with no "
+             "paired difference to ludoteka's.", ""]
     for name in ("cheap", "full"):
         if name not in s:
             continue

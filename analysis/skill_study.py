@@ -1,5 +1,7 @@
 """Study: which rule choices make Escoba more a game of skill? The four presets and every design effect
-(each a one-field variant of ludoteka), ranked by the skill share of a ladder of strategies (docs/skill.md).
+(each a one-field variant of ludoteka), ranked by the skill share of a ladder of strategies (docs/skill.md),
+and tradicional for 3 players (each pair as (A, B, B) and (B, A, A): docs/skill.md, "Three players"; its own
+``skill`` call, since one call's rulesets share their number of players, so it has no paired difference).
 
 Two ladders, each on the same duplicate deals in every ruleset (one `skill` call each):
 
@@ -13,8 +15,8 @@ Two ladders, each on the same duplicate deals in every ruleset (one `skill` call
     ESCOBA_SKILL_FULL_N=300 ESCOBA_SKILL_N=5000 python analysis/skill_study.py
     ESCOBA_SKILL_REUSE=1 python analysis/skill_study.py   # keep finished folders: finish and re-read them
 
-Each ladder's folder (``results/skill_full``, ``results/skill_cheap``) is an ``escoba-sim skill`` folder
-with its report; ``results/skill_study.json`` holds the ranked numbers and ``results/skill_study.md`` the
+Each ladder's folders (``results/skill_full``, ``results/skill_cheap``, and ``..._3p`` for 3 players) are
+``escoba-sim skill`` folders with their reports; ``results/skill_study.json`` holds the ranked numbers and ``results/skill_study.md`` the
 ranking tables and the reading in plain words.
 """
 
@@ -31,6 +33,7 @@ REUSE = os.environ.get("ESCOBA_SKILL_REUSE") == "1"
 FULL_N = int(float(os.environ.get("ESCOBA_SKILL_FULL_N", "300")))
 CHEAP_N = int(float(os.environ.get("ESCOBA_SKILL_N", "5000")))
 LADDERS = {"cheap": (["random", "greedy", "heuristic", "endgame"], CHEAP_N), "full": (list(DEFAULT_LADDER), FULL_N)}
+THREE_PLAYERS = "tradicional(players=3)"
 
 
 def rulesets() -> list[Variant]:
@@ -86,7 +89,15 @@ READING = (
     "fair to the dealer (mano +0.28 to +0.33 points per hand). Caveats: the skill share depends on the "
     "ladder (both contain random, whose losses weigh heavily in the between-strategy variance); the "
     "study runs at a reduced size (the full ladder with ismcts at 300 games per pair, about 0.2 s of one "
-    "core a game per pair and ruleset, so its intervals are about three times the cheap ladder's at 5000).")
+    "core a game per pair and ruleset, so its intervals are about three times the cheap ladder's at 5000). "
+    "**Three players** (tradicional(players=3), each pair as (A, B, B) and (B, A, A), its own call, so not "
+    "paired with ludoteka): 0.524 [0.520, 0.528] with the cheap ladder and 0.487 [0.464, 0.511] with the full "
+    "one, below two-player tradicional (0.592, 0.528): by this measure a third seat makes more of a game's "
+    "result the deal. Random almost never wins against two of anything (greedy scores 0.9996 and 1 against "
+    "it; that step is settled in one game). With three players "
+    "endgame plays as heuristic (its exact solver is for two), so their pairs score exactly 1/2 on every deal "
+    "and that step has no match length ('–'): the lineups' no-skill property, met on real games; ismcts is "
+    "165 Elo above them (11 games to win a match).")
 
 
 def main() -> dict:
@@ -95,8 +106,12 @@ def main() -> dict:
         out = RESULTS / f"skill_{name}" if REUSE else fresh(f"skill_{name}")
         s = skill(rulesets(), ladder, n, out, seed=SEED, jobs=2)
         write_report(out)
+        out3 = RESULTS / f"skill_{name}_3p" if REUSE else fresh(f"skill_{name}_3p")
+        s3 = skill([Variant(THREE_PLAYERS, parse_rules(THREE_PLAYERS))], ladder, n, out3, seed=SEED, jobs=2)
+        write_report(out3)
         numbers[name] = {"command": f"python analysis/skill_study.py (ladder {','.join(ladder)}, n={n} games per "
-                                    f"pair and ruleset, seed={SEED})", "ranked": ranked(s),
+                                    f"pair and ruleset, seed={SEED})",
+                         "ranked": sorted(ranked(s) + ranked(s3), key=lambda r: -(r["skill_share"][0] or 0)),
                          "minus_ludoteka": {e["label"]: [None if x is None else round(x, 4)
                                                          for x in (e["estimate"], e["lo"], e["hi"])]
                                             for e in s.get("effects", [])}}

@@ -21,6 +21,10 @@ closest step, the seat advantage and hands per game; and the contrast of the two
 its own heading.
 
     python benchmarks/coverage.py --skill --runs 300 --scale 50 --out benchmarks/COVERAGE.md
+
+``--skill --rules R1 --rules R2`` measures the same under two other rulesets of one player count, e.g. the
+3-player pairs of docs/skill.md ("Three players"): ``--rules 'ludoteka(players=3)' --rules
+'tradicional(players=3)'``; its table is printed (and, with ``--out``, written to that file alone).
 """
 
 from __future__ import annotations
@@ -72,13 +76,14 @@ def quantities(seed: int, scale: int, work: Path) -> dict[str, tuple[float, floa
     return out
 
 
-def skill_quantities(seed: int, scale: int, work: Path) -> dict[str, tuple[float, float, float]]:
+def skill_quantities(seed: int, scale: int, work: Path, rules: tuple[str, str] = SKILL_RULES
+                     ) -> dict[str, tuple[float, float, float]]:
     """The skill ladder's quantities for one seed (``name -> (estimate, lo, hi)``; an unbounded end is inf):
     the first ruleset's, then the second's skill share minus the first's."""
     from escoba_sim.series import skill
 
     folder = work / f"s{seed}"
-    s = skill.skill(skill.skill_variants(list(SKILL_RULES), []), ["random", "greedy", "maxoros"],
+    s = skill.skill(skill.skill_variants(list(rules), []), ["random", "greedy", "maxoros"],
                     SMALL["skill"] * scale, folder, seed=seed)
     shutil.rmtree(folder)
     inf = float("inf")
@@ -88,9 +93,9 @@ def skill_quantities(seed: int, scale: int, work: Path) -> dict[str, tuple[float
                 inf if r["hi"] is None else r["hi"])
 
     out = {f"skill: {r['metric']}": triple(r) for r in s["skill"]
-           if r["label"] == SKILL_RULES[0] and r["metric"] in SKILL_METRICS}
+           if r["label"] == rules[0] and r["metric"] in SKILL_METRICS}
     (effect,) = (r for r in s["effects"] if r["metric"] == "skill_share")
-    out[f"skill: skill_share, {SKILL_RULES[1]} - {SKILL_RULES[0]}"] = triple(effect)
+    out[f"skill: skill_share, {rules[1]} - {rules[0]}"] = triple(effect)
     return out
 
 
@@ -119,9 +124,15 @@ def table(truth: dict, hits: dict, scale: int) -> str:
 
 
 def notes(section: str) -> str:
-    """The hand-written reading after a section's table (kept when the measurement rewrites the section)."""
+    """The hand-written reading after a section's (first) table, kept when the measurement rewrites the section
+    (a later table in the reading, such as the skill section's three-player one, stays with it)."""
     lines = section.rstrip("\n").split("\n")
-    last = max((i for i, line in enumerate(lines) if line.startswith("|")), default=None)
+    first = next((i for i, line in enumerate(lines) if line.startswith("|")), None)
+    last = None
+    if first is not None:
+        last = first
+        while last + 1 < len(lines) and lines[last + 1].startswith("|"):
+            last += 1
     rest = "\n".join(lines[last + 1:]).strip("\n") if last is not None else ""
     return f"\n{rest}\n" if rest else ""
 
@@ -132,13 +143,23 @@ def main() -> None:
     ap.add_argument("--scale", type=int, default=50)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--skill", action="store_true", help="the skill ladder's intervals (appended to --out)")
+    ap.add_argument("--rules", action="append", help="with --skill: two other rulesets (repeat it)")
     a = ap.parse_args()
+    if a.rules is not None and not (a.skill and len(a.rules) == 2):
+        ap.error("--rules goes with --skill, twice")
     t0 = time.perf_counter()
-    truth, hits = coverage(a.runs, a.scale, skill_quantities if a.skill else None)
+    rules = tuple(a.rules or SKILL_RULES)
+    truth, hits = coverage(a.runs, a.scale, (lambda seed, scale, work: skill_quantities(seed, scale, work, rules))
+                           if a.skill else None)
     text = table(truth, hits, a.scale)
     print(text)
     print(f"\n{time.perf_counter() - t0:.0f} s")
-    if a.out:
+    if a.out and a.rules:
+        a.out.write_text(f"Made by `python benchmarks/coverage.py --skill --runs {a.runs} --scale {a.scale} "
+                         + " ".join(f"--rules '{r}'" for r in rules) + f" --out {a.out}` (ladder random, greedy, "
+                         f"maxoros; {SMALL['skill']} games per pair; seeds 1..{a.runs}); measured in "
+                         f"{time.perf_counter() - t0:.0f} s.\n\n{text}\n")
+    elif a.out:
         # the file has two sections, each rewritten by its own measurement and kept by the other's
         old = a.out.read_text() if a.out.exists() else ""
         main_part, _, skill_part = old.partition(SKILL_HEADING)

@@ -126,7 +126,10 @@ Examples:
 
 With --save-hands every hand is also a hand record: pair NN (the order of
 manifest.json's pairs), deal D, rotation R (0: the first-named strategy in
-seat 0, 1: the seats swapped), hand H of that game (docs/records.md)."""))
+seat 0, 1: the seats swapped), hand H of that game (docs/records.md).
+
+Under 3 players (-r 'tradicional(players=3)') each pair plays two runs on the
+same deals, (A, B, B) then (B, A, A): docs/skill.md, "Three players"."""))
 @click.argument("strategies", nargs=-1, required=True, type=STRATEGY)
 @click.option("-n", "count", type=COUNT, default="10000", show_default=True, help=_("Games per pair (e.g. 1e5)."))
 @ruleset_option

@@ -396,6 +396,10 @@ def spec_lines(names: list[str], specs: list[str]) -> list[str]:
     return [f"  {n} = {s}" for n, s in zip(names, specs) if n != s]
 
 
+# a 3-player tournament or ladder: what its pairs play (series.lineups)
+THREE_PLAYERS_LINE = N_("3 players: each pair A-B plays (A, B, B) and (B, A, A) (docs/skill.md)")
+
+
 def print_tournament(summary: dict, console=None) -> None:
     """A tournament on stdout: ratings with intervals, the crosstable matrix (score and points per hand
     difference per pair), and games with W/D/L per pair."""
@@ -408,6 +412,8 @@ def print_tournament(summary: dict, console=None) -> None:
     con.print("[bold]" + escape(_("tournament")) + "[/bold] " + escape(
         _("of {count} strategies  rules {rules}  seed {seed}  {games} games per pair (duplicate deals)").format(
             count=len(labels), rules=s['rules'], seed=s['seed'], games=f"{s['games_per_pair']:,}")))
+    if s.get("three_players"):
+        con.print(escape(_(THREE_PLAYERS_LINE)))
     for line in spec_lines(list(names.values()), s["strategies"]):
         con.print(escape(line))
     score = {e["label"]: e for e in s.get("estimates", []) if e["metric"] == "win_rate"}
@@ -527,15 +533,23 @@ def _pm(r: dict | None, f: str, half_f: str | None = None) -> str:
 
 def _games_cell(r: dict | None) -> str:
     """``7 [6-9]``, ``3.8k [111-∞]``: games (a count) and its interval; ``∞`` where the interval reaches no
-    skill at all."""
+    skill at all. At most 15 characters (``551[145-222k]`` without its space past 13: the row has 2 to spare)."""
     if r is None:
         return "–"
-    def g(x) -> str:  # at most 4 characters: 89, 3.8k, 61k
+    def g(x) -> str:  # at most 4 characters: 89, 3.8k, 61k, 222k, 1.2M
         if x is None:
             return "∞"
-        return f"{x:.0f}" if x < 999.5 else f"{x / 1000:.1f}k" if x < 9950 else f"{x / 1000:.0f}k"
+        if x < 999.5:
+            return f"{x:.0f}"
+        for unit, scale in (("k", 1e3), ("M", 1e6), ("G", 1e9)):
+            v = x / scale
+            if v < 9.95:
+                return f"{v:.1f}{unit}"
+            if v < 999.5 or unit == "G":
+                return f"{v:.0f}{unit}"
 
-    return f"{g(r['estimate'])} [{g(r['lo'])}-{g(r['hi'])}]"
+    cell = f"{g(r['estimate'])} [{g(r['lo'])}-{g(r['hi'])}]"
+    return cell if len(cell) <= 13 else cell.replace(" [", "[")
 
 
 def _fold_at_commas(line: str, width: int) -> list[str]:
@@ -565,6 +579,7 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
              _("seed {seed}, {games} games per pair and ruleset (duplicate deals)").format(
                  seed=s['seed'], games=f"{s['games_per_pair']:,}"),
              _("±, [..]: 95% CI, the deal as unit; ∞: the edge may be nil"),
+             *([_(THREE_PLAYERS_LINE)] if s.get("three_players") else []),
              *[part for line in spec_lines(list(names.values()), s["strategies"])
                for part in _fold_at_commas(line, width)], ""]
     w = 13

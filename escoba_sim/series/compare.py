@@ -181,8 +181,11 @@ def describe_metric(metric: str, labels: list[str] | None = None) -> tuple[str, 
 
 # --- the quantities, as ratios of per-deal sums ---------------------------------------------
 
-def metric_defs(rules: Ruleset, labels: list[str]) -> dict[str, tuple[list[int], list[int]]]:
-    """Each quantity as integer weights ``(a, b)`` on the per-deal vector: the ratio ``a.S / b.S``."""
+def metric_defs(rules: Ruleset, labels: list[str], sides: int | None = None) -> dict[str, tuple[list[int], list[int]]]:
+    """Each quantity as integer weights ``(a, b)`` on the per-deal vector: the ratio ``a.S / b.S``.
+
+    ``sides``: the vector's sides when not the ruleset's (2 for a 3-player pair made two-sided by
+    ``lineups.two_sided``, whose positions hold the mano and the dealer only)."""
     lay = DealLayout(len(labels))
     one = lambda *at, weights=None: stats.unit(lay.size, *at, weights=weights)  # noqa: E731
     E = range(len(labels))
@@ -193,10 +196,11 @@ def metric_defs(rules: Ruleset, labels: list[str]) -> dict[str, tuple[list[int],
             defs[f"{cat}:{who}"] = (one(lay.points(e, cat)), hands)
     defs["escobas"] = (one(*(lay.points(e, "escobas") for e in E)), hands)
     defs["lucky_escobas"] = (one(*(lay.points(e, "lucky_escobas") for e in E)), hands)
-    if rules.n_sides == 2:
+    n_sides = sides or rules.n_sides
+    if n_sides == 2:
         defs["win_rate"] = (one(lay.won(0)), games)
     defs["hands_per_game"] = (hands, games)
-    if rules.n_sides == 2:
+    if n_sides == 2:
         defs["seat_advantage"] = (one(*(lay.pos_total(e, 1) for e in E), *(lay.pos_total(e, 0) for e in E),
                                       weights=[1, 1, -1, -1]), hands)
         sign = 1 if rules.ties == "shared" else -1

@@ -24,6 +24,7 @@ from ..runs.runner import Progress, run
 from ..runs.spec import RunError, RunSpec, make_spec
 from ..strategies import StrategyError, parse_strategy, plugins_in
 from .compare import Variant, compare
+from .lineups import pair_specs, runs_per_pair
 from .skill import check_ladder, check_rulesets, skill
 from .tournament import tournament
 
@@ -100,18 +101,18 @@ def plan_series(kind: str, args: dict, out: str | Path) -> SeriesPlan:
             variants = args["variants"] if "variants" in args else [
                 Variant(_label(r), parse_rules(r["rules"], files=False)) for r in args["rulesets"]]
             m = len(args["strategies"])
-            runs = len(variants) * (m * (m - 1) // 2 if kind == "skill" else 1)
+            runs = len(variants) * (m * (m - 1) // 2 * runs_per_pair(variants[0].rules) if kind == "skill" else 1)
             if kind == "skill":
                 check_rulesets(variants)
                 check_ladder(list(args["strategies"]))
-            first = make_spec(args["strategies"][0], args["strategies"][1:2 if kind == "skill" else None],
-                              variants[0].rules, args["n"], seed=args["seed"], players_fixed=True,
-                              chunk_size=args.get("chunk_size", 0))
+                first = _first_run(args["strategies"], variants[0].rules, args)
+            else:
+                first = make_spec(args["strategies"][0], args["strategies"][1:], variants[0].rules, args["n"],
+                                  seed=args["seed"], players_fixed=True, chunk_size=args.get("chunk_size", 0))
         else:
-            runs = len(args["strategies"]) * (len(args["strategies"]) - 1) // 2
             args = {**args, "rules": parse_rules(args["rules"], files=False)}
-            first = make_spec(args["strategies"][0], args["strategies"][1:2], args["rules"], args["n"],
-                              seed=args["seed"], players_fixed=True, chunk_size=args.get("chunk_size", 0))
+            runs = len(args["strategies"]) * (len(args["strategies"]) - 1) // 2 * runs_per_pair(args["rules"])
+            first = _first_run(args["strategies"], args["rules"], args)
     except (RulesError, StrategyError) as e:
         raise ResumeError(_("{folder}: the manifest: {problem}").format(folder=out, problem=e)) from None
     except RunError as e:
@@ -120,6 +121,14 @@ def plan_series(kind: str, args: dict, out: str | Path) -> SeriesPlan:
         raise ResumeError(_("{folder}: the manifest does not describe a {kind} ({problem})").format(
             folder=out, kind=kind, problem=e)) from None
     return SeriesPlan(kind, args, out, first, runs, variants)
+
+
+def _first_run(strategies: list[str], rules, args: dict) -> RunSpec:
+    """The first run of a tournament or skill ladder (its first pair's first lineup), for progress."""
+    if len(strategies) < 2:  # make_spec says what is missing, in one line
+        return make_spec(strategies[0], [], rules, args["n"], seed=args["seed"], players_fixed=True)
+    return pair_specs(strategies[0], strategies[1], rules, args["n"], seed=args["seed"],
+                      chunk_size=args.get("chunk_size", 0))[0]
 
 
 def _label(r) -> str:

@@ -16,11 +16,16 @@ all rulesets hold the same deals (common random numbers). Per ruleset:
 - ``games_to_win``: games the stronger of two ladder neighbours needs to win a match (more game wins
   than losses) with 95 % probability (Fiedler & Rock 2009's critical repetition frequency), from
   the pair's win/draw/loss shares (``games_needed``); ``hands_to_win`` is that times the pair's
-  hands per game. The table shows the closest step (the largest count);
+  hands per game (its interval holds the game length's uncertainty too: ``hands_interval``). The table
+  shows the closest step (the largest count);
 - ``seat_advantage`` (mano's minus dealer's points per hand), ``hands_per_game``, ``escobas`` and
   ``lucky_escobas`` per hand, over all the ruleset's pairs, as ``compare`` defines them.
 
 With several rulesets, each one's skill share minus the first's, paired by deal (``share_effects``).
+
+Under 3 players without teams each pair is two runs, (A, B, B) and (B, A, A), read as one two-sided pair
+(``lineups``; docs/skill.md, "Three players"); ``seat_advantage`` is then mano minus dealer, the middle seat
+in neither.
 
 Output folder: ``DIR/manifest.json`` (kind "skill": the ladder as ``strategies``, the ``rulesets``,
 and under ``pairs`` one ``{"ruleset", "a", "b", "run"}`` per run), ``DIR/runs/NN/`` (one runner
@@ -43,10 +48,20 @@ from ..i18n import N_
 from ..i18n import translate as _
 from ..runs import stats
 from ..runs.aggregates import DealLayout
-from ..runs.spec import RunError, make_spec
+from ..runs.spec import RunError
 from ..strategies import StrategyError, check_strategy, parse_strategy
 from .compare import Variant, build_variants, metric_defs
-from .tables import SERIES_FORMAT, estimate_frame, interval, json_rows, run_series, series_deal_sums, write_results
+from .lineups import THREE_PLAYER_PAIRS, lineup_text, pair_specs, runs_per_pair
+from .tables import (
+    SERIES_FORMAT,
+    estimate_frame,
+    interval,
+    json_rows,
+    run_series,
+    series_chunk_size,
+    series_deal_sums,
+    write_results,
+)
 from .tournament import analyse as tournament_tables
 
 KIND = "skill"
@@ -108,11 +123,14 @@ def skill_variants(rules: list, vary: list[str]) -> list[Variant]:
 
 
 def check_rulesets(variants: list[Variant]) -> None:
-    """A ladder's pairs are two-sided games: 2 players, or 4 or 6 in teams (else one SkillError line)."""
+    """A ladder's pairs are two-sided games: 2 players, 3 (each pair in two lineups: ``lineups``), or 4 or 6 in
+    teams (else one SkillError line)."""
     for v in variants:
-        if v.rules.players != 2 and not v.rules.teams:
-            raise SkillError(_("{ruleset}: a ladder's pairs are two-sided games: use 2 players, or 4 or 6 with "
-                               "teams (e.g. --rules 'ludoteka(players=4,teams=true)')").format(ruleset=v.label))
+        if v.rules.players not in (2, 3) and not v.rules.teams:
+            raise SkillError(_("{ruleset}: a ladder's pairs are two-sided games: use 2 or 3 players, or 4 or 6 "
+                               "with teams (e.g. --rules 'ludoteka(players=4,teams=true)')").format(ruleset=v.label))
+    if len({v.rules.players for v in variants}) > 1:  # (a manifest's rulesets: the command line's are checked)
+        raise SkillError(_("every compared ruleset must have the same number of players"))
 
 
 def check_ladder(ladder: list[str]) -> list[str]:
@@ -160,6 +178,25 @@ def games_needed(p_win: float, p_loss: float, level: float = LEVEL) -> float:
         if dist[mid + 1:].sum() >= level:
             return n
     return math.ceil(guess)
+
+
+def hands_interval(need: float, n_lo: float | None, n_hi: float, hpg: float, hpg_se: float) -> tuple:
+    """The 95 % interval of ``hands_to_win = need * hpg``: the games count's ends (``n_lo``, ``n_hi``, at the ends
+    of the interval of wins minus losses) times the hands per game, each end moved further out on the log
+    scale by the game length's own uncertainty, in quadrature: ``|log(H / H_end)| = sqrt(log(need / n_end)^2 +
+    (z se(hpg) / hpg)^2)``. The two are treated as independent (their covariance over deals is left out). Without
+    a finite count, or a finite se of hpg, the games' ends times hpg."""
+    plain = (n_lo * hpg if n_lo is not None else None, n_hi * hpg)
+    if not (math.isfinite(need) and need > 0 and hpg > 0 and math.isfinite(hpg_se)):
+        return plain
+    own = _z(0.975) * hpg_se / hpg
+
+    def end(n_end: float | None, sign: int) -> float | None:
+        if n_end is None or not math.isfinite(n_end):  # no lower end, or the edge may be nil
+            return n_end
+        return need * hpg * math.exp(sign * math.hypot(math.log(need / n_end), own))
+
+    return end(n_lo, -1), end(n_hi, 1)
 
 
 def _z(level: float) -> float:
@@ -250,13 +287,14 @@ def pair_columns(size: int, P: int, offset: int = 0, cols: tuple[int, int, int] 
 
 def share_effects(variants: list[Variant], P: int, run_dirs, specs) -> list[tuple]:
     """Each ruleset's skill share minus the first's, paired by deal (every ruleset plays the same deals): the
-    runs' won and games columns side by side, deal by deal, one chunk at a time (flat memory)."""
+    pairs' won and games columns side by side, deal by deal, one chunk at a time (flat memory)."""
     if len(variants) < 2:
         return []
     lay = DealLayout(2)
     n = S = G = None
     for _k, n, S, G in series_deal_sums(run_dirs, specs, specs[0].n_chunks,
-                                        columns=[lay.won(0), lay.won(1), lay.games]):
+                                        columns=[lay.won(0), lay.won(1), lay.games],
+                                        lineups=runs_per_pair(variants[0].rules)):
         pass
     rows = []
     for r in range(1, len(variants)):
@@ -275,7 +313,7 @@ def _ruleset_tables(v: Variant, labels: list[str], pairs, aggs, run_dirs, specs)
     size, P = lay.size, len(pairs)
     at = lambda p, col: p * size + col  # noqa: E731
     n = S = G = None
-    for _k, n, S, G in series_deal_sums(run_dirs, specs, specs[0].n_chunks):
+    for _k, n, S, G in series_deal_sums(run_dirs, specs, specs[0].n_chunks, lineups=runs_per_pair(v.rules)):
         pass
     rows = []
     share, se = skill_share(S, G, n, *pair_columns(size, P))
@@ -311,8 +349,9 @@ def _ruleset_tables(v: Variant, labels: list[str], pairs, aggs, run_dirs, specs)
             return games_needed((decisive + x) / 2, (decisive - x) / 2) if x is not None else math.inf
 
         n_lo, n_hi = (at_d(min(d_hi, decisive)) if d_hi is not None else None), at_d(d_lo)
-        hpg, _ = stats.deal_ratio(S, G, n, stats.unit(size * P, at(p, lay.hands)),
-                                  stats.unit(size * P, at(p, lay.games)))
+        hpg, hpg_se = stats.deal_ratio(S, G, n, stats.unit(size * P, at(p, lay.hands)),
+                                       stats.unit(size * P, at(p, lay.games)))
+        h_lo, h_hi = hands_interval(need, n_lo, n_hi, hpg, hpg_se)  # the game length's uncertainty too
         rd = diff(k + 1, k)
         fin = lambda x: None if x is None or not math.isfinite(x) else float(x)  # noqa: E731
         step = {"ruleset": v.label, "lower": labels[k], "upper": labels[k + 1], "rating_diff": rd[0],
@@ -320,8 +359,7 @@ def _ruleset_tables(v: Variant, labels: list[str], pairs, aggs, run_dirs, specs)
                 "win": float(pw), "draw": float(1 - decisive), "loss": float(pl_),
                 "games_to_win": fin(need), "games_to_win_lo": fin(n_lo), "games_to_win_hi": fin(n_hi),
                 "hands_per_game": float(hpg),
-                "hands_to_win": fin(need * hpg), "hands_to_win_lo": fin(n_lo * hpg if n_lo is not None else None),
-                "hands_to_win_hi": fin(n_hi * hpg)}
+                "hands_to_win": fin(need * hpg), "hands_to_win_lo": fin(h_lo), "hands_to_win_hi": fin(h_hi)}
         steps.append(step)
         if worst is None or (step["games_to_win"] or math.inf) > (worst["games_to_win"] or math.inf):
             worst = step
@@ -330,7 +368,7 @@ def _ruleset_tables(v: Variant, labels: list[str], pairs, aggs, run_dirs, specs)
             rows.append((v.label, m, worst[m] if worst[m] is not None else math.inf, worst[f"{m}_lo"],
                          worst[f"{m}_hi"]))
     # the ruleset's game numbers over all its pairs, as compare defines them per run
-    defs = metric_defs(v.rules, ["a", "b"])
+    defs = metric_defs(v.rules, ["a", "b"], sides=2)  # two-sided pairs (3 players: mano minus dealer)
     for m in ("seat_advantage", "hands_per_game", "escobas", "lucky_escobas"):
         if m not in defs:
             continue
@@ -351,7 +389,7 @@ def analyse(variants: list[Variant], labels: list[str], pairs, aggs, run_dirs, s
     """All the skill tables, one ruleset at a time (its runs are ``P`` consecutive ones)."""
     import polars as pl
 
-    P = len(pairs)
+    P = len(pairs) * runs_per_pair(variants[0].rules)  # runs per ruleset (every ruleset has the same players)
     rows, ratings, steps, pair_frames = [], [], [], []
     for k, v in enumerate(variants):
         sl = slice(k * P, (k + 1) * P)
@@ -367,7 +405,7 @@ def analyse(variants: list[Variant], labels: list[str], pairs, aggs, run_dirs, s
                    "score": f, "win": f, "draw": f, "loss": f, "games_to_win": f, "games_to_win_lo": f,
                    "games_to_win_hi": f, "hands_per_game": f, "hands_to_win": f, "hands_to_win_lo": f,
                    "hands_to_win_hi": f}
-    effects = share_effects(variants, P, run_dirs, specs)
+    effects = share_effects(variants, len(pairs), run_dirs, specs)
     return {"skill": estimate_frame(rows), "skill_effects": estimate_frame(effects),
             "skill_ratings": pl.concat(ratings),
             "skill_steps": pl.DataFrame(steps, schema=step_schema), "skill_pairs": pl.concat(pair_frames)}
@@ -383,17 +421,21 @@ def skill(variants: list[Variant], ladder: list[str], n: int, out: str | Path, *
     labels = ladder_labels(ladder)
     pairs = list(combinations(range(len(ladder)), 2))
     out = Path(out)
+    R = runs_per_pair(variants[0].rules)  # 3 players: two lineups per pair (``lineups``)
     specs, runs = [], []
     for k, v in enumerate(variants):
         for i, j in pairs:
             try:
-                s = make_spec(ladder[i], [ladder[j]], v.rules, n, seed=seed, players_fixed=True, keep_deals=True,
-                              chunk_size=chunk_size)
+                made = pair_specs(ladder[i], ladder[j], v.rules, n, seed=seed, keep_deals=True, chunk_size=chunk_size)
             except RunError as e:
                 raise SkillError(f"{v.label}: {e}") from None
-            seed = s.seed  # one seed for every ruleset and pair: the same deals
-            runs.append({"ruleset": k, "a": ladder[i], "b": ladder[j], "run": f"runs/{len(specs):02d}"})
-            specs.append(s)
+            seed = made[0].seed  # one seed for every ruleset and pair: the same deals
+            for s in made:
+                runs.append({"ruleset": k, "a": ladder[i], "b": ladder[j], "run": f"runs/{len(specs):02d}"}
+                            | ({"lineup": list(s.strategies)} if R > 1 else {}))
+                specs.append(s)
+    if not chunk_size:  # one size for every run (chunk k holds the same deals in all): the slowest pair's
+        specs = series_chunk_size(out, KIND, specs)
     manifest = {"kind": KIND, "format": SERIES_FORMAT, "tool": "escoba-sim", "version": __version__,
                 "engine": engine_for(list(ladder)), "seed": seed, "strategies": list(ladder), "n": n,
                 "chunk_size": specs[0].chunk_size,
@@ -403,8 +445,9 @@ def skill(variants: list[Variant], ladder: list[str], n: int, out: str | Path, *
 
     def run_label(k: int) -> str:
         r = runs[k]
-        i, j = pairs[k % len(pairs)]
-        return f"{variants[r['ruleset']].label}: {labels[i]} vs {labels[j]}"
+        i, j = pairs[k // R % len(pairs)]
+        return " ".join(filter(None, (f"{variants[r['ruleset']].label}: {labels[i]} vs {labels[j]}",
+                                      lineup_text(specs[k]))))
 
     try:
         aggs = run_series(out, manifest, ("kind", "seed", "n", "rulesets", "strategies"), specs, "skill ladder",
@@ -415,7 +458,7 @@ def skill(variants: list[Variant], ladder: list[str], n: int, out: str | Path, *
     tables = analyse(variants, labels, pairs, aggs, [out / r["run"] for r in runs], specs)
     summary = {"kind": KIND, "version": __version__, "engine": manifest["engine"], "seed": seed,
                "strategies": list(ladder), "labels": labels, "n_per_pair": n,
-               "games_per_pair": specs[0].played, "chunks": specs[0].n_chunks,
+               "games_per_pair": specs[0].played * R, "chunks": specs[0].n_chunks,
                "rulesets": manifest["rulesets"],
                "interval": N_("95% normal intervals, the deal as unit (every pair of every ruleset plays the same "
                               "deals): ratings by the tournament's sandwich estimator, the skill share by its "
@@ -424,5 +467,7 @@ def skill(variants: list[Variant], ladder: list[str], n: int, out: str | Path, *
                "skill": json_rows(tables["skill"]), "effects": json_rows(tables["skill_effects"]),
                "ratings": json_rows(tables["skill_ratings"]),
                "steps": json_rows(tables["skill_steps"])}
+    if R > 1:
+        summary["three_players"] = THREE_PLAYER_PAIRS
     write_results(out, manifest, tables, summary)
     return summary

@@ -58,6 +58,7 @@ from ..runs.folder import (
     write_json,
 )
 from ..runs.spec import RunError, RunSpec
+from .lineups import two_sided
 
 SERIES_FORMAT = 2  # the series folder's layout (2: deal files and result files carry checksums)
 RESULT_FILE = re.compile(r"tables/[a-z_]{1,40}\.parquet|summary\.json")
@@ -162,7 +163,8 @@ def _series_resume(message: str, out: Path, run_dir: Path, spec: RunSpec | None,
     return message
 
 
-def series_deal_sums(run_dirs: list[Path], specs: list[RunSpec], n_chunks: int, columns: list[int] | None = None):
+def series_deal_sums(run_dirs: list[Path], specs: list[RunSpec], n_chunks: int, columns: list[int] | None = None,
+                     lineups: int = 1):
     """Per-deal sums across the runs of a series, paired by deal, one chunk at a time (flat memory).
 
     Every run of a comparison or tournament plays the same deals with the same chunk
@@ -170,16 +172,19 @@ def series_deal_sums(run_dirs: list[Path], specs: list[RunSpec], n_chunks: int, 
     vectors (each deal file verified: ``runs.folder.read_deals``; a bad one is a
     one-line RunError) are put side by side (run ``i`` at columns ``i * P ...``) and
     summed into ``S = sum_c v_c`` and ``G = sum_c v_c v_c^T``. Yields ``(k, n, S, G)``
-    after each chunk (running totals, the arrays reused). ``columns`` keeps only those columns of each
-    run's vector.
+    after each chunk (running totals, the arrays reused). ``lineups``: each that many consecutive runs
+    are one pair's lineups (2 under 3 players), first made one two-sided vector (``lineups.two_sided``).
+    ``columns`` keeps only those columns of each (pair's) vector.
     """
     n, S, G = 0, None, None
     for k in range(n_chunks):
         parts = [read_run_deals(d, spec, k) for d, spec in zip(run_dirs, specs)]
-        if columns is not None:
-            parts = [p[:, columns] for p in parts]
         if len({len(p) for p in parts}) != 1:
             raise RunError(_("chunk {k} holds different deals in the runs of {folder}").format(k=k, folder=run_dirs[0].parent))
+        if lineups > 1:
+            parts = [two_sided(parts[i:i + lineups]) for i in range(0, len(parts), lineups)]
+        if columns is not None:
+            parts = [p[:, columns] for p in parts]
         v = np.hstack(parts)
         if S is None:
             S, G = np.zeros(v.shape[1], np.int64), np.zeros((v.shape[1], v.shape[1]), np.int64)

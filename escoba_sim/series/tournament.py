@@ -12,6 +12,12 @@ estimator with the deal as unit (``stats.bradley_terry_cov``), from the
 pairs' per-deal vectors side by side (every pair plays the same deals, so a
 lucky deal moves every pair's result together).
 
+Under 3 players without teams a pair (A, B) is two runs on the same deals, the
+lineups (A, B, B) and (B, A, A) with ``ceil(n / 2)`` games each, read as one
+two-sided pair (``lineups``: A's score is the share of games won by an A seat,
+both lineups together; docs/skill.md, "Three players"); the manifest lists one
+``pairs`` entry per run, with its ``lineup``.
+
 Output folder: ``DIR/manifest.json`` (kind "tournament"), ``DIR/runs/NN/`` (one
 runner folder per pair), ``DIR/tables/*.parquet`` (pairs, crosstable, ratings,
 rating_cov, estimates, categories, points_hist, hands_hist, convergence) and ``DIR/summary.json``.
@@ -32,8 +38,9 @@ from ..i18n import N_
 from ..i18n import translate as _
 from ..runs import stats
 from ..runs.aggregates import DealLayout, add_padded
-from ..runs.spec import RunError, RunSpec, make_spec
+from ..runs.spec import RunError, RunSpec
 from ..strategies import StrategyError, check_strategy, parse_strategy
+from .lineups import THREE_PLAYER_PAIRS, pair_specs, runs_per_pair, two_sided_totals
 from .tables import (
     SERIES_FORMAT,
     category_frame,
@@ -59,17 +66,21 @@ class TournamentError(ValueError):
 
 def analyse(labels: list[str], pairs: list[tuple[int, int]], aggs_by_pair: list[list[dict]], run_dirs: list[Path],
             specs: list[RunSpec]):
-    """All tables from the pairs' runs: crosstable cells and ratings with the deal model's intervals."""
+    """All tables from the pairs' runs: crosstable cells and ratings with the deal model's intervals.
+
+    ``aggs_by_pair``, ``run_dirs`` and ``specs`` hold each pair's runs in pair order: one run per pair, or a 3-player
+    pair's two lineups (``lineups``), read as one two-sided pair."""
     import polars as pl
 
     m = len(labels)
     lay = DealLayout(2)
     size, P = lay.size, len(pairs)
+    R = len(specs) // P  # runs per pair
     at = lambda p, col: p * size + col  # noqa: E731  (column of pair p's run in the series vector)
     one = lambda *cols, weights=None: stats.unit(size * P, *cols, weights=weights)  # noqa: E731
     conv = []
     n = S = G = None
-    for k, n, S, G in series_deal_sums(run_dirs, specs, len(aggs_by_pair[0])):
+    for k, n, S, G in series_deal_sums(run_dirs, specs, len(aggs_by_pair[0]), lineups=R):
         for p, (i, j) in enumerate(pairs):
             s, se = stats.deal_ratio(S, G, n, one(at(p, lay.won(0))), one(at(p, lay.games)))
             conv.append((f"{labels[i]} vs {labels[j]}", k + 1, float(S[at(p, lay.games)]), s, *proportion(s, se, n)))
@@ -105,11 +116,12 @@ def analyse(labels: list[str], pairs: list[tuple[int, int]], aggs_by_pair: list[
     pts = {s: np.zeros(len(SIDE_COLUMNS), np.int64) for s in range(m)}
     hands = {s: 0 for s in range(m)}
     hh = np.zeros(0, np.int64)
-    for (i, j), aggs in zip(pairs, aggs_by_pair):
-        merged = run_totals(aggs)
+    for p, (i, j) in enumerate(pairs):
+        merged = two_sided_totals([run_totals(aggs) for aggs in aggs_by_pair[p * R:(p + 1) * R]])
         for e, s in enumerate((i, j)):
             pts[s] += merged["points"][e]
-            hands[s] += int(merged["hands"][0])
+            # per hand of one seat: with 3 players a side holds one seat or two (``side_hands``)
+            hands[s] += int(merged["side_hands"][e] if "side_hands" in merged else merged["hands"][0])
             if merged["points_hist"].size:
                 ph += count_rows(labels[s], merged["points_hist"][e])
         hh = add_padded(hh, merged["game_hands_hist"])
@@ -149,19 +161,20 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
     if len(set(strategies)) != len(strategies):
         raise TournamentError(_("each strategy may enter a tournament once"))
     r = parse_rules(rules)
-    if r.players != 2 and not r.teams:
-        raise TournamentError(_("tournament pairs are two-sided games: use 2 players, or 4 or 6 with teams"))
+    if r.players not in (2, 3) and not r.teams:
+        raise TournamentError(_("tournament pairs are two-sided games: use 2 or 3 players, or 4 or 6 with teams"))
     out = Path(out)
     pairs = list(combinations(range(len(strategies)), 2))
+    R = runs_per_pair(r)
     specs = []
     for i, j in pairs:
         try:
-            s = make_spec(strategies[i], [strategies[j]], r, n, seed=seed, players_fixed=True, keep_deals=True,
-                          chunk_size=chunk_size, save_hands=save_hands)
+            s = pair_specs(strategies[i], strategies[j], r, n, seed=seed, keep_deals=True, chunk_size=chunk_size,
+                           save_hands=save_hands)
         except RunError as e:
             raise TournamentError(str(e)) from None
-        seed = s.seed
-        specs.append(s)
+        seed = s[0].seed
+        specs += s
     if not chunk_size:  # the default: one size for every run, the slowest run's (or the folder's)
         specs = series_chunk_size(out, KIND, specs)
     manifest = {"kind": KIND, "format": SERIES_FORMAT, "tool": "escoba-sim", "version": __version__, "engine": engine_for(list(strategies)),
@@ -169,7 +182,9 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
                 "rules": r.canonical(), "rules_digest": r.digest(), "rules_fields": r.as_dict(),
                 "strategies": list(strategies), "n": n, "chunk_size": specs[0].chunk_size,
                 "pairs": [{"a": strategies[i], "b": strategies[j], "run": f"runs/{k:02d}"}
-                          for k, (i, j) in enumerate(pairs)],
+                          for k, (i, j) in enumerate(pairs)] if R == 1 else  # 3 players: one entry per lineup
+                         [{"a": strategies[i], "b": strategies[j], "lineup": list(specs[k].strategies),
+                           "run": f"runs/{k:02d}"} for k, (i, j) in enumerate(p for p in pairs for _ in range(R))],
                 "argv": argv or []}
     if save_hands:  # kept only when asked, so the manifest of a tournament without records is unchanged
         manifest["save_hands"] = True
@@ -185,11 +200,13 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
                "rules": r.canonical(),
                "rules_digest": r.digest(), "strategies": list(strategies), "labels": tables["ratings"]["label"].to_list(),
                "n_per_pair": n,
-               "games_per_pair": specs[0].played, "chunks": specs[0].n_chunks,
+               "games_per_pair": specs[0].played * R, "chunks": specs[0].n_chunks,
                "ratings": json_rows(tables["ratings"]), "pairs": json_rows(tables["pairs"]),
                "estimates": json_rows(tables["estimates"].filter(tables["estimates"]["metric"] == "win_rate")),
                "interval": N_("95% CIs, the deal as unit (every pair plays the same deals): crosstable by the "
                               "delta method (scores: Wilson at the deals' effective sample size, never outside "
                               "[0, 1]), ratings by a sandwich estimator of the Bradley-Terry fit")}
+    if R > 1:
+        summary["three_players"] = THREE_PLAYER_PAIRS
     write_results(out, manifest, tables, summary)
     return summary

@@ -197,8 +197,8 @@ def test_skill_refuses_what_it_cannot_play(tmp_path):
     with pytest.raises(sk.SkillError, match="two or more"):
         sk.skill(sk.skill_variants([], []), ["greedy"], 10, tmp_path / "a")
     with pytest.raises(sk.SkillError, match="two-sided"):
-        sk.skill(sk.skill_variants(["ludoteka(players=3)"], []), LADDER, 10, tmp_path / "b")
-    r = CliRunner().invoke(main, ["skill", "--rules", "ludoteka(players=3)", "--ladder", "random,greedy", "-n", "10",
+        sk.skill(sk.skill_variants(["ludoteka(players=4)"], []), LADDER, 10, tmp_path / "b")
+    r = CliRunner().invoke(main, ["skill", "--rules", "ludoteka(players=4)", "--ladder", "random,greedy", "-n", "10",
                                   "--seed", "1", "--out", str(tmp_path / "c")])
     assert r.exit_code == 1 and r.stderr.count("\n") == 1 and "Traceback" not in r.output
     assert "two-sided games" in r.stderr
@@ -305,3 +305,38 @@ def test_skill_intervals_cover_the_large_ladder_value():
     rates = {k: h / n for k, (h, n, _) in hits.items()}
     assert len(rates) == 6 and "skill: skill_share, tradicional - ludoteka" in rates, rates
     assert all(0.92 <= r <= 0.98 for r in rates.values()), rates
+
+
+def test_a_ladder_with_a_slow_strategy_plays_one_chunk_size(tmp_path):
+    """A searching strategy's pairs get small default chunks and the others large ones; every run of the
+    ladder must cut its deals alike (chunk k the same deals in all), else the pairs cannot be put side by
+    side deal by deal (this ladder failed with "chunk 0 holds different deals")."""
+    ladder = ["random", "greedy", "ismcts:iters=400"]
+    s = sk.skill(sk.skill_variants([], []), ladder, 240, tmp_path / "s", seed=4)
+    runs = json.loads((tmp_path / "s" / "manifest.json").read_text())["pairs"]
+    sizes = {json.loads((tmp_path / "s" / r["run"] / "manifest.json").read_text())["spec"]["chunk_size"]
+             for r in runs}
+    assert len(sizes) == 1 and sizes.pop() < 120  # the slow pair's size: its 120 deals in 2 chunks or more
+    assert metric(s, "ludoteka", "skill_share")["estimate"] > 0
+
+
+
+def test_hands_to_win_interval_holds_the_game_lengths_uncertainty(two_rulesets):
+    """Each end of the hands interval is the games count's end times the hands per game, moved out on the log
+    scale by the game length's own uncertainty in quadrature: with hands per game known exactly it is the
+    games' interval times it; with the games count flat (random against greedy: 3 games at both ends) it is
+    the hands per game's own interval times 3; in the ladder every step's interval holds the games' ends
+    times hpg and is wider than that."""
+    assert sk.hands_interval(10, 8, 13, 4.0, 0.0) == pytest.approx((32.0, 52.0))
+    lo, hi = sk.hands_interval(3, 3, 3, 4.0, 0.05)
+    assert (lo, hi) == pytest.approx((12 * math.exp(-1.959964 * 0.05 / 4), 12 * math.exp(1.959964 * 0.05 / 4)))
+    lo, hi = sk.hands_interval(10, 8, 13, 4.0, 0.05)
+    assert math.log(40 / lo) == pytest.approx(math.hypot(math.log(10 / 8), 1.959964 * 0.05 / 4))
+    assert sk.hands_interval(10, 8, math.inf, 4.0, 0.05)[1] == math.inf
+    _, summary = two_rulesets
+    for st in summary["steps"]:
+        assert st["hands_to_win_lo"] < st["games_to_win_lo"] * st["hands_per_game"]
+        if st["games_to_win_hi"] is None:  # the edge may be nil: no upper end
+            assert st["hands_to_win_hi"] is None
+        else:
+            assert st["hands_to_win_hi"] > st["games_to_win_hi"] * st["hands_per_game"]
