@@ -85,3 +85,8 @@ def one_error(result, code=None) -> str:
     assert len(errors) == 1 and "Traceback" not in result.stderr, result.stderr
     assert len(lines) <= 3, result.stderr
     return errors[0]
+
+
+def skill_metric(summary: dict, label: str, name: str) -> dict:
+    """One row of a skill summary: ruleset ``label``'s ``name`` (skill_share, rating_spread, ...)."""
+    return next(r for r in summary["skill"] if r["label"] == label and r["metric"] == name)

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from helpers import skill_metric
 
 from escoba_sim.cli import main
 from escoba_sim.output.report import write_report
@@ -25,10 +26,6 @@ from escoba_sim.series.tournament import tournament
 
 REPO = Path(__file__).resolve().parents[2]
 LADDER = ["random", "greedy", "maxoros"]
-
-
-def metric(summary, label, name):
-    return next(r for r in summary["skill"] if r["label"] == label and r["metric"] == name)
 
 
 @pytest.fixture(scope="module")
@@ -60,13 +57,13 @@ def test_the_ratings_agree_with_a_tournament_on_the_same_deals(two_rulesets, tmp
 def test_a_skilled_ladder_shows_skill_and_sensible_game_numbers(two_rulesets):
     _, summary = two_rulesets
     for label in ("ludoteka", "lucky_deal=off"):
-        share = metric(summary, label, "skill_share")
+        share = skill_metric(summary, label, "skill_share")
         assert 0 < share["lo"] < share["estimate"] < share["hi"] < 1
-        spread = metric(summary, label, "rating_spread")
+        spread = skill_metric(summary, label, "rating_spread")
         assert spread["lo"] > 0
-        assert metric(summary, label, "hands_per_game")["estimate"] > 1
+        assert skill_metric(summary, label, "hands_per_game")["estimate"] > 1
     # no lucky deal, no lucky-deal escobas
-    assert metric(summary, "lucky_deal=off", "lucky_escobas")["estimate"] == 0
+    assert skill_metric(summary, "lucky_deal=off", "lucky_escobas")["estimate"] == 0
     steps = [s for s in summary["steps"] if s["ruleset"] == "ludoteka"]
     assert [(s["lower"], s["upper"]) for s in steps] == [("random", "greedy"), ("greedy", "maxoros")]
     rg = steps[0]
@@ -79,7 +76,7 @@ def test_the_skill_share_difference_is_paired_by_deal(two_rulesets):
     unpaired one (the same deals move both rulesets' results together)."""
     _, summary = two_rulesets
     (e,) = summary["effects"]
-    a, b = metric(summary, "lucky_deal=off", "skill_share"), metric(summary, "ludoteka", "skill_share")
+    a, b = skill_metric(summary, "lucky_deal=off", "skill_share"), skill_metric(summary, "ludoteka", "skill_share")
     assert e["label"] == "lucky_deal=off" and e["estimate"] == pytest.approx(a["estimate"] - b["estimate"])
     unpaired = math.hypot(a["hi"] - a["lo"], b["hi"] - b["lo"])
     assert 0 < e["hi"] - e["lo"] < 0.8 * unpaired
@@ -106,12 +103,12 @@ def test_a_ladder_of_one_strategy_against_itself_shows_no_skill(tmp_path):
     that holds it; the rating spread's interval holds 0 too. (The non-degenerate null, where games of
     equal sides differ, is test_skill_share_of_known_outcomes and the coverage test below.)"""
     s = sk.skill(sk.skill_variants([], []), ["random", "random", "random"], 300, tmp_path / "s", seed=3)
-    share = metric(s, "ludoteka", "skill_share")
+    share = skill_metric(s, "ludoteka", "skill_share")
     assert share["lo"] <= 0 <= share["hi"] and share["estimate"] == 0
-    spread = metric(s, "ludoteka", "rating_spread")
+    spread = skill_metric(s, "ludoteka", "rating_spread")
     assert spread["lo"] <= 0 <= spread["hi"]
     assert [r["label"] for r in s["ratings"]] == ["random", "random#2", "random#3"]
-    g = metric(s, "ludoteka", "games_to_win")  # neither neighbour is stronger: no match length
+    g = skill_metric(s, "ludoteka", "games_to_win")  # neither neighbour is stronger: no match length
     assert g["estimate"] is None and g["lo"] is None
 
 
@@ -317,7 +314,7 @@ def test_a_ladder_with_a_slow_strategy_plays_one_chunk_size(tmp_path):
     sizes = {json.loads((tmp_path / "s" / r["run"] / "manifest.json").read_text())["spec"]["chunk_size"]
              for r in runs}
     assert len(sizes) == 1 and sizes.pop() < 120  # the slow pair's size: its 120 deals in 2 chunks or more
-    assert metric(s, "ludoteka", "skill_share")["estimate"] > 0
+    assert skill_metric(s, "ludoteka", "skill_share")["estimate"] > 0
 
 
 

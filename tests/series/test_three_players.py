@@ -8,6 +8,7 @@ import shutil
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from helpers import skill_metric
 
 from escoba_sim.cli import main
 from escoba_sim.game.columns import SIDE_COLUMNS
@@ -21,10 +22,6 @@ from escoba_sim.series.tournament import TournamentError, tournament
 
 RULES = "tradicional(players=3)"
 LADDER = ["random", "greedy", "maxoros"]
-
-
-def metric(summary, label, name):
-    return next(r for r in summary["skill"] if r["label"] == label and r["metric"] == name)
 
 
 @pytest.fixture(scope="module")
@@ -67,11 +64,11 @@ def test_one_strategy_against_itself_shows_no_skill_under_3_players(tmp_path):
     """(random, random, random) twice: A's score against B is exactly 1/2 on every deal (both lineups are the
     same games), so the skill share is 0 and every interval holds 0."""
     s = sk.skill(sk.skill_variants([RULES], []), ["random", "random"], 90, tmp_path / "s", seed=2)
-    share = metric(s, RULES, "skill_share")
+    share = skill_metric(s, RULES, "skill_share")
     assert share["estimate"] == 0 and share["lo"] <= 0 <= share["hi"]
     for r in s["ratings"]:
         assert r["lo"] <= 0 <= r["hi"]
-    spread = metric(s, RULES, "rating_spread")
+    spread = skill_metric(s, RULES, "rating_spread")
     assert spread["lo"] <= 0 <= spread["hi"]
     (step,) = s["steps"]
     assert step["score"] == 0.5 and step["games_to_win"] is None
@@ -81,10 +78,10 @@ def test_a_3_player_ladder_ranks_greedy_above_random(ladder):
     _, summary = ladder
     r = {x["label"]: x for x in summary["ratings"]}
     assert r["greedy"]["lo"] > r["random"]["hi"] and r["maxoros"]["lo"] > r["random"]["hi"]
-    share = metric(summary, RULES, "skill_share")
+    share = skill_metric(summary, RULES, "skill_share")
     assert 0 < share["lo"] < share["estimate"] < share["hi"] < 1
-    assert metric(summary, RULES, "hands_per_game")["estimate"] > 1
-    seat = metric(summary, RULES, "seat_advantage")  # mano minus dealer: defined for 3 players too
+    assert skill_metric(summary, RULES, "hands_per_game")["estimate"] > 1
+    seat = skill_metric(summary, RULES, "seat_advantage")  # mano minus dealer: defined for 3 players too
     assert seat["lo"] < seat["estimate"] < seat["hi"]
     assert "middle seat" in summary["three_players"]["seat_advantage"]
 
