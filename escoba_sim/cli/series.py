@@ -163,7 +163,10 @@ per game and escobas per hand, each with an interval at 95% (the deal as unit). 
 Examples:
   escoba-sim skill
   escoba-sim skill --design-effects --ladder random,greedy,maxoros -n 2000
-  escoba-sim skill --rules ludoteka --rules cardgames --ladder random,greedy,heuristic"""))
+  escoba-sim skill --rules ludoteka --rules cardgames --ladder random,greedy,heuristic
+
+Under 3 players (-r 'tradicional(players=3)') each pair plays two runs on the
+same deals, (A, B, B) then (B, A, A): docs/skill.md, "Three players"."""))
 @click.option("--rules", "-r", "rules_list", type=RULES, multiple=True,
               help=_("A ruleset (repeat it to rank several); with --vary, the one base ruleset. Default ludoteka."))
 @variant_options
