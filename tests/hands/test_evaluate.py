@@ -217,3 +217,16 @@ def test_searched_values_deal_consistently_with_the_public_voids():
         assert not np.array_equal(inferred.margins, uniform.margins)
         found += 1
     assert found >= 3
+
+
+def test_the_evaluator_searches_as_the_ismcts_default_does():
+    # hints inherit the strategy's search: its c, rollout policy and prior (issue 24), not the old greedy one
+    from escoba_sim.strategies import parse_strategy
+
+    params = dict(parse_strategy("ismcts").params)
+    st = engine.new_hand(parse_rules("ludoteka"), shuffled_deck(3, 0, 0), 0)
+    default = evaluate(st, samples=300, seed=1).margins
+    spelled = evaluate(st, samples=300, seed=1, c=params["c"], rollout=params["rollout"], prior=params["prior"])
+    plain = evaluate(st, samples=300, seed=1, c=params["c"], rollout=0, prior=0)
+    np.testing.assert_array_equal(default, spelled.margins)
+    assert not np.array_equal(default, plain.margins)
