@@ -23,7 +23,7 @@ from ..game.rules import Ruleset
 from ..runs.aggregates import DealLayout, add_padded
 from ..runs.spec import RunSpec, make_spec
 
-THREE_PLAYERS = (2, (0, 1, 1), (1, 0, 0))  # lineups per pair; each lineup's entrants' sides (0: A, 1: B)
+THREE_PLAYER_SIDES = ((0, 1, 1), (1, 0, 0))  # a 3-player pair's lineups: each entrant's side (0: A, 1: B)
 # what a 3-player series' summary.json says its two-sided numbers are (English, as every summary field)
 THREE_PLAYER_PAIRS = {
     "lineups": "each pair (A, B) plays the lineups (A, B, B) and (B, A, A) on the same deals, each with all its "
@@ -42,7 +42,7 @@ THREE_PLAYER_PAIRS = {
 
 def runs_per_pair(rules: Ruleset) -> int:
     """1 for a two-sided ruleset (2 players, or teams), 2 for 3 players without teams."""
-    return THREE_PLAYERS[0] if rules.players == 3 and not rules.teams else 1
+    return len(THREE_PLAYER_SIDES) if rules.players == 3 and not rules.teams else 1
 
 
 def pair_specs(a: str, b: str, rules: Ruleset, n: int, **kwargs) -> list[RunSpec]:
@@ -74,7 +74,7 @@ def two_sided(deals: list[np.ndarray]) -> np.ndarray:
         return deals[0]
     three, two = DealLayout(3), DealLayout(2)
     out = np.zeros((len(deals[0]), two.size), np.int64)
-    for v, sides in zip(deals, THREE_PLAYERS[1:]):
+    for v, sides in zip(deals, THREE_PLAYER_SIDES):
         out[:, two.hands] += v[:, three.hands]
         out[:, two.games] += v[:, three.games]
         for e, side in enumerate(sides):
@@ -97,17 +97,16 @@ def two_sided_totals(totals: list[dict]) -> dict:
     K = len(SIDE_COLUMNS)
     points = np.zeros((2, K), np.int64)
     side_hands = np.zeros(2, np.int64)
-    hist = [np.zeros(0, np.int64), np.zeros(0, np.int64)]
+    hist = np.zeros((2, 0), np.int64)
     games_hist = np.zeros(0, np.int64)
-    for t, sides in zip(totals, THREE_PLAYERS[1:]):
+    for t, sides in zip(totals, THREE_PLAYER_SIDES):
         for e, side in enumerate(sides):
             points[side] += t["points"][e]
             side_hands[side] += int(t["hands"][0])
-            if t["points_hist"].size:
-                hist[side] = add_padded(hist[side], t["points_hist"][e])
+            row = np.zeros((2, t["points_hist"].shape[1]), np.int64)
+            row[side] = t["points_hist"][e]
+            hist = add_padded(hist, row)
         games_hist = add_padded(games_hist, t["game_hands_hist"])
-    width = max(len(h) for h in hist)
-    return {"points": points, "side_hands": side_hands,
-            "points_hist": np.stack([np.pad(h, (0, width - len(h))) for h in hist]),
+    return {"points": points, "side_hands": side_hands, "points_hist": hist,
             "hands": np.array([sum(int(t["hands"][0]) for t in totals)]),
             "games": np.array([sum(int(t["games"][0]) for t in totals)]), "game_hands_hist": games_hist}
