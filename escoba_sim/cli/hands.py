@@ -10,13 +10,13 @@ import click
 
 from ..i18n import ngettext
 from ..i18n import translate as _
+from .errors import fail
 from .options import (
     COUNT,
     RULES,
     SAMPLES,
     STRATEGY,
     emit_json,
-    fail,
     json_option,
     out_option,
     seed_option,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 
 import click
 
@@ -174,12 +173,6 @@ def given_on_command_line(name: str) -> bool:
 
 def emit_json(data) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=False))
-
-
-def fail(message: str, code: int = 1):
-    """Print a one-line error on stderr and exit non-zero."""
-    click.echo(_("Error: {message}").format(message=message), err=True)
-    sys.exit(code)
 
 
 def terminal_width() -> int:

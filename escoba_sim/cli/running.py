@@ -11,7 +11,8 @@ import sys
 import click
 
 from ..i18n import translate as _
-from .options import emit_json, fail, given_on_command_line
+from .errors import fail
+from .options import emit_json, given_on_command_line
 
 
 @contextlib.contextmanager

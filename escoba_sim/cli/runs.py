@@ -9,12 +9,12 @@ import sys
 import click
 
 from ..i18n import translate as _
+from .errors import fail
 from .options import (
     COUNT,
     STRATEGY,
     chunk_option,
     emit_json,
-    fail,
     jobs_option,
     json_option,
     out_option,

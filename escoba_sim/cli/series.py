@@ -9,12 +9,12 @@ import shlex
 import click
 
 from ..i18n import translate as _
+from .errors import fail
 from .options import (
     COUNT,
     RULES,
     STRATEGY,
     chunk_option,
-    fail,
     jobs_option,
     json_option,
     out_option,

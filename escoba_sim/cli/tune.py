@@ -5,11 +5,11 @@ from __future__ import annotations
 import click
 
 from ..i18n import translate as _
+from .errors import fail
 from .options import (
     COUNT,
     STRATEGY,
     emit_json,
-    fail,
     jobs_option,
     json_option,
     out_option,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from ..i18n import translate as _
-from .options import SAMPLES, fail, out_option
+from .errors import fail
+from .options import SAMPLES, out_option
 
 
 @click.command(help=_("""Play and learn Escoba in the browser: a game against any built-in strategy

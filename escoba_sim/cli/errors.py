@@ -1,0 +1,40 @@
+"""The command line's one way of showing a library error: ``render`` names each parameter by the flag that
+sets it in the running command (``teams`` -> ``--teams``), and ``fail`` prints the line (and the command that
+continues the work, when the error carries one) and exits non-zero."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..errors import EscobaError
+from ..i18n import translate as _
+
+# parameters whose flag is not ``--`` + the name with dashes (the running command's own options are looked
+# up first; this covers parameters named in a message of another command, a resume line's, say)
+FLAGS = {"count": "-n"}
+
+
+def flag_of(name: str) -> str:
+    """The flag that sets library parameter ``name`` in the running command (its long form)."""
+    ctx = click.get_current_context(silent=True)
+    for param in getattr(getattr(ctx, "command", None), "params", ()):
+        if param.name == name and isinstance(param, click.Option):
+            longs = [o for o in param.opts if o.startswith("--")]
+            return (longs or param.opts)[0]
+    return FLAGS.get(name, "--" + name.replace("_", "-"))
+
+
+def render(error: BaseException) -> str:
+    """What the command line says of ``error``: its message with flags for parameters."""
+    if isinstance(error, EscobaError):
+        return error.render(name_of=flag_of)
+    return str(error)
+
+
+def fail(error: BaseException | str, code: int = 1):
+    """Print a one-line error on stderr and exit ``code`` (non-zero)."""
+    message = error if isinstance(error, str) else render(error)
+    click.echo(_("Error: {message}").format(message=message), err=True)
+    sys.exit(code)
