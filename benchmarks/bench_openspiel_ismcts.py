@@ -28,8 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "analysis"))
 
 
 def bench(budget: int, hands: int, seed: int, rules: str) -> dict:
-    import escoba_sim.openspiel
     import pyspiel
+
+    import escoba_sim.env.openspiel  # noqa: F401 (registers the game)
     from openspiel_yardstick import play_hand
 
     game = pyspiel.load_game(f"python_escoba(rules={rules})")
