@@ -143,6 +143,8 @@ def _attribute_of(module: str, attrs: list[str]) -> bool:
     if obj is escoba_sim and attrs[0] in escoba_sim.MOVED:
         return False
     for attr in attrs:
+        if obj is None:  # a thing loaded when available (`native.core` under ESCOBA_SIM_PURE_PYTHON=1)
+            return True
         if not hasattr(obj, attr):
             return False
         obj = getattr(obj, attr)
