@@ -4,7 +4,7 @@ OpenSpiel's ``ISMCTSBot`` (open_spiel/python/algorithms/ismcts.py, random
 rollouts, its own tree and UCT; ``BOT_SETTINGS``) plays each of our strategies
 on duplicate deals: deal ``d`` is ``rng.shuffled_deck(seed, d, 0)`` with seat 0
 dealing, played twice, the OpenSpiel bot in seat 0 then in seat 1. Our
-strategies play through ``escoba_sim.openspiel.StrategyBot`` (the engine's
+strategies play through ``escoba_sim.env.openspiel.StrategyBot`` (the engine's
 decisions; ismcts through the compiled core). A hand's score is the OpenSpiel
 bot's return: its hand points minus ours. Every hand is seeded on its own
 (seed, deal, seat), the bot's world sampler included, so hands replay exactly
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -114,8 +113,9 @@ def _drop_partial_line(path: Path) -> None:
 
 
 def run(budgets: list[int], deals: int, opponents: list[str], seed: int, rules: str, rows_path: Path = ROWS) -> None:
-    import escoba_sim.openspiel
     import pyspiel
+
+    import escoba_sim.env.openspiel  # noqa: F401 (registers the game)
 
     game = pyspiel.load_game(f"python_escoba(rules={rules})")
     done = {(r["budget"], r["ours"], r["deal"], r["os_seat"]) for r in load_rows(rows_path)

@@ -13,7 +13,6 @@ Add a strategy (a spec string) to STRATEGIES to put it in both tables.
 
 import math
 
-import numpy as np
 from _common import SEED, N, fresh, save_numbers
 
 from escoba_sim.batch import play_hands

@@ -85,8 +85,9 @@ def bench_aec(rules: str, seconds: float) -> dict:
 
 
 def bench_openspiel(rules: str, seconds: float) -> dict:
-    import escoba_sim.openspiel
     import pyspiel
+
+    import escoba_sim.env.openspiel  # noqa: F401 (registers the game)
 
     game = pyspiel.load_game(f"python_escoba(rules={rules})")
     rng = np.random.default_rng(1)

@@ -2,7 +2,7 @@
 
 For each of four quantities, ``--runs`` small runs with seeds 1, 2, ... each give a 95%
 interval; the table counts how often it holds the quantity's value in one large run
-(seed 0, ``--scale`` times more games). The deal model (escoba_sim.stats) should cover
+(seed 0, ``--scale`` times more games). The deal model (escoba_sim.runs.stats) should cover
 close to 95%: 92-98% is what tests/runs/test_coverage.py requires (the large run's own error
 pulls the figure down by about 0.1 point at scale 50).
 

@@ -12,6 +12,7 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import sys
+import warnings
 
 __version__ = "0.1.0"
 
@@ -30,8 +31,9 @@ _PUBLIC = {
 }
 __all__ = ["__version__", *_PUBLIC]
 
-# Module paths of earlier versions that the docs name: each is the very module at its new home
-# (the same object, so monkeypatching and isinstance checks see one module).
+# Module paths of earlier versions: each is the very module at its new home (the same object, so
+# monkeypatching and isinstance checks see one module), imported with a DeprecationWarning naming that home
+# so that code written against an old path learns the new one.
 MOVED = {
     "cards": "game.cards", "rng": "game.rng", "rules": "game.rules", "engine": "game.engine",
     "record": "hands.record", "evaluate": "hands.evaluate", "openspiel": "env.openspiel",
@@ -49,7 +51,8 @@ def __getattr__(name: str):
 
 
 class _MovedModule(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds ``escoba_sim.<old>`` for a module in MOVED and hands back the module at its new home."""
+    """Finds ``escoba_sim.<old>`` for a module in MOVED and hands back the module at its new home, warning
+    (DeprecationWarning) the first time the old path is imported."""
 
     def find_spec(self, fullname, path=None, target=None):
         prefix, _, old = fullname.partition(".")
@@ -58,7 +61,10 @@ class _MovedModule(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return importlib.machinery.ModuleSpec(fullname, self)
 
     def create_module(self, spec):
-        module = importlib.import_module(f"{__name__}.{MOVED[spec.name.partition('.')[2]]}")
+        new = f"{__name__}.{MOVED[spec.name.partition('.')[2]]}"
+        # stacklevel 2 is the importing line: the warnings module skips the import system's own frames
+        warnings.warn(f"{spec.name} has moved: import {new} instead", DeprecationWarning, stacklevel=2)
+        module = importlib.import_module(new)
         spec.loader_state = module.__spec__
         return module
 

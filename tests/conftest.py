@@ -59,7 +59,7 @@ def cli():
     """Invoke the CLI in-process; exceptions propagate so bugs are not hidden as exit codes. English unless
     ``lang="es"``: then what the command says as it runs is Spanish (Click's messages too), though help texts,
     translated once as the commands are declared, stay English in-process (a subprocess under LANG=es_ES.UTF-8
-    shows them in Spanish: tests/test_i18n_cli.py)."""
+    shows them in Spanish: tests/cli/test_spanish.py)."""
     from click.testing import CliRunner
 
     from escoba_sim import i18n

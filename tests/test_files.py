@@ -88,7 +88,7 @@ def test_a_symlinked_folder_inside_the_root_is_refused(tmp_path):
         files.write_text(tmp_path / "x.txt", "page", root=out)
 
 
-def test_finding_2_make_dirs_refuses_a_symlink_or_a_file_below_the_root(tmp_path):
+def test_make_dirs_refuses_a_symlink_or_a_file_below_the_root(tmp_path):
     out = tmp_path / "out"
     assert files.make_dirs(out / "runs" / "00", out) == out / "runs" / "00" and (out / "runs" / "00").is_dir()
     elsewhere = tmp_path / "elsewhere"

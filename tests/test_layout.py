@@ -4,6 +4,7 @@ private names, and the public API and the earlier documented module paths resolv
 import ast
 import importlib
 import re
+import sys
 
 import pytest
 from helpers import REPO
@@ -12,7 +13,7 @@ import escoba_sim
 
 PACKAGE = REPO / "escoba_sim"
 # docs/architecture.md, bottom first; modules on one layer do not import each other
-LAYERS = [["i18n"], ["files"], ["game"], ["strategies"], ["native", "_core", "_vec"], ["batch"], ["hands", "env"], ["runs"],
+LAYERS = [["i18n", "errors"], ["files"], ["game"], ["strategies"], ["native", "_core", "_vec"], ["batch"], ["hands", "env"], ["runs"],
           ["series"], ["tune", "bench", "_pgo_training"], ["output"], ["web"], ["cli"]]
 LAYER = {unit: i for i, units in enumerate(LAYERS) for unit in units}
 
@@ -91,19 +92,24 @@ def test_every_public_name_resolves():
 
 
 @pytest.mark.parametrize("old", sorted(escoba_sim.MOVED))
-def test_earlier_module_paths_are_the_modules_at_their_new_homes(old):
-    moved = importlib.import_module(f"escoba_sim.{old}")
-    home = importlib.import_module(f"escoba_sim.{escoba_sim.MOVED[old]}")
+def test_earlier_module_paths_are_the_modules_at_their_new_homes(old, monkeypatch):
+    new = f"escoba_sim.{escoba_sim.MOVED[old]}"
+    monkeypatch.delitem(sys.modules, f"escoba_sim.{old}", raising=False)  # import the old path afresh
+    monkeypatch.delattr(escoba_sim, old, raising=False)
+    with pytest.warns(DeprecationWarning, match=rf"^escoba_sim\.{old} has moved: import {re.escape(new)} instead$"):
+        moved = importlib.import_module(f"escoba_sim.{old}")
+    home = importlib.import_module(new)
     assert moved is home and moved.__name__ == home.__spec__.name == f"escoba_sim.{escoba_sim.MOVED[old]}"
 
 
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # the old paths, on purpose
 def test_the_plugin_base_class_and_openspiel_keep_their_documented_paths():
-    from escoba_sim.engine import Strategy  # docs/strategies.md
+    from escoba_sim.engine import Strategy  # docs/strategies.md of earlier versions
 
     from escoba_sim.game.engine import Strategy as at_home
 
     assert Strategy is at_home
     pytest.importorskip("pyspiel")
-    import escoba_sim.openspiel  # registers the game with OpenSpiel (docs/ecosystem.md)
+    import escoba_sim.openspiel  # registers the game with OpenSpiel (docs/ecosystem.md of earlier versions)
 
     assert escoba_sim.openspiel.__name__ == "escoba_sim.env.openspiel"

@@ -1,5 +1,5 @@
-"""Issue 25: a tune folder is checked, not trusted (finding 5), its options are bounded (findings 10, 11), and
-a failed start leaves nothing that blocks the corrected command (finding 9)."""
+"""Issue 25: a tune folder is checked, not trusted, its options are bounded, and a failed start leaves nothing
+that blocks the corrected command."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def _edit(path, change):
     lambda e: e.update(lo=-1e308, hi=1e308),
     lambda e: e.pop("vs"),
 ])
-def test_finding_5_an_edited_evaluation_is_evaluated_again(finished, tmp_path, capfd, change):
+def test_an_edited_evaluation_is_evaluated_again(finished, tmp_path, capfd, change):
     summary, copy = finished
     out = copy(tmp_path / "t")
     p = out / "evals" / "g0000-c01.json"
@@ -63,14 +63,14 @@ def test_finding_5_an_edited_evaluation_is_evaluated_again(finished, tmp_path, c
 
 
 @pytest.mark.parametrize("content", ["[1, 2]", '"score"', '{"score": NaN}'])
-def test_finding_5_an_evaluation_that_is_not_an_object_is_evaluated_again(finished, tmp_path, content):
+def test_an_evaluation_that_is_not_an_object_is_evaluated_again(finished, tmp_path, content):
     summary, copy = finished
     out = copy(tmp_path / "t")
     (out / "evals" / "g0001-c02.json").write_text(content)
     assert tune(small(), out) == summary
 
 
-def test_finding_5_an_edited_check_is_played_again(finished, tmp_path, capfd):
+def test_an_edited_check_is_played_again(finished, tmp_path, capfd):
     summary, copy = finished
     out = copy(tmp_path / "t")
     _edit(out / "check.json", lambda c: c.update(points_per_hand=5.0, lo=4.0, hi=6.0))
@@ -81,7 +81,7 @@ def test_finding_5_an_edited_check_is_played_again(finished, tmp_path, capfd):
     assert tune(small(), out) == summary
 
 
-def test_finding_5_an_evaluation_from_another_place_is_not_taken(finished, tmp_path):
+def test_an_evaluation_from_another_place_is_not_taken(finished, tmp_path):
     summary, copy = finished
     out = copy(tmp_path / "t")
     a, b = out / "evals" / "g0001-c00.json", out / "evals" / "g0001-c01.json"
@@ -89,7 +89,7 @@ def test_finding_5_an_evaluation_from_another_place_is_not_taken(finished, tmp_p
     assert tune(small(), out) == summary
 
 
-def test_finding_5_a_manifest_that_is_not_an_object_or_not_valid_is_one_line(finished, tmp_path, cli):
+def test_a_manifest_that_is_not_an_object_or_not_valid_is_one_line(finished, tmp_path, cli):
     _, copy = finished
     out = copy(tmp_path / "t")
     args = ["tune", "heuristic", "--param", "risk", "--param", "escoba", "--evals", "8", "--games", "60",
@@ -102,7 +102,7 @@ def test_finding_5_a_manifest_that_is_not_an_object_or_not_valid_is_one_line(fin
     assert "nested" in one_error(cli(*args))
 
 
-def test_finding_5_a_tune_folder_of_the_earlier_format_is_refused_in_one_line(finished, tmp_path):
+def test_a_tune_folder_of_the_earlier_format_is_refused_in_one_line(finished, tmp_path):
     _, copy = finished
     out = copy(tmp_path / "t")
     _edit(out / "manifest.json", lambda m: m.pop("format"))
@@ -116,7 +116,7 @@ def test_finding_5_a_tune_folder_of_the_earlier_format_is_refused_in_one_line(fi
     (["--games", "1"], "--games"),
     (["--check", "1"], "--check"),
 ])
-def test_finding_10_and_11_unworkable_tune_options_are_refused_and_no_infinity_is_written(cli, tmp_path, args,
+def test_unworkable_tune_options_are_refused_and_no_infinity_is_written(cli, tmp_path, args,
                                                                                           message):
     out = tmp_path / "t"
     assert message in one_error(cli("tune", "heuristic", "--param", "risk", "--evals", "2", "--popsize", "2",
@@ -124,14 +124,14 @@ def test_finding_10_and_11_unworkable_tune_options_are_refused_and_no_infinity_i
     assert not out.exists()
 
 
-def test_finding_10_tune_out_on_a_folder_it_cannot_write_is_one_line(cli, tmp_path):
+def test_tune_out_on_a_folder_it_cannot_write_is_one_line(cli, tmp_path):
     (tmp_path / "file").write_text("")
     for out in ("/sys/escoba-sim-tune-test", tmp_path / "file" / "sub"):
         assert "cannot write" in one_error(cli("tune", "heuristic", "--param", "risk", "--evals", "2",
                                                "--popsize", "2", "--games", "20", "--out", out))
 
 
-def test_finding_9_tuned_opponent_without_parameters_for_the_ruleset_is_one_line_and_leaves_no_manifest(cli,
+def test_tuned_opponent_without_parameters_for_the_ruleset_is_one_line_and_leaves_no_manifest(cli,
                                                                                                        tmp_path):
     out = tmp_path / "t"
     common = ["--param", "risk", "--evals", "2", "--popsize", "2", "--games", "20", "--check", "20", "--out", out]

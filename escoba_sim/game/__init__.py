@@ -1,4 +1,5 @@
 """The game itself: cards, the deal stream, rulesets, the reference engine and the result columns.
 
-The bottom layer: it imports nothing else of escoba_sim.
+The lowest layer of the game: of escoba_sim it imports only the layers below it, ``i18n`` (the words a
+person reads) and ``files`` (reading a ruleset's TOML file), never anything above.
 """

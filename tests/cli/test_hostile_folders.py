@@ -1,9 +1,9 @@
 """Issue 25, reliability second pass: whatever a folder, a record or a request holds is untrusted input.
 
-Nothing a record or a manifest names is opened (finding 3): a ruleset given there as a file name is
+Nothing a record or a manifest names is opened: a ruleset given there as a file name is
 refused in one line before any file is touched, so ``/dev/zero``, ``/dev/stdin`` or a FIFO can neither
 grow memory nor block. Files the person names (``--rules FILE``, weights files) are read with their size
-and depth bounded (finding 10). Commands run as subprocesses with a timeout and a memory ceiling, so the
+and depth bounded. Commands run as subprocesses with a timeout and a memory ceiling, so the
 code before these changes fails these tests instead of hanging the suite.
 """
 
@@ -55,7 +55,7 @@ def fifo(tmp_path):
 
 # ---------------------------------------------------------------- finding 3: records and manifests name no file
 
-def test_finding_3_a_record_naming_a_file_as_its_rules_is_refused_unopened(tmp_path, fifo):
+def test_a_record_naming_a_file_as_its_rules_is_refused_unopened(tmp_path, fifo):
     house = tmp_path / "house.toml"
     house.write_text('preset = "ludoteka"\n')
     for named in ("/dev/zero", "/dev/stdin", str(fifo), str(house)):
@@ -68,7 +68,7 @@ def test_finding_3_a_record_naming_a_file_as_its_rules_is_refused_unopened(tmp_p
             assert "field `rules`" in line and "names a file" in line, line
 
 
-def test_finding_3_a_bare_rules_name_in_a_record_is_not_looked_up_as_a_file(tmp_path):
+def test_a_bare_rules_name_in_a_record_is_not_looked_up_as_a_file(tmp_path):
     (tmp_path / "house").write_text('preset = "robo"\n')  # a file in the working folder named like a preset
     rec = record_for_hand("ludoteka", ["greedy", "random"], 3)
     rec["rules"] = "house"
@@ -87,7 +87,7 @@ def _small_series(tmp_path, kind):
 
 
 @pytest.mark.parametrize("kind", ["compare", "tournament", "skill"])
-def test_finding_3_a_series_manifest_naming_a_file_is_refused_unopened(tmp_path, fifo, kind):
+def test_a_series_manifest_naming_a_file_is_refused_unopened(tmp_path, fifo, kind):
     out = _small_series(tmp_path, kind)
     mpath = out / "manifest.json"
     good = json.loads(mpath.read_text())
@@ -106,7 +106,7 @@ def test_finding_3_a_series_manifest_naming_a_file_is_refused_unopened(tmp_path,
     assert "names a weights file" in one_line(escoba("resume", out), 1)
 
 
-def test_finding_3_a_run_manifest_naming_a_bare_file_is_not_opened(tmp_path):
+def test_a_run_manifest_naming_a_bare_file_is_not_opened(tmp_path):
     out = tmp_path / "run"
     assert escoba("run", "-s", "greedy", "--vs", "random", "-n", "20", "--seed", "1", "--out", out, "-q").returncode == 0
     m = json.loads((out / "manifest.json").read_text())
@@ -118,7 +118,7 @@ def test_finding_3_a_run_manifest_naming_a_bare_file_is_not_opened(tmp_path):
 
 # ---------------------------------------------------------------- finding 10: huge numbers, deep TOML
 
-def test_finding_10_a_5000_digit_number_in_a_record_is_one_line(tmp_path):
+def test_a_5000_digit_number_in_a_record_is_one_line(tmp_path):
     rec = record_for_hand("ludoteka", ["greedy", "random"], 3)
     text = json.dumps(rec).replace('"dealer": ' + str(rec["dealer"]), '"dealer": ' + "9" * 5000)
     f = tmp_path / "r.json"
@@ -127,7 +127,7 @@ def test_finding_10_a_5000_digit_number_in_a_record_is_one_line(tmp_path):
         assert str(f) in one_line(escoba(cmd, f), 2)
 
 
-def test_finding_10_a_5000_bit_number_given_to_the_record_api_is_a_record_error():
+def test_a_5000_bit_number_given_to_the_record_api_is_a_record_error():
     from escoba_sim.hands.record import RecordError, replay_record
 
     for key in ("dealer", "version", "format"):
@@ -141,7 +141,7 @@ def test_finding_10_a_5000_bit_number_given_to_the_record_api_is_a_record_error(
         replay_record(rec)
 
 
-def test_finding_10_deeply_nested_toml_is_one_line(tmp_path, fifo):
+def test_deeply_nested_toml_is_one_line(tmp_path, fifo):
     deep = tmp_path / "deep.toml"
     deep.write_text(DEEP_TOML)
     assert "nested" in one_line(escoba("rules", "show", deep))
@@ -152,7 +152,7 @@ def test_finding_10_deeply_nested_toml_is_one_line(tmp_path, fifo):
     assert "not a regular file" in one_line(escoba("run", "-s", f"heuristic:{fifo}", "--vs", "random", "-n", "2"))
 
 
-def test_finding_3_a_fifo_or_device_in_place_of_a_folder_file_is_refused_not_waited_on(tmp_path):
+def test_a_fifo_or_device_in_place_of_a_folder_file_is_refused_not_waited_on(tmp_path):
     out = tmp_path / "run"
     assert escoba("run", "-s", "greedy", "--vs", "random", "-n", "20", "--seed", "1", "--out", out, "-q").returncode == 0
     (out / "manifest.json").unlink()
@@ -165,7 +165,7 @@ def test_finding_3_a_fifo_or_device_in_place_of_a_folder_file_is_refused_not_wai
         assert "manifest.json" in one_line(escoba(cmd, out, timeout=30), 1)
 
 
-def test_finding_3_a_fifo_in_place_of_a_chunk_is_refused_by_report_and_played_again_by_resume(tmp_path):
+def test_a_fifo_in_place_of_a_chunk_is_refused_by_report_and_played_again_by_resume(tmp_path):
     out = tmp_path / "run"
     assert escoba("run", "-s", "greedy", "--vs", "random", "-n", "2000", "--seed", "1", "--out", out, "-q",
                   "--json").returncode == 0

@@ -210,7 +210,7 @@ FAILING = {
                        "cannot make a player: P() failed (TypeError"),
     "raises": ("class P:\n    def choose_move(self, st, moves, rng):\n        raise ValueError('no idea\\nat all')\n",
                "choose_move raised ValueError: no idea at all"),
-    "illegal": ("from escoba_sim.engine import Move\nclass P:\n    def choose_move(self, st, moves, rng):\n"
+    "illegal": ("from escoba_sim.game.engine import Move\nclass P:\n    def choose_move(self, st, moves, rng):\n"
                 "        return Move(st.to_play, moves[0].card, (39,))\n", "not one of the"),
     "none": ("class P:\n    def choose_move(self, st, moves, rng):\n        return None\n",
              "choose_move returned NoneType None, not a Move"),

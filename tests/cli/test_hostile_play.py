@@ -1,4 +1,4 @@
-"""Hostile play and analyze (issue 25, findings 7, 8, 10, 11): `play` never loses a hand, every prompt answer
+"""Hostile play and analyze (issue 25): `play` never loses a hand, every prompt answer
 is one line, repeated --vs are honoured or refused, --samples is bounded, and analyze reads any file calmly."""
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def scripted(lines, then=None):
 # ---------------------------------------------------------------- finding 7: every input gets one line
 
 @pytest.mark.parametrize("text", ["²", "①", "9" * 5000, "5" * 250 + "o", "²o", "①o 5c", "\x1b[A", "5o\x00"])
-def test_finding_7_odd_digits_and_long_lines_get_a_one_line_answer(tmp_path, text):
+def test_odd_digits_and_long_lines_get_a_one_line_answer(tmp_path, text):
     said = []
     s = Session(seat_specs(parse_rules("ludoteka"), ["greedy"]), 5, tmp_path, ask=scripted([text, "q"]),
                 say=said.append)
@@ -72,7 +72,7 @@ def test_finding_7_odd_digits_and_long_lines_get_a_one_line_answer(tmp_path, tex
     assert said[-2] == "quit."
 
 
-def test_finding_7_a_bare_blow_under_tradicional_is_answered(tmp_path):
+def test_a_bare_blow_under_tradicional_is_answered(tmp_path):
     said, asked = [], []
 
     def ask(prompt):
@@ -89,7 +89,7 @@ def test_finding_7_a_bare_blow_under_tradicional_is_answered(tmp_path):
     assert json.loads(f.read_text())["unfinished"] == "quit"
 
 
-def test_finding_7_a_raising_plugin_keeps_the_hand(cli, tmp_path):
+def test_a_raising_plugin_keeps_the_hand(cli, tmp_path):
     plugin = tmp_path / "boom.py"
     plugin.write_text(RAISING_PLUGIN)
     r = CliRunner().invoke(main, ["play", "--vs", f"{plugin}:Boom", "--seed", 5, "--hands", "--out",
@@ -107,7 +107,7 @@ def test_finding_7_a_raising_plugin_keeps_the_hand(cli, tmp_path):
     assert len(st.moves) == 4 and len(problems) == 1
 
 
-def test_finding_7_a_bug_anywhere_keeps_the_hand(tmp_path, monkeypatch):
+def test_a_bug_anywhere_keeps_the_hand(tmp_path, monkeypatch):
     """Whatever raises inside a hand (here the hint, as `--samples 1e10` did), the hand is saved, one line."""
     def broken(*a, **k):
         raise OverflowError("value too large to convert to int")
@@ -124,7 +124,7 @@ def test_finding_7_a_bug_anywhere_keeps_the_hand(tmp_path, monkeypatch):
     assert data["unfinished"] == "error: value too large to convert to int" and len(data["moves"]) == 3
 
 
-def test_finding_7_samples_are_bounded(cli, tmp_path):
+def test_samples_above_a_million_are_refused_in_one_line(cli, tmp_path):
     for args in (["play", "--vs", "greedy", "--hands"], ["analyze", "x.json"],
                  ["trace", "-s", "greedy", "--vs", "greedy", "--seed", "1", "--analyze"]):
         for n in ("1e10", "3e9", "1e9", "1000001"):
@@ -138,7 +138,7 @@ def test_finding_7_samples_are_bounded(cli, tmp_path):
     assert not any(tmp_path.iterdir())
 
 
-def test_finding_11_a_full_disk_leaves_no_truncated_record(tmp_path, monkeypatch):
+def test_a_full_disk_leaves_no_truncated_record(tmp_path, monkeypatch):
     from escoba_sim import files
 
     real = files.write_bytes
@@ -159,7 +159,7 @@ def test_finding_11_a_full_disk_leaves_no_truncated_record(tmp_path, monkeypatch
     monkeypatch.setattr(files, "write_bytes", real)
 
 
-def test_finding_11_an_out_where_nothing_can_be_saved_is_refused_before_the_deal(tmp_path):
+def test_an_out_where_nothing_can_be_saved_is_refused_before_the_deal(tmp_path):
     (tmp_path / "f").write_text("not a folder")
     out = tmp_path / "f" / "records"  # (--out naming a file itself is click's refusal, exit 2)
     r = CliRunner().invoke(main, ["play", "--vs", "greedy", "--seed", "5", "--hands", "--out", str(out)],
@@ -192,7 +192,7 @@ def _play_process(tmp_path, sig):
 
 
 @pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_finding_7_ctrl_c_and_sigterm_save_the_hand(tmp_path, sig, code):
+def test_ctrl_c_and_sigterm_save_the_hand(tmp_path, sig, code):
     rc, err = _play_process(tmp_path, sig)
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert rc == code, err
@@ -218,7 +218,7 @@ def _wait_until_reading(pid, timeout=30.0):
         time.sleep(0.01)
 
 
-def test_finding_7_ctrl_c_at_a_terminal_prompt_saves_the_hand(tmp_path):
+def test_ctrl_c_at_a_terminal_prompt_saves_the_hand(tmp_path):
     pexpect = pytest.importorskip("pexpect")
     child = pexpect.spawn(sys.executable, ["-c", "from escoba_sim.cli import main; main()", "play", "--vs", "greedy",
                                            "--seed", "5", "--hands", "--no-color", "--out", str(tmp_path)],
@@ -250,7 +250,7 @@ prompt_line = st.one_of(line_text, st.sampled_from(["?", "u", "undo", "q", "0", 
 @example(lines=["blow", "²", "①", "1"], rules="tradicional", then="1")
 @given(st.lists(prompt_line, max_size=25), st.sampled_from(["ludoteka", "tradicional", "ludoteka(players=3)"]),
        st.sampled_from([None, "1", "q"]))
-def test_finding_7_the_prompt_answers_any_line(tmp_path_factory, lines, rules, then):
+def test_the_prompt_answers_any_line(tmp_path_factory, lines, rules, then):
     folder = tmp_path_factory.mktemp("play")
     said: list[str] = []
     asked: list[tuple[str, int, str | None]] = []  # (prompt, lines said before it, the answer)
@@ -275,7 +275,7 @@ def test_finding_7_the_prompt_answers_any_line(tmp_path_factory, lines, rules, t
 
 # ---------------------------------------------------------------- finding 8: repeated --vs
 
-def test_finding_8_three_opponents_in_teams_take_their_seats_in_order(cli, tmp_path):
+def test_three_opponents_in_teams_take_their_seats_in_order(cli, tmp_path):
     seats = table_seats("tradicional(players=4,teams=yes)", ["greedy", "random", "maxoros"])
     assert seats.specs == [None, "greedy", "random", "maxoros"]
     out = cli("play", "--vs", "greedy", "--vs", "random", "--vs", "maxoros", "-r", "tradicional(players=4,teams=yes)",
@@ -306,7 +306,7 @@ def test_finding_8_three_opponents_in_teams_take_their_seats_in_order(cli, tmp_p
     (["--rules", "ludoteka", "--rules", "ludoteka(target=15)", "--rules", "cardgames"], "is given twice"),
     (["--vary", "ties=shared,none", "--vary", "ties=none"], "--vary ties=none is given twice"),
 ])
-def test_finding_8_compare_refuses_a_repeated_ruleset_instead_of_dropping_it(tmp_path, args, message):
+def test_compare_refuses_a_repeated_ruleset_instead_of_dropping_it(tmp_path, args, message):
     r = CliRunner().invoke(main, ["compare", *args, "-n", "2", "--seed", "1", "-j", "1", "-q",
                                   "--out", str(tmp_path / "c")])
     assert message in error_line(r)
@@ -348,7 +348,7 @@ def tampered_records(draw):
 
 @FUZZ
 @given(tampered_records(), st.lists(st.integers(-1, 5).map(str) | st.just(str(2**70)), max_size=2), st.booleans())
-def test_finding_7_analyze_reads_any_record_calmly(tmp_path_factory, text, seats, as_json):
+def test_analyze_reads_any_record_calmly(tmp_path_factory, text, seats, as_json):
     f = tmp_path_factory.mktemp("rec") / "h-unfinished.json"
     f.write_text(text)
     args = ["analyze", str(f), "--samples", "200"] + [x for s in seats for x in ("--seat", s)]
@@ -362,7 +362,7 @@ def test_finding_7_analyze_reads_any_record_calmly(tmp_path_factory, text, seats
         assert any(ln.startswith("Error") for ln in lines), r.stderr
 
 
-def test_finding_7_unfinished_marks_are_read_sensibly(cli, tmp_path):
+def test_unfinished_marks_are_read_sensibly(cli, tmp_path):
     rec = record_for_hand("ludoteka", ["greedy", "random"], 2)
     cut = dict(rec, moves=rec["moves"][:5], unfinished="interrupted")
     cut.pop("score")

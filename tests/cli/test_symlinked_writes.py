@@ -1,4 +1,4 @@
-"""Issue 25, finding 2: no command writes through a symlink out of its folder.
+"""Issue 25: no command writes through a symlink out of its folder.
 
 For each command that writes files (run --out, compare, tournament, report, tune --out, play), the
 command runs once to learn every file it writes; then, for each of those files, a fresh copy of the
@@ -81,7 +81,7 @@ def refused_in_one_line_or_done(r):
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
-def test_finding_2_no_write_follows_a_symlink_out_of_the_folder(made, tmp_path, invoke, command):
+def test_no_write_follows_a_symlink_out_of_the_folder(made, tmp_path, invoke, command):
     _, again, inside = COMMANDS[command]
     written = files_of(made / command / inside)
     assert len(written) >= 4, written
@@ -127,7 +127,7 @@ SUBFOLDERS = {
 
 
 @pytest.mark.parametrize("command,sub", [(c, s) for c, subs in SUBFOLDERS.items() for s in subs])
-def test_finding_2_a_symlinked_sub_folder_is_refused(made, tmp_path, invoke, command, sub):
+def test_a_symlinked_sub_folder_is_refused(made, tmp_path, invoke, command, sub):
     d = tmp_path / command
     shutil.copytree(made / command, d, symlinks=True)
     elsewhere = tmp_path / "elsewhere"
@@ -143,7 +143,7 @@ def test_finding_2_a_symlinked_sub_folder_is_refused(made, tmp_path, invoke, com
     assert snapshot(elsewhere) == before
 
 
-def test_finding_2_play_never_writes_a_hand_record_through_a_symlink(tmp_path, invoke):
+def test_play_never_writes_a_hand_record_through_a_symlink(tmp_path, invoke):
     out = tmp_path / "p"
     r = invoke(PLAY + ["--out", out], input="1\n" * 100)
     assert r.exit_code == 0, r.output

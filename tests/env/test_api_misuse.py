@@ -1,4 +1,4 @@
-"""The public Python APIs under misuse (issue 25, findings 10 and 11): wrong seats, actions, dtypes, seeds and calls
+"""The public Python APIs under misuse (issue 25): wrong seats, actions, dtypes, seeds and calls
 after close raise the documented exception (docs/ecosystem.md), never a stray AttributeError, never a silent cast."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def dealt_state():
 
 # ---------------------------------------------------------------- OpenSpiel
 
-def test_finding_10_strategy_bot_refuses_chance_and_terminal_states():
+def test_strategy_bot_refuses_chance_and_terminal_states():
     game, state = dealt_state()
     bot = eo.StrategyBot("greedy")
     with pytest.raises(pyspiel.SpielError, match="chance node"):
@@ -42,7 +42,7 @@ def test_finding_10_strategy_bot_refuses_chance_and_terminal_states():
 
 
 @pytest.mark.parametrize("dealer", [1.5, True, "1", 2, -1])
-def test_finding_11_the_game_refuses_a_dealer_that_is_not_a_seat(dealer):
+def test_the_game_refuses_a_dealer_that_is_not_a_seat(dealer):
     from escoba_sim.game.rules import RulesError
 
     with pytest.raises(RulesError, match="dealer \\(a seat\\) must be an integer from 0 to 1"):
@@ -51,14 +51,14 @@ def test_finding_11_the_game_refuses_a_dealer_that_is_not_a_seat(dealer):
 
 
 @pytest.mark.parametrize("player", [9, 2, -1, 1.5, True, "0"])
-def test_finding_11_resample_refuses_a_seat_that_does_not_exist(player):
+def test_resample_refuses_a_seat_that_does_not_exist(player):
     _, state = dealt_state()
     with pytest.raises(pyspiel.SpielError, match="player must be an integer from 0 to 1"):
         state.resample_from_infostate(player, lambda: 0.5)
     assert state.resample_from_infostate(np.int64(1), lambda: 0.5).hand.st.hands[1] == state.hand.st.hands[1]
 
 
-def test_finding_11_an_action_hand_takes_whole_actions_and_real_seats():
+def test_an_action_hand_takes_whole_actions_and_real_seats():
     hand = ActionHand.deal(eo.parse_rules("ludoteka"), shuffled_deck(1, 0, 0), 0)
     legal = hand.legal_actions()
     for bad in (float(legal[0]), legal[0] + 0.5, True, 500, -1, None):
@@ -72,7 +72,7 @@ def test_finding_11_an_action_hand_takes_whole_actions_and_real_seats():
 # ---------------------------------------------------------------- the vector environment
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_finding_10_vector_env_after_close(backend):
+def test_the_vector_env_refuses_every_call_after_close(backend):
     envs = EscobaVectorEnv(2, backend=backend)
     obs, _ = envs.reset(seed=1)
     acts = envs.sample_actions(obs["action_mask"], np.random.default_rng(0))
@@ -83,7 +83,7 @@ def test_finding_10_vector_env_after_close(backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_finding_11_vector_env_refuses_float_actions_and_seeds(backend):
+def test_vector_env_refuses_float_actions_and_seeds(backend):
     envs = EscobaVectorEnv(2, backend=backend)
     obs, _ = envs.reset(seed=1)
     acts = envs.sample_actions(obs["action_mask"], np.random.default_rng(0))
@@ -109,7 +109,7 @@ def test_finding_11_vector_env_refuses_float_actions_and_seeds(backend):
 
 # ---------------------------------------------------------------- PettingZoo
 
-def test_finding_11_pettingzoo_refuses_floats_unknown_agents_and_calls_out_of_order():
+def test_pettingzoo_refuses_floats_unknown_agents_and_calls_out_of_order():
     env = escoba_v0.raw_env()
     with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
         env.step(0)

@@ -51,7 +51,7 @@ def test_every_preset_loads_with_its_ruleset():
     assert game.num_players() == 4
 
 
-def test_finding_3_a_rules_file_is_never_opened_but_its_ruleset_can_be_passed_inline(tmp_path):
+def test_a_rules_file_is_never_opened_but_its_ruleset_can_be_passed_inline(tmp_path):
     path = tmp_path / "house.toml"
     path.write_text('preset = "cardgames"\nbonus_all_oros = 2\nplayers = 3\n')
     for named in (str(path), "/dev/zero", "/dev/stdin"):  # a request names no file the game opens

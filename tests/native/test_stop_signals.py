@@ -1,4 +1,4 @@
-"""Finding 6 of issue 25: the compiled searches (oracle, ismcts, endgame, the evaluator) stop within about a
+"""Issue 25: the compiled searches (oracle, ismcts, endgame, the evaluator) stop within about a
 second on SIGINT or SIGTERM, and a signal whose handler does not stop the program changes no result."""
 
 import os
@@ -47,7 +47,7 @@ def _stopped_after(args, sig):
 
 
 @pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_finding_6_a_run_stops_inside_an_exact_search_and_keeps_its_folder(tmp_path, sig, code):
+def test_a_run_stops_inside_an_exact_search_and_keeps_its_folder(tmp_path, sig, code):
     rc, took, err = _stopped_after([*ORACLE_RUN, "--out", tmp_path / "o"], sig)
     assert rc == code and took < STOP_BOUND, (rc, took, err)
     assert f"escoba-sim resume {tmp_path / 'o'}" in err
@@ -55,7 +55,7 @@ def test_finding_6_a_run_stops_inside_an_exact_search_and_keeps_its_folder(tmp_p
 
 @pytest.mark.parametrize("args", [ORACLE_TRACE, HINT_TRACE], ids=["oracle", "hint"])
 @pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, -signal.SIGTERM)])
-def test_finding_6_trace_stops_inside_a_search(args, sig, code):
+def test_trace_stops_inside_a_search(args, sig, code):
     rc, took, err = _stopped_after(args, sig)
     assert rc == code and took < STOP_BOUND, (rc, took, err)
     assert "Traceback" not in err

@@ -1,4 +1,4 @@
-"""Issue 25, finding 1: report escapes every value it writes and checks what it reads.
+"""Issue 25: report escapes every value it writes and checks what it reads.
 
 Markup is injected into every string field (and, for the first row of each list, every field of any
 type) of the manifest.json and summary.json of every kind of folder report reads: the page holds no
@@ -101,7 +101,7 @@ CASES = [("run", "manifest.json"), ("run", "summary.json"), ("compare", "manifes
 
 
 @pytest.mark.parametrize("kind,name", CASES, ids=[f"{k}-{n}" for k, n in CASES])
-def test_finding_1_markup_in_every_field_is_escaped_or_refused(folders, tmp_path, report_cli, monkeypatch, kind,
+def test_markup_in_every_field_is_escaped_or_refused(folders, tmp_path, report_cli, monkeypatch, kind,
                                                                 name):
     d = tmp_path / kind
     shutil.copytree(folders / kind, d)
@@ -121,7 +121,7 @@ def test_finding_1_markup_in_every_field_is_escaped_or_refused(folders, tmp_path
 
 @pytest.mark.filterwarnings("ignore:constrained_layout not applied")  # the long injected names
 @pytest.mark.parametrize("kind", ["run", "compare", "tournament"])
-def test_finding_1_every_string_at_once_with_the_charts_drawn(folders, tmp_path, report_cli, kind):
+def test_every_string_at_once_with_the_charts_drawn(folders, tmp_path, report_cli, kind):
     """Every string of summary.json and of the manifest at once, and of the table files, with text that is
     no valid TeX for matplotlib (``$``): the charts are drawn, the page escapes every one of them."""
     d = tmp_path / kind
@@ -151,7 +151,7 @@ def test_finding_1_every_string_at_once_with_the_charts_drawn(folders, tmp_path,
 
 
 @pytest.mark.parametrize("kind", ["compare", "tournament"])
-def test_finding_1_a_script_seed_is_refused_in_one_line(folders, tmp_path, report_cli, kind):
+def test_a_script_seed_is_refused_in_one_line(folders, tmp_path, report_cli, kind):
     d = tmp_path / kind
     shutil.copytree(folders / kind, d)
     s = json.loads((d / "summary.json").read_text())
@@ -165,7 +165,7 @@ def test_finding_1_a_script_seed_is_refused_in_one_line(folders, tmp_path, repor
 
 
 @pytest.mark.parametrize("llr,ok", [("<script>alert(1)</script>", False), ([1], False), ("inf", True), (2.5, True)])
-def test_finding_1_a_run_whose_sprt_llr_has_the_wrong_type(folders, tmp_path, report_cli, llr, ok):
+def test_report_shows_a_numeric_llr_and_refuses_one_of_another_type_in_one_line(folders, tmp_path, report_cli, llr, ok):
     d = tmp_path / "run"
     shutil.copytree(folders / "run", d)
     s = json.loads((d / "summary.json").read_text())
@@ -183,7 +183,7 @@ def test_finding_1_a_run_whose_sprt_llr_has_the_wrong_type(folders, tmp_path, re
 
 
 @pytest.mark.parametrize("damage", ["truncated", "garbage", "a folder", "wrong types", "a link to /dev/zero"])
-def test_finding_1_a_damaged_table_file_is_one_line(folders, tmp_path, report_cli, damage):
+def test_a_damaged_table_file_is_one_line(folders, tmp_path, report_cli, damage):
     import polars as pl
 
     d = tmp_path / "compare"
@@ -207,7 +207,7 @@ def test_finding_1_a_damaged_table_file_is_one_line(folders, tmp_path, report_cl
     assert str(p) in line
 
 
-def test_finding_1_markup_in_every_text_column_of_the_tables(folders, tmp_path, report_cli, monkeypatch):
+def test_markup_in_every_text_column_of_the_tables(folders, tmp_path, report_cli, monkeypatch):
     """Each text column of each table file (names, metrics, categories): escaped on the page, or refused."""
     import polars as pl
 
@@ -230,7 +230,7 @@ def test_finding_1_markup_in_every_text_column_of_the_tables(folders, tmp_path, 
     assert seen["escaped"] > 0 and seen["refused"] > 0
 
 
-def test_finding_1_a_run_manifest_that_is_a_fifo_never_blocks_the_report(folders, tmp_path):
+def test_a_run_manifest_that_is_a_fifo_never_blocks_the_report(folders, tmp_path):
     import os
     import subprocess
     import sys

@@ -1,7 +1,7 @@
-"""Issue 25: every file a comparison's or tournament's result depends on carries a checksum (finding 4):
+"""Issue 25: every file a comparison's or tournament's result depends on carries a checksum:
 deal files as chunk files do (resume plays a bad one again, report refuses in one line), the result
 tables and summary.json against the manifest; a full disk in a tournament says to resume the
-tournament, not one of its runs (finding 11)."""
+tournament, not one of its runs."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def _times_three(path):
 
 
 @pytest.mark.parametrize("kind", ["compare", "tournament"])
-def test_finding_4_an_edited_deal_file_is_played_again_on_resume_and_refused_by_report(series, tmp_path, cli,
+def test_an_edited_deal_file_is_played_again_on_resume_and_refused_by_report(series, tmp_path, cli,
                                                                                         kind):
     made, copy = series
     out = copy(kind, tmp_path / kind)
@@ -66,7 +66,7 @@ def test_finding_4_an_edited_deal_file_is_played_again_on_resume_and_refused_by_
 
 
 @pytest.mark.parametrize("kind", ["compare", "tournament"])
-def test_finding_4_a_deal_file_missing_or_from_another_chunk_is_played_again(series, tmp_path, cli, kind):
+def test_a_deal_file_missing_or_from_another_chunk_is_played_again(series, tmp_path, cli, kind):
     made, copy = series
     out = copy(kind, tmp_path / kind)
     deals = out / "runs" / "00" / "deals"
@@ -77,7 +77,7 @@ def test_finding_4_a_deal_file_missing_or_from_another_chunk_is_played_again(ser
     assert json.loads(r.stdout) == made[kind]
 
 
-def test_finding_4_deal_files_carry_the_fingerprint_and_checksum(series, tmp_path):
+def test_deal_files_carry_the_fingerprint_and_checksum(series, tmp_path):
     _, copy = series
     from escoba_sim.runs.folder import read_deals, read_run_spec
 
@@ -92,7 +92,7 @@ def test_finding_4_deal_files_carry_the_fingerprint_and_checksum(series, tmp_pat
 
 
 @pytest.mark.parametrize("kind", ["compare", "tournament"])
-def test_finding_4_report_refuses_edited_or_truncated_result_files_in_one_line(series, tmp_path, cli, kind):
+def test_report_refuses_edited_or_truncated_result_files_in_one_line(series, tmp_path, cli, kind):
     _, copy = series
     out = copy(kind, tmp_path / kind)
     # a table edited (values tripled), a table truncated, a summary retyped: each named, with the fix
@@ -114,7 +114,7 @@ def test_finding_4_report_refuses_edited_or_truncated_result_files_in_one_line(s
 
 
 @pytest.mark.parametrize("kind", ["compare", "tournament"])
-def test_finding_4_a_series_folder_of_the_earlier_format_is_refused_in_one_line(series, tmp_path, cli, kind):
+def test_a_series_folder_of_the_earlier_format_is_refused_in_one_line(series, tmp_path, cli, kind):
     _, copy = series
     out = copy(kind, tmp_path / kind)
     m = json.loads((out / "manifest.json").read_text())
@@ -125,7 +125,7 @@ def test_finding_4_a_series_folder_of_the_earlier_format_is_refused_in_one_line(
     assert "earlier escoba-sim" in one_error(cli("report", out))
 
 
-def test_finding_11_a_full_disk_in_a_tournament_says_to_resume_the_tournament(tmp_path, cli, monkeypatch):
+def test_a_full_disk_in_a_tournament_says_to_resume_the_tournament(tmp_path, cli, monkeypatch):
     real = chunk.write_deals
     calls = []
 

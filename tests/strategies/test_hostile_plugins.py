@@ -1,4 +1,4 @@
-"""Plugins that cheat the guard (issue 25, finding 11): a Move subclass whose __eq__ is always true is not a
+"""Plugins that cheat the guard (issue 25): a Move subclass whose __eq__ is always true is not a
 legal move, and a plugin's prints never reach stdout, where --json and hand records go."""
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ class P:
 '''
 
 
-def test_finding_11_a_move_whose_eq_is_always_true_is_refused(tmp_path):
+def test_a_move_whose_eq_is_always_true_is_refused(tmp_path):
     f = tmp_path / "liar.py"
     f.write_text(ALWAYS_EQUAL)
     r = CliRunner().invoke(main, ["trace", "-s", f"{f}:P", "--vs", "greedy", "--seed", "2"])
@@ -65,7 +65,7 @@ def test_finding_11_a_move_whose_eq_is_always_true_is_refused(tmp_path):
         player.choose_move(st, engine.legal_moves(st), None)
 
 
-def test_finding_11_a_legal_move_in_a_subclass_plays_as_the_legal_move_itself(tmp_path):
+def test_a_legal_move_in_a_subclass_plays_as_the_legal_move_itself(tmp_path):
     from escoba_sim.game import engine
 
     f = tmp_path / "mine.py"
@@ -80,7 +80,7 @@ def test_finding_11_a_legal_move_in_a_subclass_plays_as_the_legal_move_itself(tm
 @pytest.mark.parametrize("cmd", [["trace", "-s", "{p}", "--vs", "greedy", "--seed", "2", "--json"],
                                  ["run", "-s", "{p}", "--vs", "greedy", "--hands", "-n", "4", "-j", "1", "-q",
                                   "--json"]])
-def test_finding_11_a_plugins_prints_do_not_corrupt_json(tmp_path, cmd):
+def test_a_plugins_prints_do_not_corrupt_json(tmp_path, cmd):
     f = tmp_path / "noisy.py"
     f.write_text(NOISY)
     from escoba_sim.strategies.plugins import plugin_class
