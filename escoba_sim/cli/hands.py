@@ -294,7 +294,7 @@ def play(vs, teams, partner, rules_text, seed, count, hands_mode, out, samples, 
     try:
         seats = table_seats(rules_text, list(vs), teams=teams, partner=partner)
     except PlayError as e:
-        fail(str(e))
+        fail(e)
     rules = seats.rules
     check_out_folder(out)
     if seed is None:
@@ -309,7 +309,7 @@ def play(vs, teams, partner, rules_text, seed, count, hands_mode, out, samples, 
         session = Session(seats, seed, Path(out), ask=ask, say=say, colour=colour,
                           samples=samples or DEFAULT_SAMPLES)
     except (StrategyError, PlayError) as e:
-        fail(str(e))
+        fail(e)
     say(_("rules {rules}; you are seat 0; {others}").format(
         rules=rules.canonical(), others=", ".join(session.seats.name(s) for s in range(1, rules.players))))
     play_keeping_the_hand(session, count, hands_mode)
@@ -339,8 +339,9 @@ def check_out_folder(out: str) -> None:
 def play_keeping_the_hand(session, count: int, hands_mode: bool) -> None:
     """Play the sitting; an error or a signal ends it with one line on stderr naming the record of the hand in
     play (saved as unfinished by the session): exit 1 for an error, 130 for Ctrl-C, 143 for SIGTERM."""
-    from ..hands.play import SaveFailed
+    from ..hands.table import SaveFailed
     from ..runs.executor import exit_code, stop_on_signals
+    from .errors import render
 
     def kept(e: BaseException) -> str:
         if session.unfinished is not None:
@@ -357,11 +358,11 @@ def play_keeping_the_hand(session, count: int, hands_mode: bool) -> None:
         click.echo(_("Interrupted") + kept(e), err=True)
         sys.exit(exit_code())
     except SaveFailed as e:
-        fail(str(e))
+        fail(e)
     except OSError as e:  # the terminal went away (a closed pipe, EIO)
         fail(f"{type(e).__name__}: {e.strerror or e}{kept(e)}")
     except ValueError as e:  # a plugin's failure (PluginError) and every one-line error of the library
-        fail(" ".join(str(e).split()) + kept(e))
+        fail(" ".join(render(e).split()) + kept(e))
     except Exception as e:  # a bug: still one line, and the hand is kept
         text = " ".join(str(e).split())[:200]
         fail(_("unexpected {error} (please report it)").format(

@@ -1,45 +1,38 @@
-"""A person plays Escoba against the computer in the terminal (``escoba-sim play``).
+"""A person plays Escoba against the computer in the terminal (``escoba-sim play``): the terminal front end
+of the table (``hands.table.Table``, which deals, plays the computer's seats, takes back, hints and saves).
 
-The reference engine runs every hand, so each move the person types is checked
-by the engine's own ``legal_moves`` and a wrong one is explained by
-``explain_illegal``. The person holds seat 0; the other seats play strategy
-specs (``batch.make_player``: ismcts decides through the compiled core).
-Decks, dealers and the computer's random draws come from the seeded streams
-exactly as in a run (game g, hand h), so a session is reproducible from its seed.
-Hints come from the evaluator (``evaluate``), which sees only the person's
-information. Every hand is saved as a hand record (docs/records.md).
+This module reads what the person types and says what happens. The reference engine runs every hand, so
+each move the person types is checked by the engine's own ``legal_moves`` and a wrong one is explained by
+``explain_illegal``. The person holds seat 0; the other seats play strategy specs (``batch.make_player``:
+ismcts decides through the compiled core). Decks, dealers and the computer's random draws come from the
+seeded streams exactly as in a run (game g, hand h), so a session is reproducible from its seed. Hints come
+from the evaluator (``evaluate``), which sees only the person's information. Every hand is saved as a hand
+record (docs/records.md).
 
-Input and output go through two callables (``ask`` returns a line or None at the
-end of input; ``say`` prints), so tests drive a session without a terminal.
+Input and output go through two callables (``ask`` returns a line or None at the end of input; ``say``
+prints), so tests drive a session without a terminal.
 """
 
 from __future__ import annotations
 
-import copy
-import json
 import re
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
-from .. import files
-from ..batch import make_player
 from ..game import engine
 from ..game.cards import OROS_MASK, SEVENS_MASK, SIETE_OROS, CardError, card_str, parse_cards, suit
 from ..game.engine import HandState, Move
-from ..game.rng import PLAY, SplitMix64, mix64, shuffled_deck
 from ..game.rules import RulesError, Ruleset, parse_rules, sets_player_count
 from ..i18n import N_, ngettext
 from ..i18n import translate as _
 from ..strategies import parse_strategy
-from .evaluate import DEFAULT_SAMPLES, MAX_SAMPLES, EvaluationError, evaluate, format_value, option_label
-from .record import format_score, make_record, score_json
+from .evaluate import DEFAULT_SAMPLES, EvaluationError, format_value, option_label
+from .record import format_score, score_json
+from .table import PERSON_SEAT, Event, PlayError, Table
 
-PERSON = "person"  # the `strategies` entry of the person's seat in a record
-PERSON_SEAT = 0
 SUIT_COLOURS = ("yellow", "red", "blue", "green")  # oros, copas, espadas, bastos
 KEYS = N_("? hint, u take back, q quit")  # shown translated: keys() (the Spanish words work in both languages)
 # What a person types at the prompt, in either language: Spanish players use pista, deshacer, salir, soplar
@@ -60,14 +53,6 @@ class Quit(Exception):
     """The person typed q, or the input ended."""
 
 
-class SaveFailed(Exception):
-    """A hand record could not be written (a full disk, a read-only or linked folder); one line."""
-
-
-class PlayError(ValueError):
-    """The table asked for cannot be set (a cheating opponent, rules and seats that do not fit); one line."""
-
-
 def keys() -> str:
     """The keys the prompt takes, in the process's language."""
     return _(KEYS)
@@ -82,12 +67,6 @@ def unfinished_reason(e: BaseException) -> str:
     text = "".join(c if c.isprintable() else "?" for c in " ".join(str(e).split()))  # one printable line
     text = text if len(text) <= 200 else text[:197] + "..."
     return f"error: {text}" if text else f"error: {type(e).__name__}"
-
-
-def hint_seed(hand_seed: int, st: HandState, blow: bool) -> int:
-    """The evaluator's seed for a hint at this decision of the hand dealt with ``hand_seed`` (its play stream's
-    start): the same question gets the same answer, in the terminal and on the page (escoba_sim.web)."""
-    return mix64(hand_seed ^ len(st.moves) ^ (blow << 8))
 
 
 @dataclass
@@ -170,7 +149,6 @@ def table_seats(rules_text: str | None, vs: list[str], *, teams: bool = False, p
     return seat_specs(rules, list(vs), partner)
 
 
-
 def number_choice(first: int, count: int) -> str:
     """What to type instead: ``type 1, the only move`` or ``choose a number from 1 to 5``."""
     if count == 1:
@@ -184,16 +162,12 @@ class Session:
     def __init__(self, seats: Seats, seed: int, out: Path, *, ask: Callable[[str], str | None],
                  say: Callable[[str], None], colour: bool = False, samples: int = DEFAULT_SAMPLES):
         self.seats, self.rules, self.seed, self.out = seats, seats.rules, seed, out
-        if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
-            raise PlayError(_("--samples: {samples} deals per hint; give 1 to {limit}").format(
-                samples=repr(samples), limit=f"{MAX_SAMPLES:,}"))
+        self.table = Table(seats.rules, seats.specs, seed, out, samples=samples, on_event=self.show_event)
         self.ask, self.say, self.colour, self.samples = ask, say, colour, samples
-        self.players = [None if s is None else make_player(parse_strategy(s).for_rules(seats.rules)) for s in seats.specs]
         self.saved: list[Path] = []
         self.unfinished: Path | None = None  # the record of a hand stopped by an error or a signal
-        self.scores = [0] * self.rules.n_sides  # the game's, or with hands_mode the total over the hands
         self.hands_mode = False
-        self.record_strategies = [PERSON if s is None else s for s in seats.specs]
+        self.record_strategies = self.table.strategies
 
     # ------------------------------------------------------------ text
 
@@ -224,7 +198,7 @@ class Session:
     def show_position(self, st: HandState, where: str) -> None:
         r = self.rules
         head = _("-- {where} -- dealer: {dealer}").format(where=where, dealer=self.seats.name(st.dealer))
-        score = ", ".join(f"{self.seats.side_name(s)} {p}" for s, p in enumerate(self.scores))
+        score = ", ".join(f"{self.seats.side_name(s)} {p}" for s, p in enumerate(self.table.scores))
         if self.hands_mode:
             head += " " + _("-- points in the hands so far: {score}").format(score=score)
         elif r.target:
@@ -250,21 +224,20 @@ class Session:
 
     # ------------------------------------------------------------ the person's decisions
 
-    def hint(self, st: HandState, blow: bool, options: list) -> None:
-        start = time.perf_counter()
+    def hint(self) -> None:
         try:
-            ev = evaluate(st, blow=blow, samples=self.samples, seed=hint_seed(self.hand_seed, st, blow))
+            hint = self.table.hint()
         except (EvaluationError, ValueError) as e:
             self.say(_("no hint: {reason}").format(reason=e))
             return
-        took = time.perf_counter() - start
+        ev, blow = hint.evaluation, hint.blow
         if ev.method == "forced":
             self.say(_("hint: there is only one move"))
             return
         how = _("solved exactly") if ev.method == "exact" else _("{samples} deals of the unseen cards").format(
             samples=ev.samples)
         self.say(_("hint ({how}, {seconds} s; points of hand margin, yours minus the best other side's):").format(
-            how=how, seconds=f"{took:.2f}"))
+            how=how, seconds=f"{hint.seconds:.2f}"))
         for i in ev.ranked()[:3]:
             o = ev.options[i]
             self.say(f"  {i + (0 if blow else 1):>2}) {option_label(o.move, translated=True):<16} "
@@ -288,14 +261,14 @@ class Session:
             if text.lower() in QUIT_WORDS:
                 raise Quit
             if text.lower() in HINT_WORDS:
-                self.hint(st, blow, options)
+                self.hint()
                 continue
             if len(text) > MAX_LINE:
                 self.say(_("that is {length} characters, not a move: type a number, a card like 5o, or {keys}").format(
                     length=f"{len(text):,}", keys=keys()))
                 continue
             if text.lower() in UNDO_WORDS:
-                if self.can_undo or len(st.moves) != self.turn_start:
+                if self.table.can_undo:
                     return UNDO
                 self.say(_("nothing to take back in this hand"))
                 continue
@@ -363,15 +336,14 @@ class Session:
 
     # ------------------------------------------------------------ a hand
 
-    def play_hand(self, game: int, hand: int, dealer: int, where: str) -> HandState:
-        st = engine.new_hand(self.rules, shuffled_deck(self.seed, game, hand), dealer)
-        rng = SplitMix64.for_hand(self.seed, game, hand, PLAY)
-        self.hand_seed = rng.state
-        history: list[tuple[HandState, int]] = []  # the position before each of the person's turns, for undo
+    def play_hand(self, game: int, hand: int, where: str) -> HandState:
+        t = self.table
+        t.deal(game, hand)
         try:
+            st = t.st
             self.say("")
-            self.say((_("== {where}: you deal ==") if dealer == PERSON_SEAT else _("== {where}: {dealer} deals ==")
-                      ).format(where=where, dealer=self.seats.name(dealer)))
+            self.say((_("== {where}: you deal ==") if st.dealer == PERSON_SEAT else _("== {where}: {dealer} deals ==")
+                      ).format(where=where, dealer=self.seats.name(st.dealer)))
             if st.lucky_deal:
                 what = ngettext("{n} escoba", "{n} escobas", st.lucky_deal).format(n=st.lucky_deal) \
                     if self.rules.lucky_deal == "escobas" else _("no escoba")
@@ -379,91 +351,72 @@ class Session:
                     total=15 * st.lucky_deal, what=what))
             else:
                 self.say(_("table: {cards}").format(cards=self.cards(st.table)))
-            while not st.over:
-                seat = st.to_play
-                if self.players[seat] is None:
-                    snapshot = (copy.deepcopy(st), rng.state)
-                    self.can_undo, self.turn_start = bool(history), len(st.moves)
-                    if self.person_turn(st, where):
-                        history.append(snapshot)
-                        continue
-                    if len(st.moves) != len(snapshot[0].moves):  # a blow made in this turn
-                        st, rng.state = snapshot
-                        self.say(_("taken back: your blow"))
-                    else:
-                        st, rng.state = history.pop()
-                        self.say(_("taken back: your last move and the replies to it"))
-                    continue
-                self.computer_turn(st, rng)
-            self.end_of_hand(st)
+            t.advance()
+            while not t.st.over:
+                if not self.person_turn(where):
+                    self.say(_("taken back: your blow") if t.undo() == "blow"
+                             else _("taken back: your last move and the replies to it"))
+            self.end_of_hand(t.st)
         except Quit:
-            self.save(st, game, hand, unfinished="quit")
+            self.save(unfinished="quit")
             raise
         except BaseException as e:  # an error (a plugin's, a bug) or a signal: the hand so far is kept
-            self.save_stopped(st, game, hand, e)
+            self.save_stopped(e)
             raise
-        self.save(st, game, hand)
-        return st
+        self.save()
+        return t.st
 
-    def person_turn(self, st: HandState, where: str) -> bool:
+    def person_turn(self, where: str) -> bool:
         """The person's turn (a blow decision first when one is open); False to take back."""
+        t = self.table
         self.say("")
-        self.show_position(st, where)
-        blows = engine.blow_options(st)
-        if blows:
-            laid = blows[0].card
-            options: list = [None, *blows]
+        self.show_position(t.st, where)
+        kind, options = t.decision()
+        if kind == "blow":
+            laid = options[1].card
             self.say("  " + _("{who} laid {card}, which could have captured: you may blow (soplar)").format(
-                who=self.seats.name(st.moves[-1].player), card=self.card(laid)))
+                who=self.seats.name(t.st.moves[-1].player), card=self.card(laid)))
             for i, m in enumerate(options):
                 self.say(f"  {i:>2}) {self.option_text(m)}")
-            choice = self.read(st, _("blow? [0-{last}, s to blow, {keys}]: ").format(last=len(blows), keys=keys()),
-                               options, True)
+            choice = self.read(t.st, _("blow? [0-{last}, s to blow, {keys}]: ").format(last=len(options) - 1,
+                                                                                      keys=keys()), options, True)
             if choice is UNDO:
                 return False
-            engine.apply_blow(st, choice)
-            if choice is not None:
-                self.say(_("you blow: take {card} + {cards}").format(card=self.card(laid), cards=self.cards(choice.take)))
-                self.say("  " + _("table: {cards}").format(cards=self.cards(st.table)))
-        moves = engine.legal_moves(st)
-        for i, m in enumerate(moves, 1):
+            t.blow(choice)
+            kind, options = t.decision()
+        for i, m in enumerate(options, 1):
             self.say(f"  {i:>2}) {self.option_text(m)}")
-        if len(moves) == 1:  # a forced move: no range "1-1", and its card names it too
-            ask = _("your only move [1 or {card}, {keys}]: ").format(card=card_str(moves[0].card), keys=keys())
+        if len(options) == 1:  # a forced move: no range "1-1", and its card names it too
+            ask = _("your only move [1 or {card}, {keys}]: ").format(card=card_str(options[0].card), keys=keys())
         else:
-            ask = _("your move [1-{last}, a card like 5o or '5o Rc', {keys}]: ").format(last=len(moves), keys=keys())
-        choice = self.read(st, ask, moves, False)
+            ask = _("your move [1-{last}, a card like 5o or '5o Rc', {keys}]: ").format(last=len(options), keys=keys())
+        choice = self.read(t.st, ask, options, False)
         if choice is UNDO:
             return False
-        self.apply(st, choice, None)
+        t.play(choice)
         return True
 
-    def computer_turn(self, st: HandState, rng: SplitMix64) -> None:
-        seat, player = st.to_play, self.players[st.to_play]
-        name = self.seats.name(seat)
-        blows = engine.blow_options(st)
-        if blows:
-            blow = player.choose_blow(st, blows, rng)
-            engine.apply_blow(st, blow)
-            if blow is not None:
+    def show_event(self, e: Event) -> None:
+        """Say what happened at the table: a move (the person's as ``you lay 5o``), a blow, a new deal. The
+        deal's table or lucky deal is said with the deal (``play_hand``)."""
+        st, m = self.table.st, e.move
+        person = e.seat == PERSON_SEAT
+        if e.kind == "blow":
+            if person:
+                self.say(_("you blow: take {card} + {cards}").format(card=self.card(m.card), cards=self.cards(m.take)))
+                self.say("  " + _("table: {cards}").format(cards=self.cards(st.table)))
+            else:
                 text = _("{who} BLOWS your {card}: takes {card} + {cards}") if st.moves[-2].player == PERSON_SEAT \
                     else _("{who} BLOWS the {card}: takes {card} + {cards}")
-                self.say(text.format(who=name, card=self.card(blow.card), cards=self.cards(blow.take)))
-        self.apply(st, player.choose_move(st, engine.legal_moves(st), rng), name)
-
-    def apply(self, st: HandState, m: Move, who: str | None) -> None:
-        """Play ``m`` and say it: ``who`` names a computer seat; None is the person (``you lay 5o``)."""
-        stock = len(st.stock)
-        engine.apply_move(st, m)
-        self.say((_("you") if who is None else who) + " " + self.move_text(m, who is None))
-        if len(st.stock) < stock:
-            if self.rules.deal == "draw":
-                if m.player == PERSON_SEAT:
-                    self.say(_("you draw {card}").format(card=self.card(st.deck[40 - stock])))
-            elif not st.over:
-                self.say(ngettext("-- new deal: {n} card each, {stock} left in the stock --",
-                                  "-- new deal: {n} cards each, {stock} left in the stock --",
-                                  self.rules.hand_size).format(n=self.rules.hand_size, stock=len(st.stock)))
+                self.say(text.format(who=self.seats.name(e.seat), card=self.card(m.card), cards=self.cards(m.take)))
+        elif e.kind in ("lay", "capture"):
+            self.say((_("you") if person else self.seats.name(e.seat)) + " " + self.move_text(m, person))
+            if e.drew is not None and person:
+                self.say(_("you draw {card}").format(card=self.card(e.drew)))
+        elif e.kind == "deal":
+            self.say(ngettext("-- new deal: {n} card each, {stock} left in the stock --",
+                              "-- new deal: {n} cards each, {stock} left in the stock --",
+                              self.rules.hand_size).format(n=self.rules.hand_size, stock=e.stock))
 
     def end_of_hand(self, st: HandState) -> None:
         res = st.result
@@ -482,39 +435,25 @@ class Session:
                               "hand over: {n} cards left on the table go to nobody", res.leftovers).format(
                 n=res.leftovers))
         self.say(format_score(self.rules, score_json(self.rules, res), self.record_strategies))
-        self.scores = [a + b for a, b in zip(self.scores, res.total)]
 
-    def save(self, st: HandState, game: int, hand: int, unfinished: str | None = None, quiet: bool = False) -> None:
-        """Save the hand as a record; ``unfinished`` (why it stopped: ``quit``, ``interrupted``, ``error: ...``)
-        saves a hand still in play as ``...-unfinished.json`` (a quit before any move saves nothing)."""
-        if unfinished == "quit" and not st.moves:
+    def save(self, unfinished: str | None = None, quiet: bool = False) -> None:
+        """Save the hand as a record (``Table.save``); ``unfinished`` (why it stopped: ``quit``, ``interrupted``,
+        ``error: ...``) saves a hand still in play as ``...-unfinished.json`` (a quit before any move saves
+        nothing)."""
+        if unfinished == "quit" and not self.table.st.moves:
             return
-        rec = make_record(st, seed=self.seed, game=game, hand=hand, unfinished=unfinished or False,
-                          strategies=self.record_strategies)
-        try:
-            self.out.mkdir(parents=True, exist_ok=True)
-            path = self.out / f"{self.seed}-g{game}-h{hand}{'-unfinished' if unfinished else ''}.json"
-            k = 2
-            while path.exists() or path.is_symlink():
-                path = path.with_name(f"{self.seed}-g{game}-h{hand}{'-unfinished' if unfinished else ''}-{k}.json")
-                k += 1
-            files.write_text(path, json.dumps(rec, indent=2) + "\n", root=self.out)  # whole or not at all
-        except files.UntrustedFile as e:
-            raise SaveFailed(_("cannot save the hand record: {reason}").format(reason=e)) from None
-        except OSError as e:
-            raise SaveFailed(_("{path}: cannot save the hand record ({reason})").format(
-                path=self.out, reason=e.strerror or e)) from None
+        path = self.table.save(unfinished)
         self.saved.append(path)
         if quiet:
             return
         self.say((_("saved the unfinished hand: {path}") if unfinished else _("saved the hand: {path}")).format(
             path=path))
 
-    def save_stopped(self, st: HandState, game: int, hand: int, e: BaseException) -> None:
+    def save_stopped(self, e: BaseException) -> None:
         """The hand in play when ``e`` stopped the session, saved (as unfinished unless it had ended);
         ``self.unfinished`` names the file. A failure to save is noted on ``e``, never raised over it."""
         try:
-            self.save(st, game, hand, unfinished=None if st.over else unfinished_reason(e), quiet=True)
+            self.save(unfinished=None if self.table.st.over else unfinished_reason(e), quiet=True)
             self.unfinished = self.saved[-1]
         except Exception as save_error:  # a full disk, a read-only folder: the first error is the story
             e.add_note(_("the hand could not be saved: {reason}").format(reason=save_error))
@@ -523,27 +462,28 @@ class Session:
 
     def play(self, count: int, hands_mode: bool) -> None:
         """``count`` games to the ruleset's target, or with ``hands_mode`` ``count`` single hands."""
-        r = self.rules
-        self.hands_mode = hands_mode
+        t = self.table
+        self.hands_mode = t.single_hand = hands_mode
         try:
             for g in range(count):
-                if hands_mode:
-                    self.play_hand(g, 0, g % r.players, _("hand {n} of {count}").format(n=g + 1, count=count))
-                    continue
-                self.scores = [0] * r.n_sides
+                if not hands_mode:
+                    t.new_game()
                 for h in range(engine.MAX_HANDS_PER_GAME):
-                    self.play_hand(g, h, (g + h) % r.players, _("game {game}, hand {hand}").format(game=g + 1, hand=h + 1))
-                    top = max(self.scores)
-                    if top >= r.target and self.scores.count(top) == 1:
-                        winner = self.seats.side_name(self.scores.index(top))
-                        self.say("")
-                        score = ", ".join(f"{self.seats.side_name(s)} {p}" for s, p in enumerate(self.scores))
-                        self.say((_("game {game} over: you win ({score})") if winner == _("you")
-                                  else _("game {game} over: {winner} wins ({score})")).format(
-                            game=g + 1, winner=winner, score=score))
+                    self.play_hand(g, h, _("hand {n} of {count}").format(n=g + 1, count=count) if hands_mode
+                                   else _("game {game}, hand {hand}").format(game=g + 1, hand=h + 1))
+                    if t.game_over:
+                        if not hands_mode:
+                            self.say_game_over(g)
                         break
         except Quit:
             self.say(_("quit."))
         if self.saved:
             self.say(_("{n} hand record(s) in {path}; check one with `escoba-sim replay FILE`, see where points "
                        "were lost with `escoba-sim analyze FILE`").format(n=len(self.saved), path=self.out))
+
+    def say_game_over(self, game: int) -> None:
+        winner = self.seats.side_name(self.table.winner())
+        score = ", ".join(f"{self.seats.side_name(s)} {p}" for s, p in enumerate(self.table.scores))
+        self.say("")
+        self.say((_("game {game} over: you win ({score})") if winner == _("you")
+                  else _("game {game} over: {winner} wins ({score})")).format(game=game + 1, winner=winner, score=score))

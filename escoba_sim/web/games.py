@@ -1,38 +1,32 @@
 """The games the page plays: one ``WebGame`` per game id, kept in a bounded ``GameStore``.
 
-A game is ``play``'s sitting driven by requests instead of a prompt: the same seats
-(``hands.play.table_seats``), the same deals, dealers and computer draws from the seeded
-streams (game 0, hand h), the same hints (``hands.evaluate.evaluate`` seeded by
-``hands.play.hint_seed``, from the person's information only), the same take-back (the
-position before the person's last turn, the replies undone with it) and the same hand
-records (``hands.record.make_record``, written through ``files`` into the server's folder
-under names the server makes). Every request is validated here: a move names a card and
-the cards it takes, and must be one of the engine's legal moves.
+A game is the page's front end of the table (``hands.table.Table``, as ``play`` is the terminal's): the
+same seats (``hands.play.table_seats``), deals, dealers and computer draws (game 0, hand h), the same
+hints, take-back and hand records (written into the server's folder under names the table makes). This
+module turns requests into the table's decisions, and its state and events into JSON. Every request is
+validated here: a move names a card and the cards it takes, and must be one of the engine's legal moves.
 """
 
 from __future__ import annotations
 
-import copy
-import json
 import re
 import secrets
 import threading
-import time
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
 from .. import files, i18n
-from ..batch import make_player
+from ..errors import EscobaError
 from ..game import engine
 from ..game.cards import OROS_MASK, SEVENS_MASK, SIETE_OROS, CardError, card_str, cards_of, parse_card
-from ..game.engine import HandState, Move
-from ..game.rng import PLAY, SplitMix64, shuffled_deck
+from ..game.engine import Move
 from ..game.rules import PRESETS, RulesError, parse_rules
-from ..hands.evaluate import DEFAULT_SAMPLES, MAX_SAMPLES, EvaluationError, evaluate, format_value, option_label
-from ..hands.play import PERSON, PERSON_SEAT, PlayError, hint_seed, table_seats
-from ..hands.record import make_record, score_json
+from ..hands.evaluate import DEFAULT_SAMPLES, MAX_SAMPLES, EvaluationError, format_value, option_label
+from ..hands.play import table_seats
+from ..hands.record import score_json
 from ..hands.review import AnalysisError, analyze_record
+from ..hands.table import PERSON_SEAT, Event, PlayError, SaveFailed, Table
 from ..i18n import N_
 from ..strategies import StrategyError, parse_strategy
 from ..strategies.registry import BUILTINS
@@ -45,12 +39,12 @@ HINT_OPTIONS = 3  # as play's `?`
 RECORD_NAME = re.compile(r"^[0-9]{1,20}-g[0-9]{1,20}-h[0-9]{1,5}(-unfinished)?(-[0-9]{1,4})?\.json$")
 
 
-class WebError(ValueError):
+class WebError(EscobaError):
     """A request that cannot be done: one line for the page, and the HTTP status to answer with."""
 
     def __init__(self, message: str, status: int = 400, **fields):
-        super().__init__(message.format(**fields) if fields else message)
-        self.message, self.fields, self.status = message, fields, status
+        super().__init__(message, **fields)
+        self.message, self.status = message, status
 
     def said(self, lang: str) -> str:
         """The message in ``lang`` (the page's): ours come from the catalogue, a library's reason as it came."""
@@ -107,73 +101,39 @@ def _seats(data: Any):
 
 class WebGame:
     """One game (hands to the ruleset's target, or one hand when it has none) between the person and the
-    computer seats. Methods change it under its lock; ``state`` is what the page draws."""
+    computer seats, at a ``Table``. Methods change it under its lock; ``state`` is what the page draws."""
 
     def __init__(self, game_id: str, request: Any, out: Path, samples: int = DEFAULT_SAMPLES, seed: int | None = None):
         self.id, self.out, self.samples = game_id, out, samples
         self.seats = _seats(request)
         self.rules = self.seats.rules
         self.seed = secrets.randbits(64) if seed is None else seed
-        self.players = [None if s is None else make_player(parse_strategy(s).for_rules(self.rules))
-                        for s in self.seats.specs]
-        self.strategies = [PERSON if s is None else s for s in self.seats.specs]
-        self.scores = [0] * self.rules.n_sides
-        self.hand_index = -1
+        self.table = Table(self.rules, self.seats.specs, self.seed, out, samples=samples,
+                           single_hand=not self.rules.target)
         self.records: list[str] = []  # the names of this game's saved records, hand by hand
         self.lock = threading.Lock()
-        self.deal()
+        self.deal(0)
+
+    @property
+    def st(self):
+        """The hand in play (``engine.HandState``)."""
+        return self.table.st
 
     # ------------------------------------------------------------ play
 
-    def deal(self) -> None:
-        self.hand_index += 1
-        h = self.hand_index
-        self.st = engine.new_hand(self.rules, shuffled_deck(self.seed, 0, h), h % self.rules.players)
-        self.rng = SplitMix64.for_hand(self.seed, 0, h, PLAY)
-        self.hand_seed = self.rng.state
-        self.history: list[tuple[HandState, int]] = []  # before each of the person's turns, for take-back
-        self.events: list[dict[str, Any]] = []
-        if self.st.lucky_deal:
-            self.events.append({"kind": "lucky", "seat": self.st.dealer, "escobas": self.st.lucky_escobas[
-                self.rules.side_of(self.st.dealer)]})
-        self.advance()
+    def deal(self, hand: int) -> None:
+        self.table.deal(0, hand)
+        self.table.advance()
+        self.keep_finished()
 
-    def advance(self) -> None:
-        """Play the computer seats until the person is to play or the hand is over."""
-        st = self.st
-        while not st.over and self.players[st.to_play] is not None:
-            seat, player = st.to_play, self.players[st.to_play]
-            blows = engine.blow_options(st)
-            if blows:
-                blow = player.choose_blow(st, blows, self.rng)
-                engine.apply_blow(st, blow)
-                if blow is not None:
-                    self.events.append(self._event(blow))
-            self._apply(player.choose_move(st, engine.legal_moves(st), self.rng))
-        self.turn = (copy.deepcopy(st), self.rng.state)
-        if st.over:
-            self.finish_hand()
-
-    def _event(self, m: Move) -> dict[str, Any]:
-        kind = "blow" if m.soplar else "capture" if m.take else "lay"
-        return {"kind": kind, "seat": m.player, "card": card_str(m.card), "take": [card_str(c) for c in m.take],
-                "escoba": m.escoba}
-
-    def _apply(self, m: Move) -> None:
-        stock = len(self.st.stock)
-        engine.apply_move(self.st, m)
-        self.events.append(self._event(m))
-        if len(self.st.stock) < stock and not self.st.over and self.rules.deal == "rounds":
-            self.events.append({"kind": "deal", "stock": len(self.st.stock)})
+    def keep_finished(self) -> None:
+        """A hand that has just ended is saved (its name joins ``records``)."""
+        if self.table.st.over:
+            self.records.append(self.save().name)
 
     def decision(self) -> tuple[str, list]:
         """("blow", [None, *blows]), ("move", legal moves), or ("over", [])."""
-        if self.st.over:
-            return "over", []
-        blows = engine.blow_options(self.st)
-        if blows:
-            return "blow", [None, *blows]
-        return "move", engine.legal_moves(self.st)
+        return self.table.decision()
 
     def play(self, data: Any) -> None:
         """The person plays ``{"card": "5o", "take": ["Rc"]}`` (an empty ``take`` lays the card)."""
@@ -190,9 +150,8 @@ class WebGame:
             probe = Move(PERSON_SEAT, card, take, escoba=bool(take) and set(take) == set(self.st.table))
             reason = engine.explain_illegal(self.st, probe, options).replace(f"seat {PERSON_SEAT}'s hand", "your hand")
             raise WebError(reason, 409)
-        self.history.append(self.turn)
-        self._apply(found[0])
-        self.advance()
+        self.table.play(found[0])
+        self.keep_finished()
 
     def blow(self, data: Any) -> None:
         """The person's blow decision: ``{"option": 0}`` not to blow, ``k`` for the k-th blow offered."""
@@ -202,37 +161,25 @@ class WebGame:
         k = data.get("option") if isinstance(data, dict) else None
         if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(options):
             raise WebError(N_("`option` must be a number from 0 to {last}"), last=len(options) - 1)
-        engine.apply_blow(self.st, options[k])
-        if options[k] is not None:
-            self.events.append(self._event(options[k]))
+        self.table.blow(options[k])
 
     def undo(self) -> None:
         """Take back the person's blow of this turn, or else their last move and the replies to it."""
         if self.st.over:
             raise WebError(N_("the hand is over: nothing to take back"), 409)
-        if len(self.st.moves) != len(self.turn[0].moves):  # a blow made in this turn
-            st, state = self.turn
-        elif self.history:
-            st, state = self.history.pop()
-        else:
+        if self.table.undo() is None:
             raise WebError(N_("nothing to take back in this hand"), 409)
-        self.st, self.rng.state = copy.deepcopy(st), state
-        self.turn = (copy.deepcopy(self.st), self.rng.state)
-        self.events = self.events[:_events_before(self.events, len(self.st.moves))]
 
     def hint(self) -> dict[str, Any]:
         """The evaluator's best options of the person's decision, as ``play``'s ``?`` gives them."""
-        kind, options = self.decision()
-        if kind == "over":
+        if self.decision()[0] == "over":
             raise WebError(N_("the hand is over: there is no decision to evaluate"), 409)
-        blow = kind == "blow"
-        start = time.perf_counter()
         try:
-            ev = evaluate(self.st, blow=blow, samples=self.samples, seed=hint_seed(self.hand_seed, self.st, blow))
+            hint = self.table.hint()
         except EvaluationError as e:
             raise WebError(str(e), 503) from None
-        took = time.perf_counter() - start
-        out = {"method": ev.method, "samples": ev.samples, "seconds": round(took, 3), "options": []}
+        ev = hint.evaluation
+        out = {"method": ev.method, "samples": ev.samples, "seconds": round(hint.seconds, 3), "options": []}
         if ev.method != "forced":
             for i in ev.ranked()[:HINT_OPTIONS]:
                 o = ev.options[i]
@@ -246,36 +193,30 @@ class WebGame:
             raise WebError(N_("the hand is still in play"), 409)
         if self.game_over:
             raise WebError(N_("the game is over: start a new one"), 409)
-        self.deal()
+        self.deal(self.table.hand + 1)
 
     @property
     def game_over(self) -> bool:
         """The game ends when one side alone reaches the target (a ruleset without one: after one hand)."""
-        if not self.st.over:
-            return False
-        if not self.rules.target:
-            return True
-        top = max(self.scores)
-        return top >= self.rules.target and self.scores.count(top) == 1
+        return self.table.game_over
+
+    def save(self, unfinished: str | None = None) -> Path:
+        try:
+            return self.table.save(unfinished)
+        except SaveFailed as e:
+            raise WebError(N_("cannot save the hand record: {reason}"), 500, reason=files.first_line(e.cause)) from None
 
     def save_unfinished(self, reason: str) -> str | None:
         """Save the hand in play as ``...-unfinished.json`` (as ``play`` does for a hand cut short), when it has
         begun and not ended; returns the file's name."""
         if self.st.over or not self.st.moves:
             return None
-        rec = make_record(self.st, seed=self.seed, game=0, hand=self.hand_index, strategies=self.strategies,
-                          unfinished=reason)
-        return save_record(self.out, rec, f"{self.seed}-g0-h{self.hand_index}-unfinished")
-
-    def finish_hand(self) -> None:
-        self.scores = [a + b for a, b in zip(self.scores, self.st.result.total)]
-        rec = make_record(self.st, seed=self.seed, game=0, hand=self.hand_index, strategies=self.strategies)
-        self.records.append(save_record(self.out, rec, f"{self.seed}-g0-h{self.hand_index}"))
+        return self.save(reason).name
 
     # ------------------------------------------------------------ what the page draws
 
     def state(self) -> dict[str, Any]:
-        st, r = self.st, self.rules
+        st, r, t = self.st, self.rules, self.table
         kind, options = self.decision()
         sides = []
         for side in range(r.n_sides):
@@ -283,17 +224,16 @@ class WebGame:
             sides.append({"side": side, "seats": [s for s in range(r.players) if r.side_of(s) == side],
                           "cards": pile.bit_count(), "oros": (pile & OROS_MASK).bit_count(),
                           "sevens": (pile & SEVENS_MASK).bit_count(), "siete_oros": bool(pile >> SIETE_OROS & 1),
-                          "escobas": st.escobas[side], "score": self.scores[side]})
+                          "escobas": st.escobas[side], "score": t.scores[side]})
         out: dict[str, Any] = {
             "id": self.id, "rules": r.canonical(), "players": r.players, "teams": r.teams, "target": r.target,
             "soplar": r.soplar, "seats": [{"seat": s, "strategy": None if spec is None else parse_strategy(spec).short,
                                            "side": r.side_of(s), "cards": len(st.hands[s])}
                                           for s, spec in enumerate(self.seats.specs)],
-            "hand_number": self.hand_index + 1, "dealer": st.dealer, "to_play": st.to_play,
+            "hand_number": t.hand + 1, "dealer": st.dealer, "to_play": st.to_play,
             "table": [card_str(c) for c in st.table], "hand": [card_str(c) for c in st.hands[PERSON_SEAT]],
-            "stock": len(st.stock), "sides": sides, "events": self.events, "decision": kind,
-            "options": [_option_json(m) for m in options],
-            "can_undo": kind != "over" and (bool(self.history) or len(st.moves) != len(self.turn[0].moves)),
+            "stock": len(st.stock), "sides": sides, "events": [_event_json(e) for e in t.events], "decision": kind,
+            "options": [_option_json(m) for m in options], "can_undo": t.can_undo,
             "hand_over": st.over, "game_over": self.game_over, "records": list(self.records),
         }
         if st.over:
@@ -308,29 +248,14 @@ def _option_json(m: Move | None) -> dict[str, Any]:
     return {"card": card_str(m.card), "take": [card_str(c) for c in m.take], "escoba": m.escoba, "blow": m.soplar}
 
 
-def _events_before(events: list[dict[str, Any]], moves: int) -> int:
-    """How many of a hand's events come before its first ``moves`` moves (a take-back cuts the rest)."""
-    seen = 0
-    for i, e in enumerate(events):
-        if e["kind"] in ("capture", "lay", "blow"):
-            if seen == moves:
-                return i
-            seen += 1
-    return len(events)
-
-
-def save_record(out: Path, record: dict[str, Any], stem: str) -> str:
-    """Write a hand record into ``out`` under a new name made from ``stem`` (never a name a request gave);
-    returns the file's name."""
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        name, k = f"{stem}.json", 2
-        while (out / name).exists() or (out / name).is_symlink():
-            name, k = f"{stem}-{k}.json", k + 1
-        files.write_text(out / name, json.dumps(record, indent=2) + "\n", root=out)
-    except (OSError, files.UntrustedFile) as e:
-        raise WebError(N_("cannot save the hand record: {reason}"), 500, reason=files.first_line(e)) from None
-    return name
+def _event_json(e: Event) -> dict[str, Any]:
+    if e.kind == "lucky":
+        return {"kind": "lucky", "seat": e.seat, "escobas": e.escobas}
+    if e.kind == "deal":
+        return {"kind": "deal", "stock": e.stock}
+    m = e.move
+    return {"kind": e.kind, "seat": e.seat, "card": card_str(m.card), "take": [card_str(c) for c in m.take],
+            "escoba": m.escoba}
 
 
 def saved_records(out: Path) -> list[str]:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from escoba_sim.cli import main
 from escoba_sim.game.rules import parse_rules
-from escoba_sim.hands import play as play_mod
+from escoba_sim.hands import table as table_mod
 from escoba_sim.hands.play import PlayError, Session, seat_specs, table_seats
 from escoba_sim.hands.record import record_for_hand, replay_record
 
@@ -112,7 +112,7 @@ def test_a_bug_anywhere_keeps_the_hand(tmp_path, monkeypatch):
     def broken(*a, **k):
         raise OverflowError("value too large to convert to int")
 
-    monkeypatch.setattr(play_mod, "evaluate", broken)
+    monkeypatch.setattr(table_mod, "evaluate", broken)
     out = tmp_path / "o"
     r = CliRunner().invoke(main, ["play", "--vs", "greedy", "--seed", 5, "--hands", "--out", str(out)],
                            input="1\n?\n")
