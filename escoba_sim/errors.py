@@ -44,7 +44,9 @@ class EscobaError(ValueError):
 
     def render(self, name_of: Callable[[str], str] = _as_is) -> str:
         """The message, each ``Parameter`` named by ``name_of`` (the library name by default)."""
-        values = {k: (name_of(v) if isinstance(v, Parameter) else v) for k, v in self.fields.items()}
+        # the folder is a field of the message too: most messages name it as {folder}
+        given = {"folder": self.folder, **self.fields} if self.folder is not None else self.fields
+        values = {k: (name_of(v) if isinstance(v, Parameter) else v) for k, v in given.items()}
         return self.template.format(**values) if values else self.template
 
     def __str__(self) -> str:

@@ -30,7 +30,7 @@ def executor(scheduler: str | None, jobs: int | None, quiet: bool = False):
         with executor_for(scheduler, jobs, jobs_given=given, on_connect=None if quiet else connected) as pair:
             yield pair
     except ClusterError as e:
-        fail(str(e))
+        fail(e)
 
 
 @contextlib.contextmanager
@@ -59,7 +59,7 @@ def stops_cleanly(continue_with: str | None, as_json: bool = False):
                    else _("Interrupted") + nothing_kept, err=True)
         sys.exit(exit_code())
     except RunError as e:
-        fail(str(e))
+        fail(e)
 
 
 def same_command() -> str:
@@ -83,13 +83,11 @@ def run_and_report(start, *, as_json: bool, quiet: bool, spec, out) -> None:
 
 
 def play_and_print_series(plan, *, jobs, as_json, quiet, scheduler, continue_with: str) -> None:
-    """Play (or finish) a planned comparison or tournament (``series.resume.SeriesPlan``) with one progress
-    bar, then print its summary; Ctrl-C says ``continue_with``."""
-    from ..output.console import ProgressBar, print_compare, print_tournament, skill_lines
-    from ..series.compare import CompareError
-    from ..series.resume import play_series
-    from ..series.skill import SkillError
-    from ..series.tournament import TournamentError
+    """Play (or finish) a planned series (``series.kinds.SeriesPlan``) with one progress bar, then print its
+    summary as its kind's view does (``output.views``); Ctrl-C says ``continue_with``."""
+    from ..output.console import ProgressBar
+    from ..output.views import VIEWS
+    from ..series.kinds import SERIES_ERRORS, play_series
 
     try:
         with executor(scheduler, jobs, quiet) as (pool, jobs), stops_cleanly(continue_with), \
@@ -100,17 +98,11 @@ def play_and_print_series(plan, *, jobs, as_json, quiet, scheduler, continue_wit
                 if not bar.enabled and not quiet:
                     click.echo(f"[{k + 1}/{plan.runs}] {label}", err=True)
             summary = play_series(plan, jobs=jobs, executor=pool, argv=sys.argv[1:], on_run=on_run, on_chunk=bar)
-    except (CompareError, TournamentError, SkillError) as e:
-        fail(str(e))
+    except SERIES_ERRORS as e:
+        fail(e)
     if as_json:
         emit_json(summary)
         return
-    if plan.kind == "compare":
-        print_compare(summary)
-    elif plan.kind == "skill":
-        for line in skill_lines(summary):
-            click.echo(line)
-    else:
-        print_tournament(summary)
+    VIEWS[plan.kind].terminal(summary)
     click.echo("\n" + _("results kept in {out} (summary.json, tables/)").format(out=plan.out) + "\n"
                + _("charts: escoba-sim report {out}").format(out=shlex.quote(str(plan.out))))

@@ -1,13 +1,12 @@
 """The commands that play or read a series of runs on the same deals: compare (rulesets), tournament
-(strategies), skill (a ladder of strategies per ruleset) and report (charts and a page for any folder);
-``series.resume`` rebuilds and plays a series."""
+(strategies), skill (a ladder of strategies per ruleset) and report (charts and a page for any folder); each
+series command plans its kind (``series.kinds``) from its arguments, and ``cli.running`` plays it."""
 
 from __future__ import annotations
 
-import shlex
-
 import click
 
+from ..errors import Command
 from ..i18n import translate as _
 from .errors import fail
 from .options import (
@@ -30,22 +29,22 @@ from .running import play_and_print_series
 SKILL_DEFAULT_N = 1000
 
 
-def _start(kind: str, args: dict, out: str, *, jobs, as_json, quiet, scheduler) -> None:
-    """A new comparison or tournament from the command's arguments (its manifest keeps the same)."""
+def _play(start, out: str, *, jobs, as_json, quiet, scheduler) -> None:
+    """A new series: ``start()`` plans it from the command's arguments (its kind's ``series.kinds`` start; its
+    manifest keeps the same), then it is played and its summary printed."""
     from ..runs.spec import RunError
-    from ..series.resume import plan_series
 
     try:
-        plan = plan_series(kind, args, out)
+        plan = start()
     except RunError as e:
-        fail(str(e))
+        fail(e)
     play_and_print_series(plan, jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler,
-                continue_with=f"escoba-sim resume {shlex.quote(str(out))}")
+                          continue_with=str(Command(("resume", str(out)))))
 
 
-def _folder(kind: str, out: str | None, seed: int | None) -> tuple[str, int]:
+def _folder(kind: str, out: str | None, seed: int | None, drawn: str) -> tuple[str, int]:
     """``--out`` or a folder the command names (``compare-SEED``, or ``compare-DATE-TIME`` for a seed
-    drawn at random), and the seed (drawn when not given)."""
+    drawn at random), and the seed (drawn when not given: ``drawn`` says so, with the seed)."""
     import secrets
 
     from ..series.resume import default_folder
@@ -55,10 +54,7 @@ def _folder(kind: str, out: str | None, seed: int | None) -> tuple[str, int]:
         out = default_folder(kind, seed)
     if seed is None:
         seed = secrets.randbits(64)
-        click.echo((_("seed {seed} (drawn at random; pass --seed {seed} to repeat this comparison)") if kind == "compare"
-                    else _("seed {seed} (drawn at random; pass --seed {seed} to repeat this tournament)")
-                    if kind == "tournament" else _("seed {seed} (drawn at random; pass --seed {seed} to repeat this "
-                                                   "skill ladder)")).format(seed=seed), err=True)
+        click.echo(drawn.format(seed=seed), err=True)
     if named:
         click.echo(_("results go to {out}/ (choose another folder with --out)").format(out=out), err=True)
     return out, seed
@@ -88,6 +84,7 @@ def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, c
     # the help text is the command's (above), translated
     from ..game.rules import format_value
     from ..series.compare import DESIGN_EFFECTS, CompareError, build_variants, parse_vary
+    from ..series.kinds import Compare
 
     given_vary = list(vary)
     vary = given_vary + (list(DESIGN_EFFECTS) if design_effects else [])
@@ -109,11 +106,12 @@ def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, c
                         field=field, value=format_value(v)))
                 pairs.add((field, repr(v)))
     except CompareError as e:
-        fail(str(e))
-    out, seed = _folder("compare", out, seed)
-    _start("compare", {"variants": variants, "strategies": [strategy, vs], "n": count, "seed": seed,
-                       "chunk_size": chunk or 0}, out,
-           jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
+        fail(e)
+    out, seed = _folder("compare", out, seed,
+                        _("seed {seed} (drawn at random; pass --seed {seed} to repeat this comparison)"))
+    _play(lambda: Compare.start(out, variants=variants, strategy=strategy, vs=vs, n=count, seed=seed,
+                                chunk_size=chunk or 0), out,
+          jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
 
 
 @click.command(help=_("""Every pair of strategies on the same duplicate deals: crosstable and Bradley-Terry ratings.
@@ -144,13 +142,15 @@ same deals, (A, B, B) then (B, A, A): docs/skill.md, "Three players"."""))
 @scheduler_option
 def tournament(strategies, count, ruleset, seed, jobs, chunk, out, save_hands, as_json, quiet, scheduler):
     # the help text is the command's (above), translated
+    from ..series.kinds import Tournament
+
     if len(strategies) < 2:
         fail(_("a tournament needs two or more strategies"))
-    out, seed = _folder("tournament", out, seed)
-    args = {"strategies": list(strategies), "n": count, "seed": seed, "rules": ruleset, "chunk_size": chunk or 0}
-    if save_hands:
-        args["save_hands"] = True
-    _start("tournament", args, out, jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
+    out, seed = _folder("tournament", out, seed,
+                        _("seed {seed} (drawn at random; pass --seed {seed} to repeat this tournament)"))
+    _play(lambda: Tournament.start(out, strategies=strategies, n=count, seed=seed, rules=ruleset,
+                                   chunk_size=chunk or 0, save_hands=save_hands), out,
+          jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
 
 
 @click.command(help=_("""How much skill each ruleset rewards: a ladder of strategies, every pair on the same duplicate deals.
@@ -184,6 +184,7 @@ same deals, (A, B, B) then (B, A, A): docs/skill.md, "Three players"."""))
 def skill(rules_list, vary, design_effects, ladder, count, seed, jobs, out, as_json, quiet, scheduler):
     # the help text is the command's (above), translated
     from ..series.compare import DESIGN_EFFECTS, CompareError
+    from ..series.kinds import Skill
     from ..series.skill import SkillError, check_ladder, check_rulesets, skill_variants, split_ladder
 
     try:
@@ -192,10 +193,11 @@ def skill(rules_list, vary, design_effects, ladder, count, seed, jobs, out, as_j
         strategies = split_ladder(ladder)
         check_ladder(strategies)
     except (CompareError, SkillError) as e:
-        fail(str(e))
-    out, seed = _folder("skill", out, seed)
-    _start("skill", {"variants": variants, "strategies": strategies, "n": count, "seed": seed}, out,
-           jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
+        fail(e)
+    out, seed = _folder("skill", out, seed,
+                        _("seed {seed} (drawn at random; pass --seed {seed} to repeat this skill ladder)"))
+    _play(lambda: Skill.start(out, variants=variants, strategies=strategies, n=count, seed=seed), out,
+          jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
 
 
 @click.command(help=_("""Charts (PNG and SVG) and one self-contained HTML page for a run, compare, tournament or skill folder.
@@ -214,7 +216,7 @@ def report(directory, out):
     try:
         page = write_report(directory, out)
     except (ReportError, RunError, UntrustedFile) as e:
-        fail(str(e))
+        fail(e)
     except OSError as e:
         where = e.filename or out or f"{directory}/report"
         fail(_("cannot write the report to {path} ({reason}); choose another --out").format(

@@ -476,24 +476,24 @@ def print_compare(summary: dict, console=None) -> None:
     flagged = {x["label"]: no_effect_text(summary, x) for x in summary.get("no_effect") or []}
     heads_of = {"hands_per_game": _("hands per game"), "seat_advantage": _("seat advantage (mano - dealer, points/hand)"),
                 "win_rate": _("game win rate of {first}").format(first=short[0])}
-    for kind, signed in (("estimates", False), ("effects", True)):
+    for table, signed in (("estimates", False), ("effects", True)):
         got: dict[str, dict[str, dict]] = {}
-        for r in summary[kind]:
+        for r in summary[table]:
             got.setdefault(r["label"], {})[r["metric"]] = r
         order = [rs["label"] for rs in summary["rulesets"] if rs["label"] in got]
         if not order:
             continue
         con.print()
-        con.print("[bold]" + escape(_("Estimates per ruleset (95% CI under each value)") if kind == "estimates"
+        con.print("[bold]" + escape(_("Estimates per ruleset (95% CI under each value)") if table == "estimates"
                                     else _("Paired differences: each variant minus {reference} (same deals; 95% "
                                            "CI under each value)").format(reference=ref)) + "[/bold]")
-        name_head = _("ruleset") if kind == "estimates" else _("variant")
+        name_head = _("ruleset") if table == "estimates" else _("variant")
 
         def name(label):
             return f"{label} *" if label in flagged else label
 
-        shown = [x for x in order if not (kind == "effects" and x in flagged)]  # their rows would be all zeros
-        if kind == "effects" and flagged:
+        shown = [x for x in order if not (table == "effects" and x in flagged)]  # their rows would be all zeros
+        if table == "effects" and flagged:
             for label, reason in flagged.items():
                 con.print(escape("* " + _("{label}: no effect on any deal (every difference is exactly 0): {reason}")
                                  .format(label=label, reason=reason)))

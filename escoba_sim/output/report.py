@@ -1,8 +1,8 @@
 """``escoba-sim report DIR``: charts (PNG + SVG) and one self-contained HTML page for any results folder.
 
-A folder's ``manifest.json`` says its kind: ``compare`` and ``tournament``
-folders carry ``"kind"``; a runner folder (``escoba-sim run --out``) is
-recognised by its ``spec``. Each kind is turned into the same tidy tables
+A folder's ``manifest.json`` says its kind: a series folder (compare,
+tournament, skill) carries ``"kind"``; a runner folder (``escoba-sim run --out``)
+is recognised by its ``spec``. Each kind is turned into the same tidy tables
 (see ``charts``), the charts are drawn from them, and ``DIR/report/`` gets
 ``NAME.png``/``NAME.svg`` per chart and ``index.html``: CSS inline, charts as
 inline ``data:`` SVG images, no external URL, so the page opens offline. A
@@ -10,8 +10,8 @@ tiny inline script marks the page ``data-charts-loaded`` once every chart
 image has decoded, which the headless-browser test reads.
 
 Reading and checking the folder is ``report_folder`` (a folder is untrusted input,
-docs/security.md); which charts each kind gets is ``report_charts``. This module
-writes the page: a Jinja2 template (``templates/report.html.j2``) rendered with
+docs/security.md); which charts each kind gets is ``report_charts``, what the page says of it
+``report_sections`` (each kind's, named by its view: ``views``). This module writes the page: a Jinja2 template (``templates/report.html.j2``) rendered with
 autoescape, so every value that reaches it is escaped. Every file is written
 through ``files`` (never through a symlink, never outside the folder).
 """
@@ -29,9 +29,10 @@ from ..files import UntrustedFile, first_line, make_dirs, write_bytes
 from ..i18n import N_, current
 from ..i18n import translate as _
 from . import charts
-from .console import DECISION_TEXT, PAIRING_TEXT, STATUS_TEXT, UNIT_TEXT, word
+from .console import STATUS_TEXT, word
 from .report_charts import chart_list
 from .report_folder import Chart, ReportError, read_folder
+from .views import VIEWS
 
 
 def _fmt(v) -> str:
@@ -101,165 +102,33 @@ def column_head(name: str) -> str:
     return _(COLUMN_HEADS[name]) if name in COLUMN_HEADS else name
 
 
-def _pct(x) -> str:
-    """A probability for people: never 0.0% or 100.0% for what is only small or large."""
-    if x is None:
-        return "–"
-    if 0 <= x < 0.001:
-        return "<0.1%"
-    if 0.999 < x <= 1:
-        return ">99.9%"
-    return f"{100 * x:.1f}%"
-
-
-def _ci_text(lo, hi, f="{:.4f}") -> str:
-    """An interval; a missing end is unbounded (an Elo interval reaching a score of 0 or 1)."""
-    return f"[{'−∞' if lo is None else f.format(lo)}, {'+∞' if hi is None else f.format(hi)}]"
-
-
-def _num(x, f: str) -> str:
-    return "–" if x is None else f.format(x)
-
-
-def _elo(x) -> str:
-    return "±∞" if x is None else f"{x:+.1f}"
-
-
 def headline(kind: str, manifest: dict, tables: dict, folder: str = "DIR") -> dict:
     """What was played and who came out ahead, by how much, with the interval (the page's first section),
-    as values for the page's template (which escapes each of them)."""
+    as values for the page's template (which escapes each of them): its kind's (``views``), under the kind's
+    name."""
+    view = VIEWS[kind]
     done = tables.get("_completeness") or {}
-    out: dict = {"partial": None, "run": None, "tournament": None, "compare": None, "skill": None}
+    out: dict = {"partial": None, **{k: None for k in VIEWS}}
     if done.get("partial"):
-        what = (_("{used} of {planned} chunks, in deal order").format(used=done.get('chunks_used', 0),
-                                                                          planned=done.get('chunks_planned', 0))
-                if kind == "run" else _("{done} of {planned} runs finished").format(
-                    done=done.get('runs_done', 0), planned=done.get('runs_planned', 0)))
         missing = ", ".join(str(m) for m in (done.get("missing") or [])[:8]) or "–"
-        out["partial"] = {"status": word(STATUS_TEXT, str(done.get("status"))), "what": what, "missing": missing}
+        out["partial"] = {"status": word(STATUS_TEXT, str(done.get("status"))), "what": view.played(done),
+                          "missing": missing}
     s = tables.get("_summary")
-    if kind == "run" and s:
-        ents = s["entrants"]
-        unit = "games" if s["mode"] == "games" else "hands"
-        run = {"players": " vs ".join(x["strategy"] for x in ents), "rules": s["rules"], "count": f"{s[unit]:,}",
-               "unit": word(UNIT_TEXT, unit), "deals": f"{s['deals']:,}", "pairing": word(PAIRING_TEXT, s["pairing"]),
-               "seed": s["seed"],
-               "elo": None, "differences": [], "sprt": None}
-        el = s.get("elo")
-        if el and el.get("score") is not None:
-            a, b = ents[0]["label"], ents[1]["label"]
-            w, dr, lo = el.get("wdl") or [0, 0, 0]
-            run["elo"] = {"ahead": a if el["score"] > 0.5 else b if el["score"] < 0.5 else None, "first": a,
-                          "score": f"{el['score']:.4f}", "score_ci": _ci_text(*el["score_ci95"]),
-                          "elo": _elo(el["elo"]), "elo_ci": _ci_text(*el["elo_ci95"], f="{:+.1f}"),
-                          "los": _pct(el["los"]), "wdl": f"{w:,}/{dr:,}/{lo:,}", "unit": word(UNIT_TEXT, el["unit"])}
-        for d in s["differences"]:
-            p = d["points_per_hand"]
-            run["differences"].append({"label": d["label"], "mean": f"{p['mean']:+.4f}",
-                                       "ci": _ci_text(*p["ci95"], f="{:+.4f}")})
-        sp = s.get("sprt")
-        if sp:
-            run["sprt"] = {"elo0": f"{sp['elo0']:g}", "elo1": f"{sp['elo1']:g}", "alpha": f"{sp['alpha']:g}",
-                           "beta": f"{sp['beta']:g}",
-                           "decision": word(DECISION_TEXT, sp["decision"]) if sp["decision"] else _("undecided"),
-                           "llr": sp["llr"] if isinstance(sp["llr"], str) else f"{sp['llr']:.3f}",
-                           "lower": f"{sp['lower']:.3f}", "upper": f"{sp['upper']:.3f}",
-                           "played": f"{sp.get(s['mode'], s[unit]):,}"}
-        out["run"] = run
-    elif kind == "tournament" and s:
-        best = max(s["ratings"], key=lambda r: r["estimate"]) if s["ratings"] else None
-        out["tournament"] = {"strategies": len(s["strategies"]), "rules": s["rules"],
-                             "games": f"{s['games_per_pair']:,}", "seed": s["seed"],
-                             "best": best and {"label": best["label"], "rating": f"{best['estimate']:+.1f}",
-                                               "ci": _ci_text(best["lo"], best["hi"], "{:+.1f}")}}
-    elif kind == "skill" and s:
-        shares = sorted((x for x in s["skill"] if x["metric"] == "skill_share" and x["estimate"] is not None),
-                        key=lambda x: -x["estimate"])
-        out["skill"] = {"ladder": " < ".join(s["labels"]), "rulesets": len(s["rulesets"]),
-                        "games": f"{s['games_per_pair']:,}", "seed": s["seed"],
-                        "shares": [{"label": x["label"], "estimate": f"{x['estimate']:.3f}",
-                                    "ci": _ci_text(x["lo"], x["hi"], "{:.3f}")} for x in shares]}
-    elif kind == "compare" and s:
-        from ..series.compare import no_effect_text
-
-        no_effect = s.get("no_effect") or []
-        flagged = {x["label"] for x in no_effect}
-        wins = [{"label": x["label"], "estimate": _num(x["estimate"], "{:+.4f}"),
-                 "ci": _ci_text(x["lo"], x["hi"], "{:+.4f}"), "no_effect": x["label"] in flagged}
-                for x in s["effects"] if x["metric"] == "win_rate"]
-        out["compare"] = {"no_effect": [{"label": x["label"], "reason": no_effect_text(s, x)} for x in no_effect],
-                          "strategies": " vs ".join(s["strategies"]), "rulesets": len(s["rulesets"]),
-                          "reference": s["rulesets"][0]["label"] if s["rulesets"] else "–",
-                          "games": f"{s['games_per_ruleset']:,}", "seed": s["seed"], "wins": wins,
-                          "first": (s.get("labels") or s["strategies"] or ["–"])[0]}
+    if s:
+        out[kind] = view.headline(s)
     return out
 
 
 def people_tables(kind: str, tables: dict) -> list[tuple[str, object, str]]:
-    """``(caption, frame for people, download name)`` per table: human names, rounded in the page."""
-    import polars as pl
-
-    from ..series.compare import describe_metric
-
-    out = []
-    s = tables.get("_summary") or {}
-    labels = s.get("labels") or None
-
-    def described(m: str) -> str:
-        if kind == "run" and m == "win_rate":  # each player's own row: the label column says whose
-            return _("game win rate")
-        return describe_metric(m, labels)[0]
-
-    def named(df):
-        if "metric" not in df.columns:
-            return df
-        return df.with_columns(pl.col("metric").map_elements(described, return_dtype=pl.String).alias("quantity"),
-                               pl.col("label").replace({"all": _("all players")})) \
-                 .select("label", "quantity", *[c for c in df.columns if c not in ("label", "metric")])
-
-    if kind == "skill":
-        if "skill" in tables:
-            from ..series.skill import METRIC_TEXT
-
-            out.append((_("Per ruleset (95% CIs, the deal as unit)"), tables["skill"].with_columns(
-                pl.col("metric").map_elements(lambda m: " ".join(_(x) for x in METRIC_TEXT.get(m, (m, "")) if x)
-                                              .replace(_(" (closest step)"), "").strip(), return_dtype=pl.String)
-                .alias("quantity")).select("label", "quantity", "estimate", "lo", "hi").rename({"label": "ruleset"}),
-                        "skill"))
-        if "skill_effects" in tables and tables["skill_effects"].height:
-            out.append((_("Skill share minus the first ruleset's, paired by deal (95% CI)"),
-                        tables["skill_effects"].select("label", "estimate", "lo", "hi").rename({"label": "ruleset"}),
-                        "skill_effects"))
-        if "skill_steps" in tables:
-            out.append((_("Steps between ladder neighbours: rating difference, the upper one's game W/D/L shares, "
-                          "and the games and hands it needs to win a match with 95% probability"), tables["skill_steps"],
-                        "skill_steps"))
-        if "skill_ratings" in tables:
-            out.append((_("Ratings per ruleset (Bradley-Terry, Elo scale, mean 0; 95% CI)"),
-                        tables["skill_ratings"], "skill_ratings"))
-        return out
-    if kind == "tournament":
-        if "ratings" in tables:
-            out.append((_("Ratings (Bradley-Terry, Elo scale, mean 0; 95% CI)"),
-                        tables["ratings"].select("label", "estimate", "lo", "hi")
-                        .rename({"estimate": "rating"}).sort("rating", descending=True), "ratings"))
-        if "pairs" in tables:
-            out.append((_("Pairs: row against column (games, W/D/L, score = games won / played, points per hand "
-                          "difference; 95% CIs)"), tables["pairs"], "pairs"))
-        return out
-    if "estimates" in tables and tables["estimates"].height:
-        out.append((_("Estimates (95% CIs, the deal as unit)"), named(tables["estimates"]), "estimates"))
-    if "effects" in tables and tables["effects"].height:
-        out.append((_("Paired differences vs the first ruleset, on the same deals (95%)"), named(tables["effects"]),
-                    "effects"))
-    return out
+    """``(caption, frame for people, download name)`` per table: human names, rounded in the page (its kind's,
+    ``views``)."""
+    return VIEWS[kind].tables(tables)
 
 
 def provenance(kind: str, manifest: dict) -> dict:
     keys = ("version", "engine", "rules", "rules_digest", "seed", "strategies", "n", "chunk_size", "argv")
     prov = {"kind": kind, **{k: manifest[k] for k in keys if k in manifest}}
-    if kind == "run":
-        prov["spec"] = manifest.get("spec")
+    prov.update({k: manifest.get(k) for k in VIEWS[kind].provenance})
     if "rulesets" in manifest:
         prov["rulesets"] = [{k: r[k] for k in ("label", "rules", "rules_digest")} for r in manifest["rulesets"]]
     prov["report_version"] = __version__
@@ -322,9 +191,7 @@ def write_report(d: str | Path, out: str | Path | None = None) -> Path:
     except ValueError as e:
         raise ReportError(_("{tables}: cannot be drawn ({reason}); make the folder again").format(
             tables=d / 'tables', reason=first_line(e))) from None
-    titles = {"run": N_("Strategy run"), "compare": N_("Ruleset comparison"), "tournament": N_("Tournament"),
-              "skill": N_("Skill ladder")}
-    title = _(titles[kind])
+    title = _(VIEWS[kind].title)
     page = render_page(title=title, folder=str(d), folder_name=d.name, figures=figures, tables=people,
                        provenance=json.dumps(provenance(kind, manifest), indent=2),
                        **headline(kind, manifest, tables, str(d)))

@@ -1,5 +1,5 @@
-"""Which charts the report draws for each kind of folder, from the tables ``report_folder`` reads (the drawing
-itself is ``charts``)."""
+"""Which charts the report draws for each kind of folder (``run_charts``, ``compare_charts``, ...: each kind's
+view in ``views`` names its own), from the tables ``report_folder`` reads (the drawing itself is ``charts``)."""
 
 from __future__ import annotations
 
@@ -63,20 +63,17 @@ def _distribution_chart(name: str, title: str, df, **kw) -> Chart:
                  height=1.0 + nrows * (1.7 + 0.18 * title_lines))
 
 
-def _convergence_chart(kind: str, conv, first: str) -> Chart:
-    """One axes for a few lines (a run's players); small multiples beyond (``charts.CONVERGENCE_LINES``)."""
+def _convergence_chart(title: str, panels: str, conv) -> Chart:
+    """One axes for a few lines (a run's players); small multiples beyond (``charts.CONVERGENCE_LINES``), each
+    line's own panel (``panels``: what each panel is, in words)."""
     import textwrap
 
-    title = (_("Convergence of the first-named strategy's win rate in each pair") if kind == "tournament" else
-             _("Convergence of each player's win rate") if kind == "run" else
-             _("Convergence of {player}'s win rate").format(player=first))
     title += "\n" + _("(95% CI, the deal as unit)")
     kw = {"ylabel": _("share of games won"), "xlabel": _("games played (log scale)")}
     labels = conv["label"].unique(maintain_order=True).to_list()
     if len(labels) <= charts.CONVERGENCE_LINES:
         return _ax_chart("convergence", title, conv, charts.plot_convergence, width=8.0, **kw)
-    title += "; " + (_("one panel per pair") if kind == "tournament" else _("one panel per ruleset")
-                     if kind == "compare" else _("one panel per player")) + " " + _("(dashed: 0.5)")
+    title += "; " + panels + " " + _("(dashed: 0.5)")
     nrows, ncols = charts.convergence_grid(len(labels))
     title_lines = max(len(charts.panel_title(x).splitlines()) for x in labels)
 
@@ -87,80 +84,136 @@ def _convergence_chart(kind: str, conv, first: str) -> Chart:
 
 
 def chart_list(kind: str, tables: dict, manifest: dict | None = None) -> list[Chart]:
-    """Every chart a folder's tables support, in page order (``manifest`` names the players in titles)."""
-    import polars as pl
+    """Every chart a folder's tables support, in page order (``manifest`` names the players in titles): its
+    kind's (``views.VIEWS``)."""
+    from .views import VIEWS
 
-    manifest = manifest or {}
-    if kind == "skill":
-        return skill_charts(tables)
-    players = manifest.get("strategies") or []
-    if kind == "run":
-        players = (manifest.get("spec") or {}).get("strategies") or players
-    first = players[0] if players else _("the first player")
-    out: list[Chart] = []
-    est = tables.get("estimates")
-    if est is not None:
-        wr = charts.prep_win_rates(est)
-        if kind == "tournament" and "ratings" in tables:  # in the ratings' order, as the terminal's table
-            rank = {lab: k for k, lab in enumerate(tables["ratings"].sort("estimate", descending=True,
-                                                                             maintain_order=True)["label"])}
-            wr = wr.sort(pl.col("label").replace_strict(rank, default=len(rank)), maintain_order=True)
-        if wr.height:
-            title = {"compare": _("Game win rate of {player} against {opponents}, per ruleset (95% CI)").format(
-                         player=first, opponents=', '.join(players[1:]) or _("its opponent")),
-                     "tournament": _("Game win rate against all opponents (95% CI)")}.get(
-                         kind, _("Game win rate per player (95% CI)"))
-            out.append(_ax_chart("win_rates", title, wr, charts.plot_win_rates,
-                                 height=1.5 + 0.4 * wr.height, xlabel=_("share of games won (dashed: 0.5)")))
-    if kind == "tournament" and "ratings" in tables:  # highest first, as the terminal and the page's table
-        r = charts.prep_metric(tables["ratings"], "rating").sort("estimate", descending=True, maintain_order=True)
-        out.append(_ax_chart("ratings", _("Bradley-Terry rating, Elo scale (95% CI, the deal as unit)"), r,
-                             charts.plot_intervals, height=1.5 + 0.4 * r.height,
-                             xlabel=_("rating (Elo points, mean 0)"), reference=0.0))
-    if kind == "tournament" and "crosstable" in tables:  # the game score as the terminal prints it: 0 to 1
-        ct = charts.prep_crosstable(tables["crosstable"])
-        longest = max(len(x) for x in ct["label"].to_list())
-        side = 3.0 + 0.6 * ct.height + 0.075 * longest
-        out.append(_ax_chart("crosstable", _("Crosstable: row's game score against the column (0.5 = even)"), ct,
-                             charts.plot_crosstable, width=side + 1.5, height=side,
-                             value_label=_("game score (0.5 = even)"), centre=0.5))
-    if "categories" in tables and tables["categories"].height:
-        c = charts.prep_points_by_category(tables["categories"])
-        n_bars = c["label"].n_unique()
-        longest = max(len(x) for x in c["label"].unique().to_list())
-        out.append(_ax_chart("points_by_category", _("Expected points per hand by category"), c,
-                             charts.plot_points_by_category, width=max(7.5, 5.5 + 0.075 * longest),
-                             height=1.8 + 0.42 * max(n_bars, 4)))
-    if kind == "compare" and "effects" in tables and tables["effects"].height:
-        # a variant that changed no deal is named so in its rows (the page says why)
-        flagged = {x["label"] for x in (tables.get("_summary") or {}).get("no_effect") or []}
-        effects = tables["effects"].with_columns(
-            pl.when(pl.col("label").is_in(list(flagged))).then(pl.col("label") + " " + _("(no effect)"))
-            .otherwise(pl.col("label")).alias("label")) if flagged else tables["effects"]
-        out.append(_effects_chart(effects, players or None))
-    if est is not None:
-        sa = charts.prep_metric(est, "seat_advantage")
-        if sa.height:
-            title = (_("Seat advantage: mano's minus dealer's points per hand, both players together")
-                     if kind == "compare" else _("Seat advantage: points per hand as mano minus as dealer"))
-            out.append(_ax_chart("seat_advantage", title, sa, charts.plot_intervals, height=1.5 + 0.4 * sa.height,
-                                 xlabel=_("points per hand (dashed: no advantage)"), reference=0.0))
+    return VIEWS[kind].charts(tables, manifest or {})
+
+
+def _first(players: list[str]) -> str:
+    return players[0] if players else _("the first player")
+
+
+def _win_rates(est, title: str, order=None) -> list[Chart]:
+    """Each player's game win rate (``order``: the labels' rank, else the table's order)."""
+    if est is None:
+        return []
+    wr = charts.prep_win_rates(est)
+    if order is not None:
+        import polars as pl
+
+        wr = wr.sort(pl.col("label").replace_strict(order, default=len(order)), maintain_order=True)
+    if not wr.height:
+        return []
+    return [_ax_chart("win_rates", title, wr, charts.plot_win_rates, height=1.5 + 0.4 * wr.height,
+                      xlabel=_("share of games won (dashed: 0.5)"))]
+
+
+def _categories(tables: dict) -> list[Chart]:
+    if not ("categories" in tables and tables["categories"].height):
+        return []
+    c = charts.prep_points_by_category(tables["categories"])
+    n_bars = c["label"].n_unique()
+    longest = max(len(x) for x in c["label"].unique().to_list())
+    return [_ax_chart("points_by_category", _("Expected points per hand by category"), c,
+                      charts.plot_points_by_category, width=max(7.5, 5.5 + 0.075 * longest),
+                      height=1.8 + 0.42 * max(n_bars, 4))]
+
+
+def _seat_advantage(est, title: str) -> list[Chart]:
+    if est is None:
+        return []
+    sa = charts.prep_metric(est, "seat_advantage")
+    if not sa.height:
+        return []
+    return [_ax_chart("seat_advantage", title, sa, charts.plot_intervals, height=1.5 + 0.4 * sa.height,
+                      xlabel=_("points per hand (dashed: no advantage)"), reference=0.0)]
+
+
+def _distributions(tables: dict, hands_title: str) -> list[Chart]:
+    """Points per hand and hands per game, each a distribution."""
+    out = []
     if "points_hist" in tables and tables["points_hist"].height:
         out.append(_distribution_chart("points_distribution", _("Distribution of points per hand"),
                                        charts.prep_distribution(tables["points_hist"]),
                                        xlabel=_("points in a hand"), ylabel=_("share of hands")))
     if "hands_hist" in tables and tables["hands_hist"].height:
         hh = charts.prep_distribution(tables["hands_hist"])
-        title = _("Hands per game (all pairs together)") if kind == "tournament" else _("Hands per game")
-        out.append(_distribution_chart("hands_per_game", title, hh, xlabel=_("hands in a game"),
+        out.append(_distribution_chart("hands_per_game", hands_title, hh, xlabel=_("hands in a game"),
                                        ylabel=_("share of games")))
-    conv = tables.get("convergence")
-    if conv is not None and conv.height and conv["chunks"].n_unique() >= 3:  # a line needs a few points
-        out.append(_convergence_chart(kind, charts.prep_convergence(conv), first))
     return out
 
 
-def skill_charts(tables: dict) -> list[Chart]:
+def _convergence(tables: dict, title: str, panels: str) -> list[Chart]:
+    conv = tables.get("convergence")
+    if conv is not None and conv.height and conv["chunks"].n_unique() >= 3:  # a line needs a few points
+        return [_convergence_chart(title, panels, charts.prep_convergence(conv))]
+    return []
+
+
+def run_charts(tables: dict, manifest: dict) -> list[Chart]:
+    """A run's charts: each player's win rate, points by category, seat advantage, distributions, convergence."""
+    est = tables.get("estimates")
+    return [*_win_rates(est, _("Game win rate per player (95% CI)")),
+            *_categories(tables),
+            *_seat_advantage(est, _("Seat advantage: points per hand as mano minus as dealer")),
+            *_distributions(tables, _("Hands per game")),
+            *_convergence(tables, _("Convergence of each player's win rate"), _("one panel per player"))]
+
+
+def compare_charts(tables: dict, manifest: dict) -> list[Chart]:
+    """A comparison's charts: the run's, per ruleset, with the variants' effects after the categories."""
+    import polars as pl
+
+    players = manifest.get("strategies") or []
+    est = tables.get("estimates")
+    out = [*_win_rates(est, _("Game win rate of {player} against {opponents}, per ruleset (95% CI)").format(
+               player=_first(players), opponents=', '.join(players[1:]) or _("its opponent"))),
+           *_categories(tables)]
+    if "effects" in tables and tables["effects"].height:
+        # a variant that changed no deal is named so in its rows (the page says why)
+        flagged = {x["label"] for x in (tables.get("_summary") or {}).get("no_effect") or []}
+        effects = tables["effects"].with_columns(
+            pl.when(pl.col("label").is_in(list(flagged))).then(pl.col("label") + " " + _("(no effect)"))
+            .otherwise(pl.col("label")).alias("label")) if flagged else tables["effects"]
+        out.append(_effects_chart(effects, players or None))
+    return [*out,
+            *_seat_advantage(est, _("Seat advantage: mano's minus dealer's points per hand, both players together")),
+            *_distributions(tables, _("Hands per game")),
+            *_convergence(tables, _("Convergence of {player}'s win rate").format(player=_first(players)),
+                          _("one panel per ruleset"))]
+
+
+def tournament_charts(tables: dict, manifest: dict) -> list[Chart]:
+    """A tournament's charts: win rates in the ratings' order, the ratings and the crosstable, then the run's."""
+    est = tables.get("estimates")
+    rank = None
+    if "ratings" in tables:  # in the ratings' order, as the terminal's table
+        rank = {lab: k for k, lab in enumerate(tables["ratings"].sort("estimate", descending=True,
+                                                                         maintain_order=True)["label"])}
+    out = _win_rates(est, _("Game win rate against all opponents (95% CI)"), rank)
+    if "ratings" in tables:  # highest first, as the terminal and the page's table
+        r = charts.prep_metric(tables["ratings"], "rating").sort("estimate", descending=True, maintain_order=True)
+        out.append(_ax_chart("ratings", _("Bradley-Terry rating, Elo scale (95% CI, the deal as unit)"), r,
+                             charts.plot_intervals, height=1.5 + 0.4 * r.height,
+                             xlabel=_("rating (Elo points, mean 0)"), reference=0.0))
+    if "crosstable" in tables:  # the game score as the terminal prints it: 0 to 1
+        ct = charts.prep_crosstable(tables["crosstable"])
+        longest = max(len(x) for x in ct["label"].to_list())
+        side = 3.0 + 0.6 * ct.height + 0.075 * longest
+        out.append(_ax_chart("crosstable", _("Crosstable: row's game score against the column (0.5 = even)"), ct,
+                             charts.plot_crosstable, width=side + 1.5, height=side,
+                             value_label=_("game score (0.5 = even)"), centre=0.5))
+    return [*out,
+            *_categories(tables),
+            *_seat_advantage(est, _("Seat advantage: points per hand as mano minus as dealer")),
+            *_distributions(tables, _("Hands per game (all pairs together)")),
+            *_convergence(tables, _("Convergence of the first-named strategy's win rate in each pair"),
+                          _("one panel per pair"))]
+
+
+def skill_charts(tables: dict, manifest: dict | None = None) -> list[Chart]:
     """A skill ladder's charts: the skill share per ruleset, and each ruleset's ladder (small multiples)."""
     out: list[Chart] = []
     if "skill" in tables and tables["skill"].height:

@@ -13,14 +13,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from ..errors import EscobaError
 from ..files import UntrustedFile, read_json_object
 from ..i18n import N_
 from ..i18n import translate as _
+from ..series.kinds import SERIES
 
-KINDS = ("run", "compare", "tournament", "skill")
+KINDS = ("run", *SERIES)  # a single run, and each kind of series
 
 
-class ReportError(ValueError):
+class ReportError(EscobaError):
     """A folder the report cannot read."""
 
 
@@ -65,16 +67,29 @@ def read_folder(d: Path) -> tuple[str, dict, dict]:
                               .format(folder=d)) from None
         raise ReportError(str(e)) from None
     kind = folder_kind(manifest)
+    from .views import VIEWS  # the views name this module's readers: imported when reading, not at load
+
+    return kind, manifest, VIEWS[kind].read(d, manifest)
+
+
+def run_folder_tables(d: Path, manifest: dict) -> dict:
+    """A run folder's tables (``run_tables``), its problems ReportError lines."""
     from ..runs.spec import RunError
 
-    if kind == "run":
-        try:  # the run folder is checked as resume checks it; no strategy code is needed to report it
-            return kind, manifest, run_tables(d, manifest)
-        except RunError as e:
-            raise ReportError(str(e)) from None
+    try:  # the run folder is checked as resume checks it; no strategy code is needed to report it
+        return run_tables(d, manifest)
+    except RunError as e:
+        raise ReportError(str(e)) from None
+
+
+def series_tables(d: Path, manifest: dict, *, manifest_fields: dict, summary_fields: dict) -> dict:
+    """A series folder's result tables, its summary as ``"_summary"`` and which runs are finished as
+    ``"_completeness"``: the manifest and the summary checked for ``manifest_fields`` and ``summary_fields``
+    (its kind's), the table files against the manifest's checksums and for their columns."""
+    from ..runs.spec import RunError
     from ..series.tables import read_results, series_completeness
 
-    check_fields(manifest, MANIFEST_FIELDS[kind], f"{d / 'manifest.json'}")
+    check_fields(manifest, manifest_fields, f"{d / 'manifest.json'}")
     try:  # the tables and summary.json, each checked against the checksum the manifest keeps
         tables = read_results(d, manifest)
     except RunError as e:
@@ -82,10 +97,10 @@ def read_folder(d: Path) -> tuple[str, dict, dict]:
     summary = tables.pop("_summary", None)
     check_table_schemas(d, tables)
     if summary is not None:
-        check_fields(summary, SUMMARY_FIELDS[kind], f"{d / 'summary.json'}")
+        check_fields(summary, summary_fields, f"{d / 'summary.json'}")
     tables["_summary"] = summary
     tables["_completeness"] = series_completeness(d, manifest, bool(summary))
-    return kind, manifest, tables
+    return tables
 
 
 # The fields of a folder's files that the page and the charts use, with their types: "int", "num"

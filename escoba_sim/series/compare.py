@@ -40,6 +40,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..batch import engine_for
+from ..errors import EscobaError
 from ..game.columns import POINT_COLUMNS
 from ..game.rules import FIELD_NAMES, RulesError, Ruleset, coerce_field, format_value, parse_rules
 from ..i18n import N_
@@ -72,7 +73,7 @@ DESIGN_EFFECTS = ("lucky_deal=escobas,off", "ties=shared,none", "sevens=majority
                   "capture=card,any,optional", "target=15,21,31")
 
 
-class CompareError(ValueError):
+class CompareError(EscobaError):
     """Arguments that cannot make a comparison; the message is one line for the user."""
 
 

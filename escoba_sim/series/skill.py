@@ -43,6 +43,7 @@ import numpy as np
 
 from .. import __version__
 from ..batch import engine_for
+from ..errors import EscobaError
 from ..game.rules import parse_rules
 from ..i18n import N_
 from ..i18n import translate as _
@@ -85,7 +86,7 @@ METRIC_TEXT = {  # (translated where shown)
 }
 
 
-class SkillError(ValueError):
+class SkillError(EscobaError):
     """Arguments that cannot make a skill ladder; the message is one line for the user."""
 
 

@@ -32,6 +32,7 @@ import numpy as np
 
 from .. import __version__
 from ..batch import engine_for
+from ..errors import EscobaError
 from ..game.columns import POINT_COLUMNS, SIDE_COLUMNS
 from ..game.rules import parse_rules
 from ..i18n import N_
@@ -60,7 +61,7 @@ from .tables import (
 KIND = "tournament"
 
 
-class TournamentError(ValueError):
+class TournamentError(EscobaError):
     """Arguments that cannot make a tournament."""
 
 
