@@ -134,7 +134,9 @@ class ProfileGuidedBuildExt(build_ext):
 
 ext_modules = []
 C_HEADERS = sorted(glob.glob("csrc/*.h"))
-if os.environ.get("ESCOBA_SIM_PURE_PYTHON") != "1" and os.path.exists("escoba_sim/_core.pyx"):
+CORE_MODULES = ["escoba_sim._core.common", "escoba_sim._core.play", "escoba_sim._core.search",
+                "escoba_sim._core.aggregates", "escoba_sim._core.hooks", "escoba_sim._vec"]
+if os.environ.get("ESCOBA_SIM_PURE_PYTHON") != "1" and os.path.exists("escoba_sim/_core/play.pyx"):
     try:
         from Cython.Build import cythonize
     except ImportError:
@@ -144,13 +146,10 @@ if os.environ.get("ESCOBA_SIM_PURE_PYTHON") != "1" and os.path.exists("escoba_si
             # depends: a changed C header rebuilds the extension, and the headers ship in the sdist
             # (all of them: a header missing from the list was missing from the sdist, and a wheel built
             # from that sdist had no compiled core)
-            [Extension("escoba_sim._core", ["escoba_sim/_core.pyx"], include_dirs=["csrc"],
-                       depends=C_HEADERS,
-                       extra_compile_args=BASE_FLAGS),
-             # the vectorised environment's stepping loop (escoba_sim/env/vector.py)
-             Extension("escoba_sim._vec", ["escoba_sim/_vec.pyx"], include_dirs=["csrc"],
-                       depends=C_HEADERS,
-                       extra_compile_args=BASE_FLAGS)],
+            # the core, one module per concept (escoba_sim/_core/__init__.py gathers them), and the
+            # vectorised environment's stepping loop (escoba_sim/env/vector.py)
+            [Extension(name, [name.replace(".", "/") + ".pyx"], include_dirs=["csrc"], depends=C_HEADERS,
+                       extra_compile_args=BASE_FLAGS) for name in CORE_MODULES],
             compiler_directives={"language_level": 3, "boundscheck": False, "wraparound": False,
                                  "cdivision": True, "initializedcheck": False},
         )

@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 #include <string.h>
-#include "escoba_tables.h" /* ESC_ALWAYS_INLINE, ESC_COLD */
+#include "escoba_common.h" /* ESC_ALWAYS_INLINE, ESC_COLD */
 
 #define ESC_AGG_MAX_SIDES 6
 #define ESC_AGG_SIDE_COLS 11 /* game.columns.SIDE_COLUMNS */

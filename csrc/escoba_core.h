@@ -2,6 +2,7 @@
  * decision, the loop that plays one hand from its seeded streams, the game
  * loop, and the choice of the POPCNT build at run time; plain C (no Python.h)
  * following docs/engine.md. Last of the headers, which read in one direction:
+ *   escoba_common.h  the stop flag, macros, card constants, strategy codes
  *   escoba_rng.h     SplitMix64 streams and the shuffle
  *   escoba_tables.h  cards, capture lookup tables, options, keys, best capture
  *   escoba_hand.h    rules, hand state, deal, refills, scoring
@@ -9,10 +10,11 @@
  *   escoba_ismcts.h  the ismcts search (greedy rollouts through the hand state)
  *   escoba_oracle.h  the cheating oracle (exact search, perfect-information UCT)
  *   escoba_core.h    this file
- * A seat's strategy is an esc_player: a small int code (ESC_RANDOM ...) and a
- * few double parameters; esc_decide_move / esc_decide_blow switch on the code,
- * one case per strategy, so more can be added. esc_init_tables() must run once
- * before any hand is played.
+ * A seat's strategy is an esc_player: a small int code (ESC_RANDOM ...,
+ * escoba_common.h) and a few double parameters in named slots (ESC_PARAM_NAMES
+ * below); esc_decide_move / esc_decide_blow switch on the code, one case per
+ * strategy, so more can be added. esc_init_tables() must run once before any
+ * hand is played.
  */
 #ifndef ESCOBA_CORE_H
 #define ESCOBA_CORE_H
@@ -21,8 +23,8 @@
 
 /* ---------- dispatch: one case per strategy ---------- */
 
-/* always inlined: as a plain `inline` GCC stopped inlining it into the turn once ismcts' case grew
- * (issue 14), and the out-of-line call cost 13% of greedy-maxoros' instructions, 19% of random's.
+/* always inlined: as a plain `inline` GCC does not inline it into the turn (ismcts' case is large), and
+ * the out-of-line call costs 13% of greedy-maxoros' instructions, 19% of random's.
  * `id` is pl->id, or the seat's strategy as a constant where the caller knows it (the two-seat
  * loop's copies per pairing), so the tests below fold away */
 static ESC_ALWAYS_INLINE esc_move esc_decide_move_as(const int id, const esc_player *pl, const esc_hand *h, int seat,
@@ -59,6 +61,27 @@ static inline uint64_t esc_decide_blow(const esc_player *pl, const esc_hand *h, 
     }
 }
 
+
+/* the name of parameter slot `k` of strategy `id` (NULL past its last slot): the names of its parameters
+ * in strategies.registry.BUILTINS, in order; the core checks them at import, so that a slot read by name
+ * here is the parameter of that name there */
+static inline const char *esc_param_name(int id, int k) {
+    static const char *const heuristic[] = { ESC_HEURISTIC_PARAMS(ESC_ENUM_NAME) NULL };
+    static const char *const endgame[] = { ESC_ENDGAME_PARAMS(ESC_ENUM_NAME) NULL };
+    static const char *const ismcts[] = { ESC_ISMCTS_PARAMS(ESC_ENUM_NAME) NULL };
+    static const char *const oracle[] = { ESC_ORACLE_PARAMS(ESC_ENUM_NAME) NULL };
+    const char *const *names;
+    switch (id) {
+    case ESC_HEURISTIC: names = heuristic; break;
+    case ESC_ENDGAME: names = endgame; break;
+    case ESC_ISMCTS: names = ismcts; break;
+    case ESC_ORACLE: names = oracle; break;
+    default: return NULL; /* random and the keyed strategies have no parameters */
+    }
+    for (int i = 0; i <= k; i++)
+        if (names[i] == NULL) return NULL;
+    return names[k];
+}
 
 /* does a seat read the voids (esc_hand.voids)? ismcts with `infer` */
 static inline int esc_players_infer(const esc_player *players, int n) {
@@ -176,7 +199,7 @@ static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_p
  * each is a libgcc call), and with POPCNT plus BMI1, BMI2 and LZCNT (Intel
  * Core since Haswell, AMD since Excavator: x & (x - 1), x & -x, shifts by a
  * register and trailing/leading zero counts are then one instruction each,
- * 4-9% fewer instructions per hand; benchmarks/README.md, "Seventh pass"). The choice is
+ * 4-9% fewer instructions per hand, benchmarks/README.md). The choice is
  * made once at run time from the CPU, so the build stays portable (no -march
  * flags). */
 typedef void (*esc_play_hand_fn)(const esc_rules *, const esc_player *, uint64_t, uint64_t, uint64_t, int, esc_hand_result *);

@@ -1,4 +1,4 @@
-/* The evaluator of escoba-sim (escoba_sim/evaluate.py, docs/evaluate.md): the
+/* The evaluator of escoba-sim (escoba_sim/hands/evaluate.py, docs/evaluate.md): the
  * value of every option of one decision, seen from the deciding seat only.
  *
  * A decision is a seat's move (card played, table cards taken) or, under

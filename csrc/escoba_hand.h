@@ -9,7 +9,7 @@
 #include <string.h>
 #include "escoba_tables.h"
 
-/* ruleset field codes: the index of the value in escoba_sim.rules' tuples */
+/* ruleset field codes: the index of the value in escoba_sim.game.rules' tuples */
 enum { ESC_LUCKY_ESCOBAS = 0, ESC_LUCKY_CAPTURE = 1, ESC_LUCKY_OFF = 2 };
 enum { ESC_CAPTURE_CARD = 0, ESC_CAPTURE_ANY = 1, ESC_CAPTURE_OPTIONAL = 2 };
 enum { ESC_DEAL_ROUNDS = 0, ESC_DEAL_DRAW = 1 };

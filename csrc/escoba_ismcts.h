@@ -36,7 +36,7 @@
  * With `infer` the determinizations respect the public voids (esc_hand.voids:
  * values a seat showed it lacks by laying when they would have captured).
  *
- * Blows (soplar): with blows = 0 (the default) every blow follows
+ * Blows (soplar): with blows = 0 every blow follows
  * greedy's rule (always, best greedy key), at the real table and inside the
  * simulations; with blows = 1 the real blow decision is a search of its own
  * whose root options are the blows, and blows are tree nodes in every search.
@@ -62,10 +62,8 @@
 #include "escoba_strategies.h"
 
 /* The parameters arrive per seat (esc_player.p: iters, c, rollout, exact, blows, leaf, exploit, infer, stop,
- * prior); their defaults live in escoba_sim/strategies/registry.py (BUILTINS["ismcts"]): iters 2000, c 8,
- * rollout 1, exact 6, blows 0, leaf -1, exploit 0, infer 1, stop 0.25, prior 16 (the search before issue 24 is
- * iters 950, c 4, rollout 0, exact 0, stop 0, prior 0; before issue 14, iters 1000 with infer 0 as well;
- * docs/ismcts.md). c is in
+ * prior; their slots are named at the end of this file, their defaults are in strategies/registry.py
+ * and docs/ismcts.md says what each does). c is in
  * points of margin: margins spread over several points, so the [0,1]-reward
  * habit c ~ 0.7 under-explores; against greedy at 1000 iterations c = 0.5, 1,
  * 2, 4, 8, 16 gave +0.52, +0.57, +1.12, +1.42, +1.39, +1.44 points per hand
@@ -170,7 +168,7 @@ typedef struct {
                       a progressive bias (Chaslot et al. 2008) that fades as an option's own visits grow */
 } esc_ismcts_cfg;
 
-/* the hand-set heuristic weights (strategies.py _WEIGHTS) that heuristic rollouts play with */
+/* the hand-set heuristic weights (strategies/registry.py, _WEIGHTS) that heuristic rollouts play with */
 static const double esc_ismcts_rollout_w[ESC_EG_MAX_CARDS] = { 1.0, 1.0, 1.5, 3.0, 4.0, 20.0, 0.5 };
 
 /* `prior`: the hand-set heuristic's score of each option of `cur` in the (determinized) hand `d`, in its
@@ -630,9 +628,13 @@ static ESC_COLD esc_move esc_ismcts_exploit(const esc_hand *v, int seat, int ite
     return moves[top];
 }
 
-/* the parameter slots of ismcts, in the order of StrategyDef.params (strategies.py) */
-enum { ESC_ISMCTS_ITERS, ESC_ISMCTS_C, ESC_ISMCTS_ROLLOUT, ESC_ISMCTS_EXACT, ESC_ISMCTS_BLOWS, ESC_ISMCTS_LEAF,
-       ESC_ISMCTS_EXPLOIT, ESC_ISMCTS_INFER, ESC_ISMCTS_STOP, ESC_ISMCTS_PRIOR };
+/* the parameter slots of ismcts: X(SLOT, name) in the order of its parameters in strategies.registry.BUILTINS,
+ * checked by name at import (ESC_PARAM_NAMES, escoba_core.h) */
+#define ESC_ISMCTS_PARAMS(X) \
+    X(ESC_ISMCTS_ITERS, "iters") X(ESC_ISMCTS_C, "c") X(ESC_ISMCTS_ROLLOUT, "rollout") X(ESC_ISMCTS_EXACT, "exact") \
+    X(ESC_ISMCTS_BLOWS, "blows") X(ESC_ISMCTS_LEAF, "leaf") X(ESC_ISMCTS_EXPLOIT, "exploit") \
+    X(ESC_ISMCTS_INFER, "infer") X(ESC_ISMCTS_STOP, "stop") X(ESC_ISMCTS_PRIOR, "prior")
+enum { ESC_ISMCTS_PARAMS(ESC_ENUM_ID) ESC_N_ISMCTS_PARAMS };
 
 static inline esc_ismcts_cfg esc_ismcts_cfg_of(const double *p) {
     esc_ismcts_cfg cfg = { p[ESC_ISMCTS_C], (int)p[ESC_ISMCTS_ROLLOUT], (int)p[ESC_ISMCTS_EXACT],

@@ -22,6 +22,12 @@
 
 #include "escoba_ismcts.h"
 
+/* the parameter slots of oracle: X(SLOT, name) in the order of its parameters in strategies.registry.BUILTINS,
+ * checked by name at import (ESC_PARAM_NAMES, escoba_core.h) */
+#define ESC_ORACLE_PARAMS(X) \
+    X(ESC_ORACLE_EXACT, "exact") X(ESC_ORACLE_ITERS, "iters") X(ESC_ORACLE_C, "c") X(ESC_ORACLE_SEES, "sees")
+enum { ESC_ORACLE_PARAMS(ESC_ENUM_ID) ESC_N_ORACLE_PARAMS };
+
 /* cards still to be played: every hand and the stock */
 static inline int esc_oracle_cards_left(const esc_hand *h) {
     int n = 40 - h->pos;
@@ -76,21 +82,21 @@ static int esc_oracle_ab(const esc_hand *h, int cur, int me, int alpha, int beta
 
 /* whether the oracle solves `h` exactly: two sides and at most `exact` cards left to play */
 static inline int esc_oracle_exact(const double *p, const esc_hand *h) {
-    return h->R->n_sides == 2 && esc_oracle_cards_left(h) <= (int)p[0] && (p[3] == 0 || h->pos >= 40);
+    return h->R->n_sides == 2 && esc_oracle_cards_left(h) <= (int)p[ESC_ORACLE_EXACT] && (p[ESC_ORACLE_SEES] == 0 || h->pos >= 40);
 }
 
 /* The move of `seat` (its turn, any blow settled) in the true hand `h`;
  * p: exact (cards left for the exact search), iters, c, sees (0: every hand and the stock order; 1: every
  * hand only: the tree search deals the stock at random and the exact search waits for an empty stock). */
 static ESC_COLD esc_move esc_oracle_move(const double *p, const esc_hand *h, int seat, esc_rng *rng) {
-    const int iters = (int)p[1];
-    const double c = p[2];
+    const int iters = (int)p[ESC_ORACLE_ITERS];
+    const double c = p[ESC_ORACLE_C];
     esc_move moves[ESC_ISMCTS_MAX_MOVES];
     const int n = esc_ismcts_legal(h, h->hands[seat], moves);
     if (n == 1) return moves[0];
     if (!esc_oracle_exact(p, h)) {
         const esc_ismcts_cfg cfg = { c, ESC_ISMCTS_ROLLOUT_GREEDY, 0, 0, -1 };
-        return esc_ismcts_search(h, seat, iters, &cfg, rng, p[3] == 0 ? 1 : 2, 0);
+        return esc_ismcts_search(h, seat, iters, &cfg, rng, p[ESC_ORACLE_SEES] == 0 ? 1 : 2, 0);
     }
     const int me = esc_side(h->R, seat);
     const uint64_t cap = esc_capturing_cards(h->reach, h->hands[seat]);

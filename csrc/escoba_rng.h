@@ -1,4 +1,4 @@
-/* SplitMix64 streams: the only source of chance, identical to escoba_sim/rng.py.
+/* SplitMix64 streams: the only source of chance, identical to escoba_sim/game/rng.py.
  *
  * docs/engine.md ("Random numbers") is the contract: a hand's DECK stream
  * shuffles the deck, its PLAY stream feeds randomised strategy decisions.
@@ -42,10 +42,10 @@ static inline uint32_t esc_below(esc_rng *r, uint32_t n) {
  * each 64-bit output, one per 32-bit half (high half first), each mapped to
  * [0, n) by Lemire's multiply-shift with exact rejection of the low products
  * below 2^32 mod n. Version 1 (escoba-sim 0.1.0 before it) used one
- * esc_below per swap. escoba_sim/rng.py (DEAL_STREAM_VERSION) must agree. */
+ * esc_below per swap. escoba_sim/game/rng.py (DEAL_STREAM_VERSION) must agree. */
 #define ESC_DEAL_STREAM_VERSION 2
 
-/* the exact shuffle word by word, as rng.py writes it: the fast one below falls
+/* the exact shuffle word by word, as game/rng.py writes it: the fast one below falls
  * back to it when a rejection is possible */
 static inline void esc_shuffle_words(esc_rng *r, uint8_t deck[40]) {
     uint64_t x = 0;

@@ -5,7 +5,7 @@
  * risk"). They read the hand state (escoba_hand.h); the dispatch from a seat's
  * strategy code to its decision is in escoba_core.h.
  *
- * Exactness with the reference (strategies.py) matters more than speed here:
+ * Exactness with the reference (strategies/reference.py) matters more than speed here:
  * - `unseen` = 40 cards minus the seat's hand, the table and every pile;
  * - risk counts are integers; heuristic scores are doubles summed left to right
  *   in the order the reference writes them (the build sets -ffp-contract=off so
@@ -84,8 +84,13 @@ static inline uint64_t esc_choose_blow(int strategy, const esc_tbl *t, int card,
 
 #define ESC_ALL_CARDS ((1ULL << 40) - 1)
 
-/* parameter slots of heuristic and endgame, in the order of strategies.HEURISTIC_PARAMS */
-enum { ESC_W_CARDS, ESC_W_OROS, ESC_W_SEVENS, ESC_W_SIETE, ESC_W_ESCOBA, ESC_W_RISK, ESC_W_KEEP, ESC_EG_MAX_CARDS };
+/* the parameter slots of heuristic (its weights) and endgame (the weights, then max_cards): X(SLOT, name) in
+ * the order of their parameters in strategies.registry.BUILTINS, checked by name at import (ESC_PARAM_NAMES) */
+#define ESC_HEURISTIC_PARAMS(X) \
+    X(ESC_W_CARDS, "cards") X(ESC_W_OROS, "oros") X(ESC_W_SEVENS, "sevens") X(ESC_W_SIETE, "siete") \
+    X(ESC_W_ESCOBA, "escoba") X(ESC_W_RISK, "risk") X(ESC_W_KEEP, "keep")
+#define ESC_ENDGAME_PARAMS(X) ESC_HEURISTIC_PARAMS(X) X(ESC_EG_MAX_CARDS, "max_cards")
+enum { ESC_ENDGAME_PARAMS(ESC_ENUM_ID) ESC_N_ENDGAME_PARAMS };
 
 /* ---------- what the seat has not seen, and risk ---------- */
 

@@ -1,9 +1,8 @@
 /* Capture tables of escoba-sim: cards, the table (a card mask and its reachable
  * subset sums), every way to enumerate capture options, the keyed strategies'
  * best capture and `random`'s option draw. Plain C (no Python.h), following
- * docs/engine.md. First of the core's headers, which read in one direction:
- *   escoba_rng.h -> escoba_tables.h -> escoba_hand.h -> escoba_strategies.h
- *   -> escoba_ismcts.h -> escoba_core.h (decision dispatch, hand and game loops)
+ * docs/engine.md; what every header shares (macros, constants, strategy codes,
+ * the stop flag) is in escoba_common.h.
  *
  * Encodings (why things look the way they do):
  * - a set of cards is a uint64 mask over card ids 0-39, id = suit*10 + value-1,
@@ -43,50 +42,8 @@
 #if defined(__SSE2__)
 #include <emmintrin.h> /* baseline on x86-64: 16 subset sums compared in one instruction */
 #endif
+#include "escoba_common.h"
 #include "escoba_rng.h"
-#include <signal.h>
-
-/* A stop request: set by the core's handler of SIGINT and SIGTERM (escoba_sim/_core.pyx, while a call that may
- * search runs) and read by every search (ismcts, oracle, the endgame solver, the evaluator), which then ends at
- * once with any legal choice; the caller discards what was played under it (or plays it again when the
- * signal's Python handler did not stop the program), so no result ever depends on it. */
-static volatile sig_atomic_t esc_stop = 0;
-
-#if defined(__GNUC__)
-#define ESC_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ESC_ALWAYS_INLINE inline
-#endif
-
-/* functions the compiler keeps out of the hand loop (esc_best_capture_*,
- * esc_draw_option) get their own clones, picked at load time like the loop's
- * copy (escoba_core.h): POPCNT (without it every popcount in them is a libgcc
- * call) and x86-64-v3 (POPCNT, BMI1/2, LZCNT and AVX2: the one arch level with
- * BMI that target_clones can name; under -ffp-contract=off the cold strategies'
- * floating point stays unfused and in source order, so every clone gives the same results) */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
-#define ESC_CLONES __attribute__((target_clones("arch=x86-64-v3", "popcnt", "default")))
-#else
-#define ESC_CLONES
-#endif
-/* the heavier strategies (defensive, heuristic, endgame, ismcts) stay out of
- * line, so the hand loop of the simple ones keeps its registers and i-cache */
-#if defined(__GNUC__)
-#define ESC_COLD __attribute__((noinline)) ESC_CLONES
-#else
-#define ESC_COLD
-#endif
-
-#define ESC_MAX_SEATS 6
-#define ESC_OROS_MASK 0x3FFULL
-#define ESC_SEVENS_MASK ((1ULL << 6) | (1ULL << 16) | (1ULL << 26) | (1ULL << 36))
-#define ESC_SIETE_OROS 6
-
-/* strategy codes: StrategyDef.code in escoba_sim.strategies.BUILTINS; a new
- * strategy takes the next code and one case in esc_decide_move/esc_decide_blow
- * (escoba_core.h). The keyed ones (greedy, maxoros, sevens) pick their key here. */
-enum { ESC_RANDOM = 0, ESC_GREEDY = 1, ESC_MAXOROS = 2, ESC_SEVENS = 3, ESC_DEFENSIVE = 4, ESC_HEURISTIC = 5,
-       ESC_ENDGAME = 6, ESC_ISMCTS = 7, ESC_ORACLE = 8, ESC_N_STRATEGIES = 9 };
 
 /* ---------- cards ---------- */
 
@@ -681,7 +638,7 @@ ESC_CLONES static uint64_t esc_draw_option(const esc_tbl *t, int card, int extra
 /* ---------- strategy keys ---------- */
 
 /* a key packs the strategy's tuple so that a larger integer is better; ties
- * (equal keys) go to the lowest taken mask, as in strategies.py */
+ * (equal keys) go to the lowest taken mask, as in strategies/reference.py */
 static ESC_ALWAYS_INLINE uint32_t esc_greedy_key(uint64_t taken, int escoba) {
     return ((uint32_t)__builtin_popcountll(taken) << 16) | ((uint32_t)escoba << 12)
          | ((uint32_t)(taken >> ESC_SIETE_OROS & 1) << 8) | (uint32_t)__builtin_popcountll(taken & ESC_OROS_MASK);

@@ -1,10 +1,10 @@
 /* The vectorised environment of escoba-sim (escoba_sim/env/vector.py): N hands
  * in lock-step, one learner seat deciding through the fixed action encoding of
- * escoba_sim/actions.py, every other seat a built-in strategy played inside
+ * escoba_sim/env/actions.py, every other seat a built-in strategy played inside
  * this loop by the core's own decisions (esc_decide_move / esc_decide_blow)
  * and turns (esc_ismcts_play, the core's hand loop step by step).
  *
- * Action encoding (escoba_sim/actions.py is the definition): 0..39 play a card;
+ * Action encoding (escoba_sim/env/actions.py is the definition): 0..39 play a card;
  * 40+t take table card t (captures and blows are built in ascending card id);
  * 80 lay; 81 no blow. A decision completes when exactly one legal move is left
  * that agrees with it. The candidate moves of a decision in progress are never

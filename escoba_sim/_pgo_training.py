@@ -1,6 +1,6 @@
 """The training workload of the profile-guided build (setup.py, ProfileGuidedBuildExt).
 
-With gcc, setup.py compiles ``_core`` and ``_vec`` instrumented (``-fprofile-generate``), runs this
+With gcc, setup.py compiles the core's modules (``_core``) and ``_vec`` instrumented (``-fprofile-generate``), runs this
 module against that build in a subprocess, and compiles them again with the branch and call counts
 it recorded (``-fprofile-use``): gcc then lays out the hot paths (the hand loop, the capture search,
 the shuffle) for the branches this workload takes. Code the workload never runs is optimised as
@@ -14,7 +14,7 @@ greedy, maxoros and random (`escoba-sim bench`, `run --hands`). It takes a few s
 
 BUILD_DIR, when given, is where the compiled modules must come from (the instrumented build); the
 run fails rather than train a core imported from elsewhere. Profiles change layout, never
-results: the built core plays the same hands as the plain build (tests/test_core_differential*.py).
+results: the built core plays the same hands as the plain build (tests/native/test_core_differential.py).
 """
 
 from __future__ import annotations
@@ -51,14 +51,17 @@ def train(build_dir: str | None = None) -> dict:
     import numpy as np
 
     from escoba_sim import _core, _vec
+    from escoba_sim._core import aggregates, common, hooks, play, search
     from escoba_sim.game import engine
     from escoba_sim.game.rng import shuffled_deck
     from escoba_sim.game.rules import parse_rules
     from escoba_sim.hands import evaluate
 
     if build_dir is not None:
-        for mod in (_core, _vec):
-            if os.path.dirname(os.path.dirname(os.path.abspath(mod.__file__))) != os.path.abspath(build_dir):
+        # every compiled module (each leaves its own profile) must be the instrumented one
+        root = os.path.abspath(build_dir)
+        for mod in (aggregates, common, hooks, play, search, _vec):
+            if os.path.commonpath([os.path.abspath(mod.__file__), root]) != root:
                 raise RuntimeError(f"{mod.__name__} was imported from {mod.__file__}, not from {build_dir}")
     t0 = time.perf_counter()
     done = {"main": 0, "variants": 0, "games": 0, "search": 0, "evaluate": 0, "vec_steps": 0}

@@ -12,11 +12,11 @@ from libc.stdlib cimport calloc, free
 
 import numpy as np
 
-from ._core cimport esc_rules, esc_player, esc_hand, _c_rules, _c_players
+from ._core.common cimport c_players, c_rules
+from ._core.csrc cimport esc_hand, esc_init_tables, esc_player, esc_players_infer, esc_rules
 
 cdef extern from "escoba_vec.h" nogil:
     int ESC_VEC_N_ACTIONS
-    int esc_init_tables()
     ctypedef struct esc_vec_env:
         esc_hand h
         uint64_t game
@@ -27,7 +27,6 @@ cdef extern from "escoba_vec.h" nogil:
         int learner, n_envs, obs_size, infer
         uint64_t seed
         esc_vec_env *envs
-    int esc_players_infer(const esc_player *players, int n)
     void esc_vec_init_tables()
     void esc_vec_layout(esc_vec *V)
     void esc_vec_reset_all(esc_vec *V, uint64_t first_game, int8_t *obs, int8_t *mask)
@@ -50,8 +49,8 @@ cdef class VecCore:
         if n_envs < 1:
             raise ValueError(f"n_envs must be at least 1, got {n_envs}")
         self.V.envs = NULL
-        self.V.R = _c_rules(rules)
-        _c_players(rules, strategies, self.V.players)
+        self.V.R = c_rules(rules)
+        c_players(rules, strategies, self.V.players)
         self.V.learner = learner
         self.V.infer = esc_players_infer(self.V.players, self.V.R.players)
         self.V.n_envs = n_envs

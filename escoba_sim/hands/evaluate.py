@@ -200,13 +200,17 @@ def evaluate_info(info: InfoSet, moves: list[Move | None], *, blow: bool = False
     if info.solvable:
         hands = [0, 0]
         hands[info.seat], hands[1 - info.seat] = info.hand, info.unseen
-        values = core.evaluate_exact(r, info.seat, hands, info.table, list(info.piles), list(info.escobas),
-                                     info.last_capturer, pending, options, blow)
+        values = core.evaluate_exact(r, info.seat, core.Position(hands=hands, table=info.table, piles=list(info.piles),
+                                     escobas=list(info.escobas), last_capturer=info.last_capturer, pending=pending),
+                                     options, blow)
         return Evaluation(info, blow, [OptionValue(m, float(v), 0.0) for m, v in zip(moves, values)], "exact", 0, seed)
-    margins = core.evaluate_sample(r, info.seat, info.hand, info.table, list(info.piles), list(info.escobas),
-                                   list(info.hand_sizes), info.stock_left, info.dealer, info.last_capturer,
-                                   pending, options, blow, samples, c, seed,
-                                   list(info.voids) if info.voids is not None else None, rollout, prior)
+    # the other hands as placeholders of their sizes: the search reads only the decider's hand
+    view = core.Position(hands=[info.hand if s == info.seat else (1 << n) - 1 for s, n in enumerate(info.hand_sizes)],
+                         table=info.table, piles=list(info.piles), escobas=list(info.escobas),
+                         stock_left=info.stock_left, dealer=info.dealer, last_capturer=info.last_capturer,
+                         pending=pending, voids=list(info.voids) if info.voids is not None else None)
+    margins = core.evaluate_sample(r, info.seat, view, options, blow=blow, samples=samples, c=c, seed=seed,
+                                   rollout=rollout, prior=prior)
     mean = margins.mean(axis=0, dtype=np.float64)
     sd = margins.std(axis=0, ddof=1, dtype=np.float64) if samples > 1 else np.zeros(len(moves))
     values = [OptionValue(m, float(v), float(s / math.sqrt(samples))) for m, v, s in zip(moves, mean, sd)]

@@ -26,23 +26,25 @@ class CoreStrategy:
         self.spec, self.name, self._core = spec, spec.name, core
 
     def _view(self, st: HandState) -> tuple:
-        return (st.rules, self.spec, [mask_of(h) for h in st.hands], mask_of(st.table), list(st.piles),
-                list(st.escobas), len(st.stock), st.dealer, st.last_capturer, st.to_play)
+        position = self._core.Position(hands=[mask_of(h) for h in st.hands], table=mask_of(st.table),
+                                       piles=list(st.piles), escobas=list(st.escobas), stock_left=len(st.stock),
+                                       dealer=st.dealer, last_capturer=st.last_capturer, voids=st.voids,
+                                       stock=self._stock(st))
+        return st.rules, self.spec, position, st.to_play
 
     def _stock(self, st: HandState) -> list[int] | None:
         # only a cheating strategy is shown the stock's order; the others decide without it
         return list(st.stock) if self.spec.cheats else None
 
     def choose_move(self, st: HandState, moves: list[Move], rng: SplitMix64) -> Move:
-        card, take, rng.state = self._core.decide_move(*self._view(st), rng.state, self._stock(st), st.voids)
+        card, take, rng.state = self._core.decide_move(*self._view(st), rng.state)
         for m in moves:
             if m.card == card and mask_of(m.take) == take:
                 return m
         raise RuntimeError(f"the compiled `{self.spec}` chose a move that is not legal (card {card}, take {take:#x})")
 
     def choose_blow(self, st: HandState, blows: list[Move], rng: SplitMix64) -> Move | None:
-        take, rng.state = self._core.decide_blow(*self._view(st), blows[0].card, rng.state, self._stock(st),
-                                                 st.voids)
+        take, rng.state = self._core.decide_blow(*self._view(st), blows[0].card, rng.state)
         if not take:
             return None
         for m in blows:

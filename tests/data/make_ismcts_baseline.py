@@ -100,8 +100,11 @@ def evaluations() -> list[dict]:
     # seat 1 may blow the 5 of oros (4) laid on the 10, 6 and 4 of copas (19, 15, 13): no blow, 10, 6 + 4
     r = parse_rules("tradicional")
     table = (1 << 4) | (1 << 19) | (1 << 15) | (1 << 13)
-    blow = _core.evaluate_sample(r, 1, (1 << 30) | (1 << 31) | (1 << 32), table, [0, 0], [0, 0], [2, 3], 31, 0, -1,
-                                 4, [(4, 0), (4, 1 << 19), (4, (1 << 15) | (1 << 13))], True, 40, 4.0, 11)
+    # seat 0's hand as a placeholder of its size (2 cards): the search reads only the decider's hand
+    view = _core.Position(hands=[(1 << 2) - 1, (1 << 30) | (1 << 31) | (1 << 32)], table=table, piles=[0, 0],
+                          escobas=[0, 0], stock_left=31, dealer=0, last_capturer=-1, pending=4)
+    blow = _core.evaluate_sample(r, 1, view, [(4, 0), (4, 1 << 19), (4, (1 << 15) | (1 << 13))], blow=True,
+                                 samples=40, c=4.0, seed=11)
     out.append({"blow": blow.tolist()})
     return out
 

@@ -217,15 +217,17 @@ def test_keyed_decisions_match_reference_on_positions(name):
         moves = [engine.Move(0, c, take, escoba=len(take) == len(table)) for c in hand
                  for take in engine.capture_options(c, table)] or [engine.Move(0, c) for c in hand]
         want = ref.choose_move(None, moves, None)
-        card, take, _ = _core.decide_move(rules, spec, [engine.mask_of(hand), 0], engine.mask_of(table), [0, 0],
-                                          [0, 0], 10, 1, -1, 0, 1)
+        card, take, _ = _core.decide_move(rules, spec, _core.Position(hands=[engine.mask_of(hand), 0],
+                                          table=engine.mask_of(table), piles=[0, 0], escobas=[0, 0], stock_left=10,
+                                          dealer=1, last_capturer=-1), 0, 1)
         assert (card, take) == (want.card, engine.mask_of(want.take)), (hand, table)
         laid = hand[0]  # a blow of a laid card: never an escoba
         blows = [engine.Move(0, laid, take, soplar=True) for take in engine.capture_options(laid, table)]
         if blows:
             want_blow = ref.choose_blow(None, blows, None)
-            got, _ = _core.decide_blow(rules, spec, [0, 0], engine.mask_of(table) | 1 << laid, [0, 0], [0, 0], 10,
-                                       1, -1, 0, laid, 1)
+            got, _ = _core.decide_blow(rules, spec, _core.Position(hands=[0, 0], table=engine.mask_of(table) | 1 << laid,
+                                       piles=[0, 0], escobas=[0, 0], stock_left=10, dealer=1, last_capturer=-1),
+                                       0, laid, 1)
             assert got == engine.mask_of(want_blow.take), (laid, table)
 
 

@@ -98,7 +98,8 @@ def test_two_player_determinizations_respect_the_voids_and_are_uniform_over_the_
     table = mask_of([card_of(4), card_of(6)])
     piles = [mask_of([card_of(5, 1), card_of(10, 1)]), 0]
     voids = [0, (1 << 7) | (1 << 5) | (1 << 9)]
-    deals, constrained = _core.inferred_deals(r, 0, [mine, 0b111], table, piles, 33, voids, 4000, 11)
+    deals, constrained = _core.inferred_deals(r, 0, _core.Position(hands=[mine, 0b111], table=table, piles=piles, stock_left=33,
+                                                                  voids=voids), 4000, 11)
     assert constrained
     known = mine | table | piles[0] | piles[1]
     forbidden = [c for c in range(40) if not known >> c & 1 and voids[1] >> value(c) & 1]
@@ -115,9 +116,11 @@ def test_two_player_determinizations_respect_the_voids_and_are_uniform_over_the_
     assert np.all(np.abs(counts[allowed] / len(deals) - p) < 5 * se)
     # only the three unseen 1s allowed: the hand is exactly them; none allowed: the unconstrained deal
     every = sum(1 << v for v in range(1, 11))
-    deals, constrained = _core.inferred_deals(r, 0, [mine, 0b111], table, piles, 33, [0, every & ~2], 10, 11)
+    deals, constrained = _core.inferred_deals(r, 0, _core.Position(hands=[mine, 0b111], table=table, piles=piles, stock_left=33,
+                                                                  voids=[0, every & ~2]), 10, 11)
     assert constrained and all(h[1] == mask_of([card_of(1, s) for s in (1, 2, 3)]) for h in deals)
-    _, constrained = _core.inferred_deals(r, 0, [mine, 0b111], table, piles, 33, [0, every], 10, 11)
+    _, constrained = _core.inferred_deals(r, 0, _core.Position(hands=[mine, 0b111], table=table, piles=piles,
+                                                            stock_left=33, voids=[0, every]), 10, 11)
     assert not constrained
 
 
@@ -127,7 +130,8 @@ def test_more_seats_respect_the_voids_when_they_can():
     r = parse_rules("tradicional(players=3)")
     mine = mask_of([card_of(1), card_of(2), card_of(3)])
     voids = [0, (1 << 7) | (1 << 10), 1 << 4]
-    deals, constrained = _core.inferred_deals(r, 0, [mine, 0b111, 0b111], 0, [0, 0, 0], 28, voids, 500, 5)
+    deals, constrained = _core.inferred_deals(r, 0, _core.Position(hands=[mine, 0b111, 0b111], table=0, piles=[0, 0, 0],
+                                                                  stock_left=28, voids=voids), 500, 5)
     assert constrained
     for hands in deals:
         assert not any(voids[1] >> value(c) & 1 for c in range(40) if hands[1] >> c & 1)

@@ -172,7 +172,8 @@ def test_searched_blows_draw_from_the_play_stream_and_greedys_rule_does_not():
     # with the 10 or with the 6 and the 4, or not at all
     table = (1 << 4) | (1 << 19) | (1 << 15) | (1 << 13)
     hands = [(1 << 20) | (1 << 21), (1 << 30) | (1 << 31) | (1 << 32)]
-    view = (hands, table, [0, 0], [0, 0], 31, 0, -1, 1, 4, 99)
+    view = (_core.Position(hands=hands, table=table, piles=[0, 0], escobas=[0, 0], stock_left=31, dealer=0,
+                           last_capturer=-1), 1, 4, 99)
     take, state = _core.decide_blow(r, "ismcts:blows=0", *view)
     assert (take, state) == ((1 << 19) | 0, 99) or (take, state) == ((1 << 15) | (1 << 13), 99)
     take, state = _core.decide_blow(r, "ismcts:iters=200,blows=1", *view)
@@ -198,9 +199,10 @@ class LastDealJudge:
             rng.state = state
             old = self.old.choose_move(st, moves, rng)
             seat = st.to_play
-            values = self.core.evaluate_exact(st.rules, seat, [mask_of(h) for h in st.hands], mask_of(st.table),
-                                              list(st.piles), list(st.escobas), st.last_capturer, -1,
-                                              [(m.card, mask_of(m.take)) for m in (new, old)], False)
+            values = self.core.evaluate_exact(st.rules, seat, self.core.Position(
+                hands=[mask_of(h) for h in st.hands], table=mask_of(st.table), piles=list(st.piles),
+                escobas=list(st.escobas), last_capturer=st.last_capturer, pending=-1),
+                [(m.card, mask_of(m.take)) for m in (new, old)], False)
             self.pairs.append(values)
             return old
         return self.old.choose_move(st, moves, rng)
@@ -248,9 +250,9 @@ class ExploitJudge:
         self.pairs, self.draws = [], []
 
     def _value(self, st, options, pending, blow):
-        return self.core.evaluate_exact(st.rules, st.to_play, [mask_of(h) for h in st.hands], mask_of(st.table),
-                                        list(st.piles), list(st.escobas), st.last_capturer, pending,
-                                        options, blow)
+        return self.core.evaluate_exact(st.rules, st.to_play, self.core.Position(
+            hands=[mask_of(h) for h in st.hands], table=mask_of(st.table), piles=list(st.piles),
+            escobas=list(st.escobas), last_capturer=st.last_capturer, pending=pending), options, blow)
 
     def choose_move(self, st, moves, rng):
         before = rng.state

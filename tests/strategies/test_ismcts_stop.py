@@ -35,9 +35,10 @@ def test_stop_1_ends_searches_whose_choice_is_settled_without_changing_any_decis
 
 
 def _view(hands, st, seat):
-    """decide_move's position arguments for ``seat`` (the stock: its size only)."""
-    return ([mask_of(h) for h in hands], mask_of(st.table), list(st.piles), list(st.escobas),
-            len(st.stock), st.dealer, st.last_capturer, seat)
+    """decide_move's position and seat for ``seat`` (the stock: its size only)."""
+    return (_core.Position(hands=[mask_of(h) for h in hands], table=mask_of(st.table), piles=list(st.piles),
+                           escobas=list(st.escobas), stock_left=len(st.stock), dealer=st.dealer,
+                           last_capturer=st.last_capturer, voids=list(st.voids)), seat)
 
 
 @pytest.mark.parametrize("rules", ["ludoteka", "tradicional", "cardgames(players=4,teams=true)"])
@@ -57,7 +58,7 @@ def test_the_default_decides_from_its_own_information_only(rules):
                 continue
             seat = st.to_play
             if len(engine.legal_moves(st)) > 1 and rnd.random() < 0.5:
-                base = _core.decide_move(r, "ismcts", *_view(st.hands, st, seat), 12345, voids=list(st.voids))
+                base = _core.decide_move(r, "ismcts", *_view(st.hands, st, seat), 12345)
                 hidden = [c for s, h in enumerate(st.hands) if s != seat for c in h] + list(st.stock)
                 for _ in range(3):
                     rnd.shuffle(hidden)
@@ -66,8 +67,7 @@ def test_the_default_decides_from_its_own_information_only(rules):
                         if s != seat:
                             other[s] = hidden[i:i + len(st.hands[s])]
                             i += len(st.hands[s])
-                    assert _core.decide_move(r, "ismcts", *_view(other, st, seat), 12345,
-                                             voids=list(st.voids)) == base
+                    assert _core.decide_move(r, "ismcts", *_view(other, st, seat), 12345) == base
                 checked += 1
             engine.apply_move(st, players[seat].choose_move(st, engine.legal_moves(st), rng))
     assert checked >= 20

@@ -67,8 +67,8 @@ def test_the_stock_must_have_its_size():
 
     r = parse_rules("ludoteka")
     with pytest.raises(ValueError, match="the stock has 30 cards, 2 given"):
-        _core.decide_move(r, parse_strategy("oracle"), [0b111, 0b111000], 1 << 20, [0, 0], [0, 0], 30, 0, -1, 1, 5,
-                          [1, 2])
+        _core.decide_move(r, parse_strategy("oracle"), _core.Position(hands=[0b111, 0b111000], table=1 << 20,
+                          piles=[0, 0], escobas=[0, 0], stock_left=30, dealer=0, last_capturer=-1, stock=[1, 2]), 1, 5)
 
 
 def test_the_exact_threshold_changes_the_play():
@@ -134,13 +134,15 @@ def test_sees_1_reads_every_hand_but_not_the_stock_order():
     differs = 0
     for seed in range(12):
         st = engine.new_hand(r, shuffled_deck(seed, 0, 0), 0)
-        view = ([mask_of(h) for h in st.hands], mask_of(st.table), list(st.piles), list(st.escobas), len(st.stock),
-                st.dealer, st.last_capturer, st.to_play, 777)
+        def view(stock):
+            return (_core.Position(hands=[mask_of(h) for h in st.hands], table=mask_of(st.table), piles=list(st.piles),
+                                   escobas=list(st.escobas), stock_left=len(st.stock), dealer=st.dealer,
+                                   last_capturer=st.last_capturer, stock=stock), st.to_play, 777)
         stock = list(st.stock)
         other = stock[:]
         random.Random(seed).shuffle(other)
         for spec in ("oracle:exact=30,iters=300,sees=1", "oracle:exact=0,iters=300,sees=1"):
-            assert _core.decide_move(r, spec, *view, stock=stock) == _core.decide_move(r, spec, *view, stock=other)
-        differs += _core.decide_move(r, "oracle:exact=0,iters=300", *view, stock=stock) != \
-            _core.decide_move(r, "oracle:exact=0,iters=300", *view, stock=other)
+            assert _core.decide_move(r, spec, *view(stock)) == _core.decide_move(r, spec, *view(other))
+        differs += _core.decide_move(r, "oracle:exact=0,iters=300", *view(stock)) != \
+            _core.decide_move(r, "oracle:exact=0,iters=300", *view(other))
     assert differs > 0

@@ -1,4 +1,5 @@
-# Declarations of the plain-C core in csrc/ (docs/engine.md is the contract).
+# The plain-C core in csrc/ as the compiled modules see it (docs/engine.md is the contract): every module
+# that cimports from here compiles its own copy of these static C headers (and so its own tables and stop flag).
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int16_t, int32_t, int64_t
 
 cdef extern from "escoba_rng.h" nogil:
@@ -11,8 +12,14 @@ cdef extern from "escoba_rng.h" nogil:
     int ESC_DEAL_STREAM_VERSION
     void esc_shuffle(esc_rng *r, uint8_t deck[40])
 
+cdef extern from "escoba_common.h" nogil:
+    # the strategy codes (StrategyDef.code in strategies.registry.BUILTINS; common.pyx checks the names)
+    enum:
+        ESC_RANDOM, ESC_GREEDY, ESC_MAXOROS, ESC_SEVENS, ESC_DEFENSIVE, ESC_HEURISTIC, ESC_ENDGAME, ESC_ISMCTS,
+        ESC_ORACLE, ESC_N_STRATEGIES
+    const char *esc_strategy_name(int id)
+
 cdef extern from "escoba_tables.h" nogil:
-    int ESC_N_STRATEGIES
     ctypedef struct esc_tbl:
         uint64_t mask
         uint16_t reach
@@ -82,6 +89,8 @@ cdef extern from "escoba_core.h" nogil:
     ctypedef void (*esc_play_hand_fn)(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
                                       uint64_t hand_index, int dealer, esc_hand_result *res) noexcept nogil
     esc_play_hand_fn esc_hand_fn(const esc_rules *R, const esc_player *players)
+    const char *esc_param_name(int id, int k)
+    int esc_players_infer(const esc_player *players, int n)
     int esc_play_game(const esc_rules *R, const esc_player *players, uint64_t seed, uint64_t game,
                       int max_hands, int32_t *scores, int *winner, esc_push_fn push, void *ctx)
 
@@ -89,45 +98,3 @@ cdef extern from "escoba_evaluate.h" nogil:
     int esc_eval_sample(const esc_hand *h, int seat, int blow, const esc_move *opts, int n, int samples, double c,
                         int rollout, double prior, uint64_t seed, int infer, int16_t *out)
     void esc_eval_exact(const esc_hand *h, int seat, int blow, const esc_move *opts, int n, int *values)
-
-# the ruleset and seats as C values, shared with the other extension modules (escoba_sim/_vec.pyx)
-cdef esc_rules _c_rules(rules) except *
-cdef _c_players(rules, strategies, esc_player *out)
-
-cdef extern from "escoba_aggregate.h" nogil:
-    int ESC_AGG_MAX_SIDES
-    int ESC_AGG_SIDE_COLS
-    int ESC_MOMENTS_MAX_COLS
-    int ESC_AGG_OK, ESC_AGG_BAD_DEALER, ESC_AGG_BAD_TOTAL, ESC_AGG_BAD_DEALS, ESC_AGG_BAD_GAME
-    ctypedef struct esc_chunk_sums:
-        int E, teams
-        int64_t *deal
-        int64_t count
-        int width
-        int hands_col, games_col
-        int won_col[6]
-        int pos_hands_col[6][6]
-        int pos_total_col[6][6]
-        int side_col[6][11]
-        int64_t *pos_points
-        int64_t *pos_wdl
-        int64_t *game_wins
-        int64_t *points_hist
-        int64_t points_bins
-        int64_t *game_hist
-        int64_t game_bins
-        int64_t *score
-        int64_t lucky_hands
-    ctypedef struct esc_rotation_batch:
-        int r
-        int64_t first, n
-        const int8_t *dealer
-        const int8_t *lucky_deal
-        const int16_t *side[11]
-        int64_t n_games
-        const int64_t *game
-        const int32_t *game_hands
-        const int8_t *winner
-    int esc_add_rotation(esc_chunk_sums *S, const esc_rotation_batch *b)
-    int esc_deal_moments(const int64_t *deal, int64_t count, int width, int p, int64_t *sum, int64_t *gram,
-                         uint64_t *top)

@@ -1,0 +1,152 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Searches and single decisions: one compiled decision, and the evaluator's searches.
+
+``decide_move`` and ``decide_blow`` expose one compiled decision (esc_decide_move / esc_decide_blow, which
+the hand loop calls): the reference engine plays the core-only ismcts and oracle through them in ``trace``
+and ``play`` (strategies.compiled.CoreStrategy). ``evaluate_sample`` and ``evaluate_exact`` are the
+evaluator's searches (csrc/escoba_evaluate.h; hands.evaluate calls them). Each takes its position packed
+in one ``Position`` (common.pyx) and runs under the signal guard (guard.pxd): a search cut short by a
+signal whose handler did not stop the program is searched again, so no result depends on it.
+"""
+
+from libc.stdint cimport uint64_t, int16_t
+from libc.stdlib cimport malloc, free
+
+import numpy as np
+
+from .common cimport Position, c_players, c_position, c_rules
+from .csrc cimport (esc_capturing_cards, esc_decide_blow, esc_decide_move, esc_eval_exact, esc_eval_sample,
+                    esc_hand, esc_init_tables, esc_move, esc_player, esc_rng, esc_rules, esc_tbl, esc_tbl_init)
+from .guard cimport esc_guard_off, guard, stopped
+
+if esc_init_tables() != 0:
+    raise ImportError("escoba_sim._core: capture lookup tables have an unexpected size")
+
+
+def decide_move(rules, strategy, Position position, int seat, state):
+    """The move the core's ``strategy`` makes for ``seat`` in ``position`` (its turn, any blow settled): the
+    compiled decision itself, so the reference engine can play a core-only strategy (ismcts) step by step
+    and trace it. ``state`` is the hand's PLAY stream state.
+    Returns (card, table mask taken, the stream state after the decision)."""
+    cdef esc_rules R = c_rules(rules)
+    cdef esc_player pl[6]
+    c_players(rules, [strategy] * rules.players, pl)
+    cdef esc_hand h
+    cdef esc_tbl t
+    cdef esc_rng r
+    cdef esc_move mv
+    c_position(&h, &R, position)
+    t.mask = h.table
+    t.reach = h.reach
+    cdef bint guarded = guard(pl, 1, False)
+    try:
+        while True:
+            r.state = state
+            mv = esc_decide_move(&pl[0], &h, seat, &t, h.hands[seat], esc_capturing_cards(h.reach, h.hands[seat]), &r)
+            if not stopped():
+                break
+    finally:
+        if guarded:
+            esc_guard_off()
+    return mv.card, mv.take, r.state
+
+
+def decide_blow(rules, strategy, Position position, int seat, int card, state):
+    """The blow the core's ``strategy`` makes for ``seat`` on the laid ``card`` (still on the position's
+    table; it is the position's pending card), as decide_move: returns (table mask taken with the card,
+    0 = no blow; the stream state after it)."""
+    cdef esc_rules R = c_rules(rules)
+    cdef esc_player pl[6]
+    c_players(rules, [strategy] * rules.players, pl)
+    cdef esc_hand h
+    cdef esc_tbl t
+    cdef esc_rng r
+    c_position(&h, &R, position)
+    h.pending = card
+    esc_tbl_init(&t, h.table & ~((<uint64_t>1) << card))
+    cdef bint guarded = guard(pl, 1, False)
+    try:
+        while True:
+            r.state = state
+            take = esc_decide_blow(&pl[0], &h, seat, &t, card, &r)
+            if not stopped():
+                break
+    finally:
+        if guarded:
+            esc_guard_off()
+    return take, r.state
+
+
+cdef esc_move *_options(options) except NULL:
+    cdef esc_move *opts = <esc_move *> malloc(max(1, len(options)) * sizeof(esc_move))
+    if opts == NULL:
+        raise MemoryError()
+    for i, (card, take) in enumerate(options):
+        opts[i].card = card
+        opts[i].take = take
+    return opts
+
+
+def evaluate_sample(rules, int seat, Position position, options, *, bint blow, int samples, double c, seed,
+                    int rollout=0, double prior=0.0):
+    """The evaluator's determinized search (csrc/escoba_evaluate.h): an int16 array (samples, options)
+    of hand margins for ``seat``'s side. Only the decider's view is read: its own hand, the table, the
+    piles and escobas, the other hands' sizes (their cards are never read) and the stock's size;
+    ``options`` are (card, take mask) pairs (with ``blow``: blows of the position's pending card, take
+    0 = no blow). With the position's ``voids`` the deals respect them, as ismcts' ``infer``; None deals
+    uniformly. ``rollout`` and ``prior`` are ismcts' options of those names (0: greedy rollouts, no prior)."""
+    cdef esc_rules R = c_rules(rules)
+    cdef esc_hand h
+    c_position(&h, &R, position)
+    if not blow:
+        h.pending = -1
+    cdef int infer = position.voids is not None
+    cdef int n = len(options), rc
+    out = np.zeros((samples, n), dtype=np.int16)
+    cdef int16_t[:, ::1] o = out
+    cdef esc_move *opts = _options(options)
+    cdef uint64_t s = seed
+    cdef bint guarded = guard(NULL, 1, True)
+    try:
+        while True:
+            with nogil:
+                rc = esc_eval_sample(&h, seat, blow, opts, n, samples, c, rollout, prior, s, infer, &o[0, 0]) if n and samples else 0
+            if not stopped():
+                break
+    finally:
+        if guarded:
+            esc_guard_off()
+        free(opts)
+    if rc != 0:
+        raise MemoryError(f"not enough memory for {samples} samples of {n} options")
+    return out
+
+
+def evaluate_exact(rules, int seat, Position position, options, bint blow):
+    """Exact minimax margins of ``options`` for ``seat`` (two players, no teams, empty stock: the position's
+    ``hands`` are the decider's and the opponent's, which is every card the decider has not seen)."""
+    cdef esc_rules R = c_rules(rules)
+    cdef esc_hand h
+    c_position(&h, &R, position)
+    if not blow:
+        h.pending = -1
+    cdef int n = len(options)
+    cdef esc_move *opts = _options(options)
+    cdef int *values = <int *> malloc(max(1, n) * sizeof(int))
+    try:
+        if values == NULL:
+            raise MemoryError()
+        guarded = guard(NULL, 1, True)
+        try:
+            while True:
+                with nogil:
+                    esc_eval_exact(&h, seat, blow, opts, n, values)
+                if not stopped():
+                    break
+        finally:
+            if guarded:
+                esc_guard_off()
+        return [values[i] for i in range(n)]
+    finally:
+        free(opts)
+        free(values)
