@@ -1,6 +1,6 @@
 """The fixed action encoding and observation planes of the game-AI interfaces.
 
-The OpenSpiel game (``escoba_sim.openspiel``), the PettingZoo environment and
+The OpenSpiel game (``escoba_sim.env.openspiel``), the PettingZoo environment and
 the vectorised environment (``escoba_sim.env``) all speak this one encoding;
 the moves themselves are the reference engine's (``engine.legal_moves``,
 ``apply_move``, ``apply_blow``), so no rule is restated here. Nothing in this

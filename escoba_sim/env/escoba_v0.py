@@ -13,7 +13,7 @@ Observations are dicts: ``observation`` (int8 vector, the planes of
 ``escoba_sim.env.actions``, seen from the agent's seat) and ``action_mask`` (82
 int8, the legal actions of the fixed encoding). Rewards come at the end of the
 hand: each seat's side points minus the mean of the other sides' (two sides:
-own minus opponent's), as in ``escoba_sim.openspiel``. ``infos[agent]`` holds
+own minus opponent's), as in ``escoba_sim.env.openspiel``. ``infos[agent]`` holds
 the hand's points per side (``"totals"``) once it is over.
 
 Seeding: ``reset(seed=s)`` deals game 0 of seed ``s`` (``rng.shuffled_deck(s,

@@ -3,7 +3,7 @@
 Needs the ``rl`` extra (``pip install "escoba-sim[rl]"``); see docs/ecosystem.md.
 
     import pyspiel
-    import escoba_sim.openspiel
+    import escoba_sim.env.openspiel
     game = pyspiel.load_game("python_escoba(rules=tradicional)")
 
 One game is one hand (a "mano"). Parameters: ``rules`` (a preset name or
@@ -22,7 +22,7 @@ the preset"; yes/no fields take ``yes``/``no``).
 - Returns at the end: for each player, its side's hand points minus the mean
   of the other sides' hand points (two sides: own minus opponent's), so the
   game is zero-sum; ``state.hand_result()`` has the points per side and
-  category. Every move and point comes from ``escoba_sim.engine``.
+  category. Every move and point comes from ``escoba_sim.game.engine``.
 - Observation tensor/string: ``actions.ActionHand.observation_planes`` /
   ``observation_string``. Information state: the observation plus, per seat,
   the cards it has played and every card this seat has held (tensor); the

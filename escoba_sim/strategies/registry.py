@@ -201,7 +201,7 @@ class StrategySpec:
 
     def for_rules(self, rules) -> StrategySpec:
         """This spec with its parameters fixed for ``rules``: ``NAME:tuned`` becomes the weights
-        tuned for that preset (escoba_sim/tuned.toml); any other spec is itself."""
+        tuned for that preset (escoba_sim/strategies/tuned.toml); any other spec is itself."""
         if not self.tuned:
             return self
         table = tuned_params()[self.name]
@@ -288,7 +288,7 @@ TUNED_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tuned.tom
 
 @functools.lru_cache(maxsize=1)
 def tuned_params() -> dict[str, dict[str, dict[str, float]]]:
-    """The shipped tuned parameters: strategy -> preset -> {parameter: value} (escoba_sim/tuned.toml)."""
+    """The shipped tuned parameters: strategy -> preset -> {parameter: value} (escoba_sim/strategies/tuned.toml)."""
     import tomllib
 
     with open(TUNED_FILE, "rb") as f:

@@ -159,29 +159,9 @@ def code_spans(text: str) -> list[str]:
 
 FILE_NAMES = {p.name for p in REPO.rglob("*") if ".git" not in p.parts}
 
-# Stale names in files that other parts of the restructuring (issue 33) are moving: the fix of each is listed
-# in that work's report, and whoever applies it deletes the entry here (a test below fails while an entry is
-# no longer found, so the list only shrinks).
-STALE_ELSEWHERE = {
-    "csrc/escoba_evaluate.h": {"escoba_sim/evaluate.py"},  # escoba_sim/hands/evaluate.py
-    "csrc/escoba_hand.h": {"escoba_sim.rules"},  # escoba_sim.game.rules
-    "csrc/escoba_ismcts.h": {"strategies.py"},  # strategies/reference.py
-    "csrc/escoba_rng.h": {"escoba_sim/rng.py"},  # escoba_sim/game/rng.py
-    "csrc/escoba_strategies.h": {"strategies.py"},  # strategies/reference.py
-    "csrc/escoba_tables.h": {"strategies.py"},  # strategies/reference.py
-    "csrc/escoba_vec.h": {"escoba_sim/actions.py"},  # escoba_sim/env/actions.py
-    "escoba_sim/_pgo_training.py": {"tests/test_core_differential*.py"},  # tests/native/test_core_differential*.py
-    "escoba_sim/env/actions.py": {"escoba_sim.openspiel"},  # escoba_sim.env.openspiel
-    "escoba_sim/env/escoba_v0.py": {"escoba_sim.openspiel"},  # escoba_sim.env.openspiel
-    "escoba_sim/env/openspiel.py": {"escoba_sim.openspiel", "escoba_sim.engine"},  # env.openspiel, game.engine
-    "escoba_sim/strategies/registry.py": {"escoba_sim/tuned.toml"},  # escoba_sim/strategies/tuned.toml
-    "pyproject.toml": {"escoba_sim.openspiel"},  # escoba_sim.env.openspiel
-    "tests/hands/test_evaluate.py": {"escoba_sim/evaluate.py"},  # escoba_sim/hands/evaluate.py
-    "tests/hands/test_play.py": {"escoba_sim/play.py"},  # escoba_sim/hands/play.py
-    "tests/hands/test_review.py": {"escoba_sim/analyze.py"},  # escoba_sim/hands/review.py
-    "tests/native/test_core_differential.py": {"strategies.py"},  # strategies/reference.py
-    "tests/strategies/test_tuned_spec.py": {"escoba_sim/tuned.toml"},  # escoba_sim/strategies/tuned.toml
-}
+# Stale names known and left for later, by file (empty: every one was fixed; a test below fails when an entry
+# is no longer found, so the list only shrinks).
+STALE_ELSEWHERE: dict[str, set[str]] = {}
 
 
 def stale_names(path: Path, rel: str) -> list[tuple[int, str]]:

@@ -1,4 +1,4 @@
-"""The evaluator (escoba_sim/evaluate.py, csrc/escoba_evaluate.h): it does not peek, its exact values are the
+"""The evaluator (escoba_sim/hands/evaluate.py, csrc/escoba_evaluate.h): it does not peek, its exact values are the
 reference engine's minimax, its sampled values converge to exact expectations, and an escoba shows."""
 
 import copy

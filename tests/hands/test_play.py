@@ -1,4 +1,4 @@
-"""play (escoba_sim/play.py): scripted sessions through stdin, a real terminal (pexpect), and the records."""
+"""play (escoba_sim/hands/play.py): scripted sessions through stdin, a real terminal (pexpect), and the records."""
 
 import json
 import os

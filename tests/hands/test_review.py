@@ -1,4 +1,4 @@
-"""analyze (escoba_sim/analyze.py) and trace --analyze: losses, marks and totals from the evaluator."""
+"""analyze (escoba_sim/hands/review.py) and trace --analyze: losses, marks and totals from the evaluator."""
 
 import json
 

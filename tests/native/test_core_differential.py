@@ -1,6 +1,6 @@
 """The compiled core against the reference engine, hand by hand and field by field.
 
-The reference engine (engine.py + strategies.py) is the oracle: every array
+The reference engine (game/engine.py + strategies/reference.py) is the oracle: every array
 the core returns must equal the reference's (same keys, dtypes, shapes,
 values). Also checks the C capture tables against brute-force subset
 enumeration (tables of every size, 15+ cards included) and the C RNG against

@@ -1,4 +1,4 @@
-"""`heuristic:tuned`: the weights shipped in escoba_sim/tuned.toml for the ruleset in use."""
+"""`heuristic:tuned`: the weights shipped in escoba_sim/strategies/tuned.toml for the ruleset in use."""
 
 import numpy as np
 import pytest
