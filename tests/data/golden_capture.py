@@ -134,7 +134,7 @@ TIMING_TEXT = [
     (re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"), "<DATE>"),
     (re.compile(r"\d+:\d{2}:\d{2}"), "<CLOCK>"),
     (re.compile(r"<dc:date>[^<]*</dc:date>"), "<dc:date/>"),
-    (re.compile(r"((?:hands|manos)/s[^│\n]*│)\s*[\d,.]+"), r"\1 <RATE>"),
+    (re.compile(r"((?:hands|manos)/s[^│\n]*│)\s*(?:[\d,.]+|<RATE>)"), r"\1 <RATE>"),
 ]
 
 
