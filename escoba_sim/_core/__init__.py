@@ -18,10 +18,30 @@ way whichever module holds it. A module that does not load makes the whole core 
 
 from .aggregates import add_rotation, deal_moments
 from .common import CODES, MAX_PARAMS, STRATEGIES, Position
-from .hooks import (below_values, capture_options, inferred_deals, ismcts_turns_hand, mix64, next_values,
-                    note_voids, reachable_sums, score_piles, shuffled_deck, shuffled_deck_from_state, stream_state)
-from .play import (CHECK_EVERY_GAMES, CHECK_EVERY_HANDS, DEAL_STREAM_VERSION, IMPL, IMPLS, play_games, play_hands,
-                   use_impl)
+from .hooks import (
+                    below_values,
+                    capture_options,
+                    inferred_deals,
+                    ismcts_turns_hand,
+                    mix64,
+                    next_values,
+                    note_voids,
+                    reachable_sums,
+                    score_piles,
+                    shuffled_deck,
+                    shuffled_deck_from_state,
+                    stream_state,
+)
+from .play import (
+                    CHECK_EVERY_GAMES,
+                    CHECK_EVERY_HANDS,
+                    DEAL_STREAM_VERSION,
+                    IMPL,
+                    IMPLS,
+                    play_games,
+                    play_hands,
+                    use_impl,
+)
 from .search import decide_blow, decide_move, evaluate_exact, evaluate_sample
 
 __all__ = ["CHECK_EVERY_GAMES", "CHECK_EVERY_HANDS", "CODES", "DEAL_STREAM_VERSION", "IMPL", "IMPLS", "MAX_PARAMS",

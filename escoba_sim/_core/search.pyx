@@ -23,19 +23,26 @@ if esc_init_tables() != 0:
     raise ImportError("escoba_sim._core: capture lookup tables have an unexpected size")
 
 
+cdef int _decider(rules, strategy, Position position, esc_rules *R, esc_player *pl, esc_hand *h) except -1:
+    """What decide_move and decide_blow both need: the rules, ``strategy`` in every seat, the position."""
+    R[0] = c_rules(rules)
+    c_players(rules, [strategy] * rules.players, pl)
+    c_position(h, R, position)
+    return 0
+
+
 def decide_move(rules, strategy, Position position, int seat, state):
     """The move the core's ``strategy`` makes for ``seat`` in ``position`` (its turn, any blow settled): the
     compiled decision itself, so the reference engine can play a core-only strategy (ismcts) step by step
     and trace it. ``state`` is the hand's PLAY stream state.
     Returns (card, table mask taken, the stream state after the decision)."""
-    cdef esc_rules R = c_rules(rules)
+    cdef esc_rules R
     cdef esc_player pl[6]
-    c_players(rules, [strategy] * rules.players, pl)
     cdef esc_hand h
     cdef esc_tbl t
     cdef esc_rng r
     cdef esc_move mv
-    c_position(&h, &R, position)
+    _decider(rules, strategy, position, &R, pl, &h)
     t.mask = h.table
     t.reach = h.reach
     cdef bint guarded = guard(pl, 1, False)
@@ -55,13 +62,12 @@ def decide_blow(rules, strategy, Position position, int seat, int card, state):
     """The blow the core's ``strategy`` makes for ``seat`` on the laid ``card`` (still on the position's
     table; it is the position's pending card), as decide_move: returns (table mask taken with the card,
     0 = no blow; the stream state after it)."""
-    cdef esc_rules R = c_rules(rules)
+    cdef esc_rules R
     cdef esc_player pl[6]
-    c_players(rules, [strategy] * rules.players, pl)
     cdef esc_hand h
     cdef esc_tbl t
     cdef esc_rng r
-    c_position(&h, &R, position)
+    _decider(rules, strategy, position, &R, pl, &h)
     h.pending = card
     esc_tbl_init(&t, h.table & ~((<uint64_t>1) << card))
     cdef bint guarded = guard(pl, 1, False)

@@ -159,11 +159,6 @@ def code_spans(text: str) -> list[str]:
 
 FILE_NAMES = {p.name for p in REPO.rglob("*") if ".git" not in p.parts}
 
-# Stale names known and left for later, by file (empty: every one was fixed; a test below fails when an entry
-# is no longer found, so the list only shrinks).
-STALE_ELSEWHERE: dict[str, set[str]] = {}
-
-
 def stale_names(path: Path, rel: str) -> list[tuple[int, str]]:
     """(line, name) of every name in ``path``'s prose that names no file or module of the repository."""
     found = []
@@ -195,15 +190,8 @@ SCANNED = [p for p in prose_files() if p != Path(__file__).resolve()]
 @pytest.mark.parametrize("path", SCANNED, ids=relative)
 def test_every_named_path_and_module_exists(path):
     rel = relative(path)
-    stale = [f"{rel}:{line}: {name}" for line, name in stale_names(path, rel)
-             if name not in STALE_ELSEWHERE.get(rel, ())]
+    stale = [f"{rel}:{line}: {name}" for line, name in stale_names(path, rel)]
     assert stale == [], "named in prose but not in the repository (moved or renamed?)"
-
-
-@pytest.mark.parametrize("rel", sorted(STALE_ELSEWHERE))
-def test_the_stale_names_left_to_other_parts_are_still_there(rel):
-    found = {name for _, name in stale_names(REPO / rel, rel)}
-    assert STALE_ELSEWHERE[rel] <= found, f"fixed: delete {STALE_ELSEWHERE[rel] - found} from STALE_ELSEWHERE"
 
 
 def test_a_planted_stale_name_is_found_and_urls_and_help_examples_are_not(tmp_path):
