@@ -19,8 +19,9 @@ import numpy as np
 from _common import SEED, save_numbers
 
 from escoba_sim.game.rules import PRESETS, parse_rules
+from escoba_sim.runs.stats import Z95
 from escoba_sim.strategies import parse_strategy
-from escoba_sim.tune import Z95, margins
+from escoba_sim.tune import margins
 
 N = int(float(os.environ.get("ESCOBA_GAP_N", "1000")))
 JOBS = int(os.environ.get("ESCOBA_GAP_JOBS", "2"))  # worker processes

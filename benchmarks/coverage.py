@@ -46,6 +46,7 @@ def quantities(seed: int, scale: int, work: Path) -> dict[str, tuple[float, floa
     """``name -> (estimate, lo, hi)`` for one seed; ``scale`` multiplies every run's games."""
     from escoba_sim.runs import runner
     from escoba_sim.runs import spec as runspec
+    from escoba_sim.runs.stats import Z95
     from escoba_sim.series import compare, tournament
 
     out = {}
@@ -70,7 +71,7 @@ def quantities(seed: int, scale: int, work: Path) -> dict[str, tuple[float, floa
     var = cov.filter(pl.col("label") == "greedy")["greedy"][0] + cov.filter(pl.col("label") == "maxoros")["maxoros"][0] \
         - 2 * cov.filter(pl.col("label") == "greedy")["maxoros"][0]
     diff = r["greedy"] - r["maxoros"]
-    half = 1.959963984540054 * float(np.sqrt(max(var, 0.0)))
+    half = Z95 * float(np.sqrt(max(var, 0.0)))
     out["rating difference greedy - maxoros"] = (diff, diff - half, diff + half)
     shutil.rmtree(folder)
     return out

@@ -67,13 +67,13 @@ from .game.rules import Ruleset, parse_rules
 from .i18n import N_, ngettext
 from .i18n import translate as _
 from .native import ENGINE
+from .runs.stats import Z95
 from .strategies import BUILTINS, StrategySpec, parse_strategy
 from .strategies.registry import format_number as _fmt
 
 KIND = "tune"
 MAX_SIGMA = 100.0  # the initial step, in units of each parameter's starting value: far past any box
 FORMAT = 2  # the tune folder's layout (2: evaluations and the check carry a checksum)
-Z95 = 1.959963984540054
 # the check's deals come from this seed offset of the tune's seed (mixed): deals no evaluation played
 CHECK_STREAM = 0x7475_6E65  # "tune"
 

@@ -41,7 +41,6 @@ from ..game.columns import CATEGORY_TEXT, POINT_COLUMNS
 from ..i18n import N_
 from ..i18n import translate as _
 
-Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 SVG_HASHSALT = "escoba-sim"
 # Tableau 10: the colours of the lines of one axes; an axes never holds more lines than this has colours
 # (``CONVERGENCE_LINES`` keeps convergence to a few, beyond which it is drawn as small multiples)
