@@ -340,7 +340,7 @@ def play_keeping_the_hand(session, count: int, hands_mode: bool) -> None:
     """Play the sitting; an error or a signal ends it with one line on stderr naming the record of the hand in
     play (saved as unfinished by the session): exit 1 for an error, 130 for Ctrl-C, 143 for SIGTERM."""
     from ..hands.table import SaveFailed
-    from ..runs.executor import exit_code, stop_on_signals
+    from ..runs.signals import exit_code, stop_on_signals
     from .errors import render
 
     def kept(e: BaseException) -> str:

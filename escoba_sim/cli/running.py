@@ -37,8 +37,8 @@ def executor(scheduler: str | None, jobs: int | None, quiet: bool = False):
 def stops_cleanly(continue_with: str | None, as_json: bool = False):
     """Ctrl-C or SIGTERM keeps the finished chunks and exits 130 with one line saying how to continue
     (``continue_with`` None: nothing is kept, so the summary of the finished chunks is printed, marked partial)."""
-    from ..runs.executor import exit_code, stop_on_signals
     from ..runs.runner import RunInterrupted
+    from ..runs.signals import exit_code, stop_on_signals
     from ..runs.spec import RunError
 
     nothing_kept = " " + _("(nothing was saved: use --out DIR to keep finished chunks)")

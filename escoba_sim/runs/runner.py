@@ -31,17 +31,7 @@ from ..strategies import StrategyError, plugins_in
 from . import stats
 from .aggregates import empty_aggregates, merge
 from .chunk import play_chunk
-from .executor import (
-    ChunkFailed,
-    check_stop,
-    deferred_stops,
-    interruptible,
-    make_executor,
-    reassert_handlers,
-    run_pool,
-    stop_requested,
-    stop_workers,
-)
+from .executor import ChunkFailed, make_executor, run_pool, stop_workers
 from .folder import (
     ChunkInvalid,
     check_deal_stream,
@@ -62,6 +52,7 @@ from .folder import (
     write_json,
 )
 from .hand_records import write_records
+from .signals import check_stop, deferred_stops, interruptible, reassert_handlers, stop_requested
 from .spec import RunError, RunSpec
 from .summary import summarize
 
@@ -75,7 +66,7 @@ class RunInterrupted(Exception):
         self.summary = summary  # of the finished chunks in index order (status "interrupted"), or None
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Progress:
     """What a progress callback is told after each finished chunk."""
 
@@ -124,116 +115,153 @@ def run(spec: RunSpec, out: str | Path | None = None, *, jobs: int = 1, executor
     """
     out = Path(out) if out is not None else None
     with folder_lock(out, create=not resume) if out is not None else nullcontext(), deferred_stops():
-        return _run(spec, out, jobs, executor, on_chunk, resume, argv, only_chunks, trust_plugins, hand_records)
+        session = _Session(spec, out, on_chunk)
+        if out is not None:
+            session.open_folder(resume=resume, argv=argv, hand_records=hand_records)
+        todo = session.todo(only_chunks)
+        plugins = plugins_in(spec.strategies)
+        if plugins and not trust_plugins and len(session.loaded) < spec.n_chunks:
+            raise RunError(_("{folder} was played with the strategy plugin `{plugin}`, code named by the folder, not "
+                             "by you; read it, then run it with: {command}").format(
+                                 folder=out, plugin=plugins[0], command=resume_command(out, spec)))
+        if out is not None:
+            import polars  # noqa: F401  (start-up cost, like the process's own: kept out of hands/s)
+
+            reassert_handlers()
+        session.start()
+        return session.play(jobs=jobs, executor=executor, todo=todo)
 
 
-def _run(spec, out, jobs, executor, on_chunk, resume, argv, only_chunks, trust_plugins, hand_records) -> RunResult:
-    external = executor is not None
-    loaded: dict[int, dict[str, np.ndarray]] = {}
-    manifest: dict = {}
-    if out is not None:
+class _Session:
+    """One session of a run: the chunks loaded from the folder, those played now, the progress reports.
+
+    ``run`` opens the folder (``open_folder``), ``start`` folds the loaded chunks and starts the clock,
+    and ``play`` plays the rest here or on an executor, then writes the summary; every finished chunk
+    goes through ``finished`` (saved, counted, folded, reported).
+    """
+
+    def __init__(self, spec: RunSpec, out: Path | None, on_chunk: Callable[[Progress], None] | None):
+        self.spec, self.out, self.on_chunk = spec, out, on_chunk
+        self.loaded: dict[int, dict[str, np.ndarray]] = {}
+        self.manifest: dict = {}
+        # where chunks write their hands and deals (None: not kept)
+        self.dirs = (str(out / "hands") if (out is not None and spec.save_hands) else None,
+                     str(out / "deals") if (out is not None and spec.keep_deals) else None)
+        self.state: _Fold | None = None
+        self.t0 = 0.0
+        self.hands_computed = 0  # hands played in this session
+        self.units_done = 0  # games (or hands) finished, loaded ones included: a running count, O(1) per chunk
+
+    def open_folder(self, *, resume: bool, argv: list[str] | None, hand_records: bool) -> None:
+        out, spec = self.out, self.spec
         try:
-            manifest = _open_folder(out, spec, resume, argv, loaded)
+            self.manifest = _open_folder(out, spec, resume, argv, self.loaded)
         except OSError as e:
             raise RunError(_("{folder}: cannot write there ({reason})").format(folder=out, reason=e.strerror or e)) \
                 from None
-        if hand_records and spec.save_hands and manifest.get("hand_records") is not True:
-            manifest["hand_records"] = True  # before any chunk: a resume after a kill writes them too
-            write_json(manifest_path(out), manifest, out)
-    dirs = (str(out / "hands") if (out is not None and spec.save_hands) else None,
-            str(out / "deals") if (out is not None and spec.keep_deals) else None)
-    # lazily, in index order: a run of 10^15 deals has 10^10 chunks, and no list of them is built
-    todo: Iterable[int] = (k for k in (sorted(set(only_chunks)) if only_chunks is not None else range(spec.n_chunks))
-                           if k not in loaded and 0 <= k < spec.n_chunks)
-    plugins = plugins_in(spec.strategies)
-    if plugins and not trust_plugins and len(loaded) < spec.n_chunks:
-        raise RunError(_("{folder} was played with the strategy plugin `{plugin}`, code named by the folder, not by "
-                         "you; read it, then run it with: {command}").format(
-                             folder=out, plugin=plugins[0], command=resume_command(out, spec)))
+        if hand_records and spec.save_hands and self.manifest.get("hand_records") is not True:
+            self.manifest["hand_records"] = True  # before any chunk: a resume after a kill writes them too
+            write_json(manifest_path(out), self.manifest, out)
 
-    if out is not None:
-        import polars  # noqa: F401  (start-up cost, like the process's own: kept out of hands/s)
+    def todo(self, only_chunks: Iterable[int] | None) -> Iterable[int]:
+        """The chunks to play, lazily and in index order: a run of 10^15 deals has 10^10 chunks, and no list
+        of them is built."""
+        spec, loaded = self.spec, self.loaded
+        return (k for k in (sorted(set(only_chunks)) if only_chunks is not None else range(spec.n_chunks))
+                if k not in loaded and 0 <= k < spec.n_chunks)
 
-        reassert_handlers()
+    def start(self) -> None:
+        spec = self.spec
+        self.state = state = _Fold(spec, self.loaded, self.replay)
+        if len(self.loaded) < spec.n_chunks:
+            warn_if_slow(list(spec.strategies))  # here, once: pool workers stay quiet
+        self.t0 = time.perf_counter()
+        self.units_done = sum(spec.chunk_range(k)[1] for k in state.done) * spec.rotations
+        if self.on_chunk is not None and state.done:  # a resumed run's bar starts where the saved chunks left it
+            self.on_chunk(self.progress(-1))
 
-    def replay(k: int, cut: int) -> dict[str, np.ndarray]:
+    def replay(self, k: int, cut: int) -> dict[str, np.ndarray]:
         """Chunk ``k`` again, cut after its first ``cut`` deals (the SPRT stopped there)."""
-        agg = play_chunk(spec, k, *dirs, cut=cut)
-        if out is not None:
-            write_chunk(out, spec, k, agg)
+        agg = play_chunk(self.spec, k, *self.dirs, cut=cut)
+        if self.out is not None:
+            write_chunk(self.out, self.spec, k, agg)
         return agg
 
-    state = _Fold(spec, loaded, replay)
-    if len(loaded) < spec.n_chunks:
-        warn_if_slow(list(spec.strategies))  # here, once: pool workers stay quiet
-    t0 = time.perf_counter()
-    computed_hands = 0
-    units_done = sum(spec.chunk_range(k)[1] for k in state.done) * spec.rotations  # a running count: O(1) per chunk
+    def progress(self, k: int) -> Progress:
+        spec, state = self.spec, self.state
+        return Progress(chunk=k, chunks_done=len(state.done), chunks_total=spec.n_chunks, units_done=self.units_done,
+                        units_total=spec.played, hands_computed=self.hands_computed,
+                        seconds=time.perf_counter() - self.t0 if k >= 0 else 0.0, spec=spec,
+                        aggregates=state.merged, chunks_merged=state.prefix, sprt=state.sprt_json(history=False),
+                        final=state.stopped is not None or state.prefix == spec.n_chunks)
 
-    def progress(k: int) -> Progress:
-        return Progress(k, len(state.done), spec.n_chunks, units_done, spec.played, computed_hands,
-                        time.perf_counter() - t0 if k >= 0 else 0.0, spec, state.merged, state.prefix,
-                        state.sprt_json(history=False), state.stopped is not None or state.prefix == spec.n_chunks)
+    def finished(self, k: int, agg: dict[str, np.ndarray]) -> None:
+        """Chunk ``k`` is played: saved, counted, folded, reported."""
+        spec = self.spec
+        if self.out is not None:
+            write_chunk(self.out, spec, k, agg)
+        self.hands_computed += int(agg["hands"][0])
+        self.units_done += spec.chunk_range(k)[1] * spec.rotations
+        self.state.add(k, agg)
+        if self.on_chunk is not None:
+            self.on_chunk(self.progress(k))
 
-    if on_chunk is not None and state.done:  # a resumed run's bar starts where the saved chunks left it
-        on_chunk(progress(-1))
+    def play_here(self, todo: Iterable[int]) -> None:
+        """Play in this process, one chunk at a time, stoppable inside a chunk."""
+        for k in todo:
+            if self.state.stopped is not None:
+                break
+            try:
+                with interruptible():
+                    agg = play_chunk(self.spec, k, *self.dirs)
+            except Exception as e:
+                raise ChunkFailed(k, e) from e
+            self.finished(k, agg)
+            check_stop()
 
-    def finished(k: int, agg: dict[str, np.ndarray]) -> None:
-        nonlocal computed_hands, units_done
-        if out is not None:
-            write_chunk(out, spec, k, agg)
-        computed_hands += int(agg["hands"][0])
-        units_done += spec.chunk_range(k)[1] * spec.rotations
-        state.add(k, agg)
-        if on_chunk is not None:
-            on_chunk(progress(k))
-
-    own = None
-    try:
-        check_stop()
-        if state.stopped is None:
-            if executor is None and jobs <= 1:
-                for k in todo:
-                    if state.stopped is not None:
-                        break
-                    try:
-                        with interruptible():
-                            agg = play_chunk(spec, k, *dirs)
-                    except Exception as e:
-                        raise ChunkFailed(k, e) from e
-                    finished(k, agg)
-                    check_stop()
-            else:
-                if executor is None:
-                    own = executor = make_executor(jobs)
-                run_pool(executor, spec, todo, dirs, max(2, 2 * jobs), state, finished)
-        seconds = time.perf_counter() - t0
-        result = _finish(spec, out, manifest, state, seconds, computed_hands, None if external else jobs)
-        check_stop()  # a stop asked for during the final writes: the manifest must not say complete
-        return result
-    except KeyboardInterrupt:
-        if own is not None:
-            stop_workers(own)
-            own = None
-        _mark_interrupted(out, manifest)
-        partial = summarize(spec, state.merged_upto(state.prefix), state.prefix, "interrupted", state.sprt_json())
-        raise RunInterrupted(out, len(state.done), spec.n_chunks, partial, stop_requested()) from None
-    except ChunkFailed as e:
-        if own is not None:
-            stop_workers(own)
-            own = None
-        _mark_interrupted(out, manifest)
-        raise RunError(_failure_message(e, spec, out, len(state.done))) from None
-    except OSError as e:  # writing a chunk, the summary or the manifest: a full disk, a folder gone
-        _mark_interrupted(out, manifest)
-        raise RunError(_("cannot write {path} ({reason}); {kept}").format(
-            path=e.filename or out, reason=e.strerror or e, kept=_kept(spec, out, len(state.done)))) from None
-    except BaseException:
-        _mark_interrupted(out, manifest)
-        raise
-    finally:
-        if own is not None:
-            own.shutdown(wait=True, cancel_futures=True)
+    def play(self, *, jobs: int, executor: cf.Executor | None, todo: Iterable[int]) -> RunResult:
+        """Play ``todo`` and finish the run; a stop or a failure marks the folder interrupted and is raised
+        as ``RunInterrupted`` or a ``RunError`` saying what is kept."""
+        spec, out, state = self.spec, self.out, self.state
+        external = executor is not None
+        own = None
+        try:
+            check_stop()
+            if state.stopped is None:
+                if executor is None and jobs <= 1:
+                    self.play_here(todo)
+                else:
+                    if executor is None:
+                        own = executor = make_executor(jobs)
+                    run_pool(executor, spec, todo, self.dirs, max(2, 2 * jobs), state, self.finished)
+            seconds = time.perf_counter() - self.t0
+            result = _finish(spec, out, self.manifest, state, seconds, self.hands_computed,
+                             None if external else jobs)
+            check_stop()  # a stop asked for during the final writes: the manifest must not say complete
+            return result
+        except KeyboardInterrupt:
+            if own is not None:
+                stop_workers(own)
+                own = None
+            _mark_interrupted(out, self.manifest)
+            partial = summarize(spec, state.merged_upto(state.prefix), state.prefix, "interrupted", state.sprt_json())
+            raise RunInterrupted(out, len(state.done), spec.n_chunks, partial, stop_requested()) from None
+        except ChunkFailed as e:
+            if own is not None:
+                stop_workers(own)
+                own = None
+            _mark_interrupted(out, self.manifest)
+            raise RunError(_failure_message(e, spec, out, len(state.done))) from None
+        except OSError as e:  # writing a chunk, the summary or the manifest: a full disk, a folder gone
+            _mark_interrupted(out, self.manifest)
+            raise RunError(_("cannot write {path} ({reason}); {kept}").format(
+                path=e.filename or out, reason=e.strerror or e, kept=_kept(spec, out, len(state.done)))) from None
+        except BaseException:
+            _mark_interrupted(out, self.manifest)
+            raise
+        finally:
+            if own is not None:
+                own.shutdown(wait=True, cancel_futures=True)
 
 
 def _open_folder(out: Path, spec: RunSpec, resume: bool, argv, loaded: dict) -> dict:

@@ -19,7 +19,7 @@ import pytest
 from conftest import engine_sized
 
 from escoba_sim import native
-from escoba_sim.runs import chunk, executor
+from escoba_sim.runs import chunk, executor, signals
 from escoba_sim.runs import folder as runfolder
 from escoba_sim.runs.runner import RunInterrupted, resume, run
 from escoba_sim.runs.spec import RunError, make_spec
@@ -236,7 +236,7 @@ def test_interrupt_during_the_final_write_says_interrupted(tmp_path, monkeypatch
         real(path, data, root)
 
     monkeypatch.setattr("escoba_sim.runs.runner.write_json", write_json)
-    with executor.stop_on_signals(), pytest.raises(RunInterrupted):
+    with signals.stop_on_signals(), pytest.raises(RunInterrupted):
         run(spec_(), out)
     assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
     assert len(list((out / "chunks").glob("chunk-*.parquet"))) == spec_().n_chunks  # every chunk kept
@@ -405,7 +405,7 @@ def test_ctrl_c_keeps_the_chunk_just_finished(tmp_path, cli):
     orig = runner_mod.write_chunk
     runner_mod.write_chunk = write_chunk
     try:
-        with executor.stop_on_signals(), pytest.raises(RunInterrupted) as e:
+        with signals.stop_on_signals(), pytest.raises(RunInterrupted) as e:
             run(spec, out)
     finally:
         runner_mod.write_chunk = orig

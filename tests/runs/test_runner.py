@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 
 from escoba_sim.batch import play_games, play_hands
-from escoba_sim.runs import chunk, executor, runner, stats
+from escoba_sim.runs import chunk, runner, signals, stats
 from escoba_sim.runs import folder as runfolder
 from escoba_sim.runs import spec as runspec
 from escoba_sim.runs.runner import RunInterrupted, resume, run
@@ -212,15 +212,15 @@ def test_a_swallowed_ctrl_c_still_stops_the_run(tmp_path, pool):
         calls.append(p.chunk)
         if len(calls) == 2:
             try:
-                executor._stop_requested(signal.SIGINT, None)  # what the handler does on Ctrl-C
+                signals._stop_requested(signal.SIGINT, None)  # what the handler does on Ctrl-C
             except KeyboardInterrupt:
                 pass  # ... and what a finalizer does with the exception
 
-    with executor.stop_on_signals(), ThreadPoolExecutor(1) as ex, pytest.raises(RunInterrupted) as e:
+    with signals.stop_on_signals(), ThreadPoolExecutor(1) as ex, pytest.raises(RunInterrupted) as e:
         run(spec, tmp_path / "cut", on_chunk=swallowed, executor=ex if pool else None)
     assert e.value.done == len(calls) < spec.n_chunks
     assert json.loads((tmp_path / "cut" / "manifest.json").read_text())["status"] == "interrupted"
-    assert not executor.stop_requested()  # leaving the block forgets the signal
+    assert not signals.stop_requested()  # leaving the block forgets the signal
     assert strip(resume(tmp_path / "cut").summary) == strip(run(spec).summary)
 
 
