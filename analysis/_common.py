@@ -1,12 +1,103 @@
-"""Shared settings of the studies: one seed, counts, and where results go."""
+"""Shared settings of the studies: one seed, counts, the environment's settings, and where results go."""
 
 import json
 import os
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 SEED = 20261129
-# games per ruleset or per pair; ESCOBA_ANALYSIS_N overrides (the README says which count produced its numbers)
-N = int(float(os.environ.get("ESCOBA_ANALYSIS_N", "2000")))
+
+
+def _count(env: Mapping[str, str], name: str, default: str) -> int:
+    return int(float(env.get(name, default)))  # a count may be written 3e5
+
+
+def _parts(env: Mapping[str, str], name: str, default: str) -> list[str]:
+    return env.get(name, default).split(",")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every environment variable the studies read, read once (``SETTINGS``), with its default.
+
+    A count (an ``int`` read through ``float``, so ``3e5`` works) is of games or duplicate deals; a
+    ``*_parts`` setting is a comma-separated list of the parts of a script to run. The README gives the
+    values that produced its numbers; each field's comment names its variable.
+    """
+
+    analysis_n: int  # ESCOBA_ANALYSIS_N (2000): games per ruleset or per pair, every study run by run_all.py
+    # oracle_gap.py
+    gap_n: int  # ESCOBA_GAP_N (1000): duplicate deals each strategy plays greedy on
+    gap_jobs: int  # ESCOBA_GAP_JOBS (2): worker processes
+    # ESCOBA_GAP_PRESETS (all): a comma-separated subset of presets to re-run; the others keep their numbers
+    # (and the labels and script line they were made with) from results/oracle_gap.json
+    gap_presets: list[str]
+    # search_strength.py
+    search_n: int  # ESCOBA_SEARCH_N (2000): deals of the exact and exploit options against the default
+    search_n_option: int  # ESCOBA_SEARCH_N_OPTION (1000): deals of the other options
+    search_n_greedy: int  # ESCOBA_SEARCH_N_GREEDY (1000): deals of each search against greedy
+    search_n_infer: int  # ESCOBA_SEARCH_N_INFER (6000): deals of the candidate against the default
+    search_seconds: float  # ESCOBA_SEARCH_SECONDS (6): seconds of each CPU-time measure
+    search_cost_deals: int  # ESCOBA_SEARCH_COST_DEALS (12, an int): deals of the instruction counts
+    search_cpu_runs: int  # ESCOBA_SEARCH_CPU_RUNS (3, an int): interleaved CPU-time runs of each spec
+    search_parts: list[str]  # ESCOBA_SEARCH_PARTS (options,candidate)
+    search_n_confirm: int  # ESCOBA_SEARCH_N_CONFIRM (30000): the registered confirmation's deals
+    search_n_confirm_greedy: int  # ESCOBA_SEARCH_N_CONFIRM_GREEDY (4000): its deals against greedy
+    search_jobs: int  # ESCOBA_SEARCH_JOBS (0, an int): worker processes; 0 is one per CPU
+    # ESCOBA_SEARCH_CANDIDATE (ismcts:iters=950,c=4,rollout=0,exact=0,infer=1,stop=0,prior=0): the candidate
+    search_candidate: str
+    # skill_study.py
+    skill_reuse: bool  # ESCOBA_SKILL_REUSE (off; 1 is on): keep finished folders, finish and re-read them
+    skill_full_n: int  # ESCOBA_SKILL_FULL_N (300): the full ladder's games
+    skill_n: int  # ESCOBA_SKILL_N (5000): the cheap ladder's games
+    # stronger_search.py
+    stronger_n_confirm: int  # ESCOBA_STRONGER_N_CONFIRM (4000): the registered confirmation's deals
+    stronger_cost_deals: int  # ESCOBA_STRONGER_COST_DEALS (12, an int): deals of the instruction counts
+    stronger_n_gap: int  # ESCOBA_STRONGER_N_GAP (1000): deals of each spec against greedy
+    stronger_jobs: int  # ESCOBA_STRONGER_JOBS (one per CPU, an int): worker processes
+    stronger_parts: list[str]  # ESCOBA_STRONGER_PARTS (confirm,cost,gap)
+    # tuned_weights.py
+    tune_evals: int  # ESCOBA_TUNE_EVALS (270): evaluations of each tune
+    tune_games: int  # ESCOBA_TUNE_GAMES (10000): duplicate deals of each evaluation
+    tune_check: int  # ESCOBA_TUNE_CHECK (100000): fresh duplicate deals of the check
+
+    @classmethod
+    def from_environment(cls, env: Mapping[str, str] = os.environ) -> "Settings":
+        return cls(
+            analysis_n=_count(env, "ESCOBA_ANALYSIS_N", "2000"),
+            gap_n=_count(env, "ESCOBA_GAP_N", "1000"),
+            gap_jobs=int(env.get("ESCOBA_GAP_JOBS", "2")),
+            gap_presets=[p for p in env.get("ESCOBA_GAP_PRESETS", "").split(",") if p],
+            search_n=_count(env, "ESCOBA_SEARCH_N", "2000"),
+            search_n_option=_count(env, "ESCOBA_SEARCH_N_OPTION", "1000"),
+            search_n_greedy=_count(env, "ESCOBA_SEARCH_N_GREEDY", "1000"),
+            search_n_infer=_count(env, "ESCOBA_SEARCH_N_INFER", "6000"),
+            search_seconds=float(env.get("ESCOBA_SEARCH_SECONDS", "6")),
+            search_cost_deals=int(env.get("ESCOBA_SEARCH_COST_DEALS", "12")),
+            search_cpu_runs=int(env.get("ESCOBA_SEARCH_CPU_RUNS", "3")),
+            search_parts=_parts(env, "ESCOBA_SEARCH_PARTS", "options,candidate"),
+            search_n_confirm=_count(env, "ESCOBA_SEARCH_N_CONFIRM", "30000"),
+            search_n_confirm_greedy=_count(env, "ESCOBA_SEARCH_N_CONFIRM_GREEDY", "4000"),
+            search_jobs=int(env.get("ESCOBA_SEARCH_JOBS", "0")) or os.cpu_count() or 1,
+            search_candidate=env.get("ESCOBA_SEARCH_CANDIDATE",
+                                     "ismcts:iters=950,c=4,rollout=0,exact=0,infer=1,stop=0,prior=0"),
+            skill_reuse=env.get("ESCOBA_SKILL_REUSE") == "1",
+            skill_full_n=_count(env, "ESCOBA_SKILL_FULL_N", "300"),
+            skill_n=_count(env, "ESCOBA_SKILL_N", "5000"),
+            stronger_n_confirm=_count(env, "ESCOBA_STRONGER_N_CONFIRM", "4000"),
+            stronger_cost_deals=int(env.get("ESCOBA_STRONGER_COST_DEALS", "12")),
+            stronger_n_gap=_count(env, "ESCOBA_STRONGER_N_GAP", "1000"),
+            stronger_jobs=int(env.get("ESCOBA_STRONGER_JOBS", str(os.cpu_count() or 1))),
+            stronger_parts=_parts(env, "ESCOBA_STRONGER_PARTS", "confirm,cost,gap"),
+            tune_evals=_count(env, "ESCOBA_TUNE_EVALS", "270"),
+            tune_games=_count(env, "ESCOBA_TUNE_GAMES", "10000"),
+            tune_check=_count(env, "ESCOBA_TUNE_CHECK", "100000"),
+        )
+
+
+SETTINGS = Settings.from_environment()
+N = SETTINGS.analysis_n  # the README says which count produced its numbers
 RESULTS = Path(__file__).resolve().parent / "results"
 # ismcts' default until issue 14's confirmation (1000 iterations, uniform deals), spelled in full so that a
 # study measured against it, or played with it, keeps playing that search whatever the default becomes

@@ -13,21 +13,20 @@ deals): oracle and ismcts cost about 10 ms per hand.
 
 import concurrent.futures as cf
 import math
-import os
 
 import numpy as np
-from _common import SEED, save_numbers
+from _common import SEED, SETTINGS, save_numbers
 
 from escoba_sim.game.rules import PRESETS, parse_rules
 from escoba_sim.runs.stats import Z95
 from escoba_sim.strategies import parse_strategy
 from escoba_sim.tune import margins
 
-N = int(float(os.environ.get("ESCOBA_GAP_N", "1000")))
-JOBS = int(os.environ.get("ESCOBA_GAP_JOBS", "2"))  # worker processes
+N = SETTINGS.gap_n
+JOBS = SETTINGS.gap_jobs  # worker processes
 # a comma-separated subset of presets to re-run; the others keep their numbers (and the labels and script
 # line they were made with) from results/oracle_gap.json
-ONLY = [p for p in os.environ.get("ESCOBA_GAP_PRESETS", "").split(",") if p]
+ONLY = SETTINGS.gap_presets
 # the defaults of issue 14 and of issue 24's first registration, spelled in full, then today's default
 STRATEGIES = ["heuristic", "heuristic:tuned", "endgame", "ismcts:iters=950,c=4,rollout=0,exact=0,stop=0,prior=0",
               "ismcts:iters=3800,c=4,rollout=0,exact=6,stop=0.25,prior=0", "ismcts", "oracle"]

@@ -57,13 +57,12 @@ results/search_strength.json for make_readme.py.
 """
 
 import json
-import os
 import shutil
 import sys
 from pathlib import Path
 
 import numpy as np
-from _common import EARLIER_ISMCTS, RESULTS, SEED, save_numbers
+from _common import EARLIER_ISMCTS, RESULTS, SEED, SETTINGS, save_numbers
 
 from escoba_sim.game.rules import parse_rules
 from escoba_sim.strategies import parse_strategy
@@ -73,18 +72,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from bench_ismcts_cost import instructions  # noqa: E402
 from bench_strategies import measure, plays_per_seat  # noqa: E402
 
-N = int(float(os.environ.get("ESCOBA_SEARCH_N", "2000")))
-N_OPTION = int(float(os.environ.get("ESCOBA_SEARCH_N_OPTION", "1000")))
-N_GREEDY = int(float(os.environ.get("ESCOBA_SEARCH_N_GREEDY", "1000")))
-N_INFER = int(float(os.environ.get("ESCOBA_SEARCH_N_INFER", "6000")))
-SECONDS = float(os.environ.get("ESCOBA_SEARCH_SECONDS", "6"))
-COST_DEALS = int(os.environ.get("ESCOBA_SEARCH_COST_DEALS", "12"))
-CPU_RUNS = int(os.environ.get("ESCOBA_SEARCH_CPU_RUNS", "3"))
-PARTS = os.environ.get("ESCOBA_SEARCH_PARTS", "options,candidate").split(",")
+N = SETTINGS.search_n
+N_OPTION = SETTINGS.search_n_option
+N_GREEDY = SETTINGS.search_n_greedy
+N_INFER = SETTINGS.search_n_infer
+SECONDS = SETTINGS.search_seconds
+COST_DEALS = SETTINGS.search_cost_deals
+CPU_RUNS = SETTINGS.search_cpu_runs
+PARTS = SETTINGS.search_parts
 CONFIRM_SEED = 20261130
-N_CONFIRM = int(float(os.environ.get("ESCOBA_SEARCH_N_CONFIRM", "30000")))
-N_CONFIRM_GREEDY = int(float(os.environ.get("ESCOBA_SEARCH_N_CONFIRM_GREEDY", "4000")))
-JOBS = int(os.environ.get("ESCOBA_SEARCH_JOBS", "0")) or os.cpu_count() or 1
+N_CONFIRM = SETTINGS.search_n_confirm
+N_CONFIRM_GREEDY = SETTINGS.search_n_confirm_greedy
+JOBS = SETTINGS.search_jobs
 CONFIRM_CHUNK = 1000  # deals per task
 RULES = ["ludoteka", "tradicional"]
 # the default then (the search before the options existed; ismcts:iters=1000,infer=0 since the default became
@@ -92,8 +91,7 @@ RULES = ["ludoteka", "tradicional"]
 OLD = parse_strategy(EARLIER_ISMCTS).canonical
 # (spelled with what it then meant: exact, stop and prior were off, c 4 and greedy rollouts; bare `ismcts` is
 # issue 24's default since)
-CANDIDATE = parse_strategy(os.environ.get("ESCOBA_SEARCH_CANDIDATE",
-                                          "ismcts:iters=950,c=4,rollout=0,exact=0,infer=1,stop=0,prior=0")).canonical
+CANDIDATE = parse_strategy(SETTINGS.search_candidate).canonical
 
 
 def on_old(option: str) -> str:

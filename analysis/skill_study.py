@@ -20,18 +20,17 @@ Each ladder's folders (``results/skill_full``, ``results/skill_cheap``, and ``..
 ranking tables and the reading in plain words.
 """
 
-import os
 
-from _common import RESULTS, SEED, fresh, save_numbers
+from _common import RESULTS, SEED, SETTINGS, fresh, save_numbers
 
 from escoba_sim.game.rules import PRESETS, parse_rules
 from escoba_sim.output.report import write_report
 from escoba_sim.series.compare import DESIGN_EFFECTS, Variant, build_variants
 from escoba_sim.series.skill import DEFAULT_LADDER, skill
 
-REUSE = os.environ.get("ESCOBA_SKILL_REUSE") == "1"
-FULL_N = int(float(os.environ.get("ESCOBA_SKILL_FULL_N", "300")))
-CHEAP_N = int(float(os.environ.get("ESCOBA_SKILL_N", "5000")))
+REUSE = SETTINGS.skill_reuse
+FULL_N = SETTINGS.skill_full_n
+CHEAP_N = SETTINGS.skill_n
 LADDERS = {"cheap": (["random", "greedy", "heuristic", "endgame"], CHEAP_N), "full": (list(DEFAULT_LADDER), FULL_N)}
 THREE_PLAYERS = "tradicional(players=3)"
 

@@ -43,14 +43,13 @@ not depend on the chunking. Saves results/stronger_search.json (the parts not ru
 """
 
 import json
-import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
-from _common import RESULTS, save_numbers
+from _common import RESULTS, SETTINGS, save_numbers
 
 from escoba_sim.game.rules import parse_rules
 from escoba_sim.strategies import parse_strategy
@@ -68,11 +67,11 @@ RULESETS = ("ludoteka", "tradicional")
 CONFIRM_SEED1 = 20261201
 CONFIRM_SEED2 = 20261203
 CONFIRM_SEED = CONFIRM_SEED2
-N_CONFIRM = int(float(os.environ.get("ESCOBA_STRONGER_N_CONFIRM", "4000")))
+N_CONFIRM = SETTINGS.stronger_n_confirm
 BAR = 0.15
-COST_DEALS = int(os.environ.get("ESCOBA_STRONGER_COST_DEALS", "12"))
+COST_DEALS = SETTINGS.stronger_cost_deals
 GAP_SEED = 20261202
-N_GAP = int(float(os.environ.get("ESCOBA_STRONGER_N_GAP", "1000")))
+N_GAP = SETTINGS.stronger_n_gap
 GAP_SPECS = {"reads the other hands": "oracle:exact=0,iters=950,c=4,sees=1",
              "reads every card": "oracle:exact=0,iters=950,c=4,sees=0",
              "OLD with 1900 iterations": OLD.replace("iters=950", "iters=1900"),
@@ -85,9 +84,9 @@ GAP_SPECS = {"reads the other hands": "oracle:exact=0,iters=950,c=4,sees=1",
              "OLD with prior=16, heuristic rollouts and c=8": OLD.replace("prior=0", "prior=16")
              .replace("rollout=0", "rollout=1").replace("c=4", "c=8"),
              "the candidate": CANDIDATE}
-JOBS = int(os.environ.get("ESCOBA_STRONGER_JOBS", str(os.cpu_count() or 1)))
+JOBS = SETTINGS.stronger_jobs
 CHUNK = 50
-PARTS = os.environ.get("ESCOBA_STRONGER_PARTS", "confirm,cost,gap").split(",")
+PARTS = SETTINGS.stronger_parts
 
 
 def _chunk(args) -> np.ndarray:

@@ -12,18 +12,17 @@ ESCOBA_TUNE_CHECK override them.
 """
 
 import json
-import os
 import sys
 from pathlib import Path
 
-from _common import RESULTS, SEED, fresh, save_numbers
+from _common import RESULTS, SEED, SETTINGS, fresh, save_numbers
 
 from escoba_sim.game.rules import PRESETS, parse_rules
 from escoba_sim.tune import check_seed, interval, make_tune_spec, margins, tune
 
-EVALS = int(float(os.environ.get("ESCOBA_TUNE_EVALS", "270")))
-GAMES = int(float(os.environ.get("ESCOBA_TUNE_GAMES", "10000")))
-CHECK = int(float(os.environ.get("ESCOBA_TUNE_CHECK", "100000")))
+EVALS = SETTINGS.tune_evals
+GAMES = SETTINGS.tune_games
+CHECK = SETTINGS.tune_check
 
 
 def main() -> dict:
