@@ -61,7 +61,9 @@ def stop_on_signals():
 
 def reassert_handlers() -> None:
     """Install the stop handlers again (if ours are active): a library imported since may have
-    replaced the process's C-level handler (polars, in some versions, installs its own)."""
+    replaced the process's C-level handler (polars, in some versions, installs its own). The run
+    calls it once polars is imported; the compiled core puts Python's handlers back itself before a
+    call that may search (``_core/common.pyx``, below this layer)."""
     for s in (signal.SIGINT, signal.SIGTERM):
         try:
             if signal.getsignal(s) is _stop_requested:
