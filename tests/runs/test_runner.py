@@ -409,3 +409,21 @@ def test_labels_are_short_specs_numbered_when_repeated():
     spec = runspec.make_spec("heuristic:oros=2", ["greedy", "heuristic:oros=2"], None, 100, seed=1)
     assert spec.strategies[0].startswith("heuristic:cards=1,oros=2")  # the canonical spec is kept
     assert spec.labels() == ["heuristic:oros=2#1", "greedy", "heuristic:oros=2#2"]
+
+
+def test_progress_is_built_by_keyword():
+    """Progress has twelve fields: positional construction (which silently shifts them) is refused."""
+    with pytest.raises(TypeError):
+        runner.Progress(0, 1, 2, 3, 4, 5, 0.0)
+    p = runner.Progress(chunk=0, chunks_done=1, chunks_total=2, units_done=3, units_total=4, hands_computed=5,
+                        seconds=0.0)
+    assert (p.chunks_done, p.hands_computed, p.aggregates, p.final) == (1, 5, None, False)
+
+
+def test_signal_handlers_have_one_home():
+    """Only runs/signals.py installs Python signal handlers (the compiled core's guard passes signals on)."""
+    from helpers import REPO
+
+    installing = sorted(str(p.relative_to(REPO)) for p in (REPO / "escoba_sim").rglob("*.py")
+                        if "signal.signal(" in p.read_text() or "signal.getsignal(" in p.read_text())
+    assert installing == ["escoba_sim/runs/signals.py"]
