@@ -79,7 +79,7 @@ def run_folder_tables(d: Path, manifest: dict) -> dict:
     try:  # the run folder is checked as resume checks it; no strategy code is needed to report it
         return run_tables(d, manifest)
     except RunError as e:
-        raise ReportError(str(e)) from None
+        raise ReportError.around(e, "{problem}") from None
 
 
 def series_tables(d: Path, manifest: dict, *, manifest_fields: dict, summary_fields: dict) -> dict:
@@ -93,7 +93,7 @@ def series_tables(d: Path, manifest: dict, *, manifest_fields: dict, summary_fie
     try:  # the tables and summary.json, each checked against the checksum the manifest keeps
         tables = read_results(d, manifest)
     except RunError as e:
-        raise ReportError(str(e)) from None
+        raise ReportError.around(e, "{problem}") from None
     summary = tables.pop("_summary", None)
     check_table_schemas(d, tables)
     if summary is not None:

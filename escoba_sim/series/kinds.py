@@ -96,7 +96,7 @@ class Series:
         except (RulesError, StrategyError) as e:
             raise ResumeError(_("{folder}: the manifest: {problem}").format(folder=out, problem=e)) from None
         except RunError as e:
-            raise ResumeError(str(e)) from None
+            raise ResumeError.around(e, "{problem}") from None
         except (KeyError, TypeError, ValueError) as e:
             raise ResumeError(_("{folder}: the manifest does not describe a {kind} ({problem})").format(
                 folder=out, kind=cls.kind, problem=e)) from None
