@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from .errors import EscobaError, Parameter
-from .files import UntrustedFile, first_line, read_bytes, read_json, write_json
+from .files import UntrustedFile, atomic_write, first_line, read_bytes, read_json, write_json
 from .i18n import N_
 from .i18n import translate as _
 
@@ -113,8 +113,6 @@ def file_checksum(path: Path) -> str:
 
 def write_sealed_parquet(df, path: Path, fingerprint: str, checksum: str, root: Path | None = None) -> None:
     """A frame as Parquet whose key-value metadata carries its fingerprint and its rows' checksum."""
-    from .files import atomic_write
-
     meta = {FINGERPRINT_KEY: fingerprint, CHECKSUM_KEY: checksum}
     atomic_write(path, lambda tmp: df.write_parquet(tmp, metadata=meta), root)
 

@@ -64,7 +64,7 @@ from ..files import (
     make_dirs,
     write_json,  # noqa: F401  (the runner writes the manifest through this module's names)
 )
-from ..folders import CHECKSUM_KEY, FINGERPRINT_KEY, LOCK, OUT, manifest_path  # noqa: F401  (the keys: tests')
+from ..folders import LOCK, OUT, manifest_path
 from ..game.rng import DEAL_STREAM_VERSION
 from ..i18n import N_
 from ..i18n import translate as _
