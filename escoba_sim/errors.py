@@ -46,8 +46,17 @@ class EscobaError(ValueError):
         """The message, each ``Parameter`` named by ``name_of`` (the library name by default)."""
         # the folder is a field of the message too: most messages name it as {folder}
         given = {"folder": self.folder, **self.fields} if self.folder is not None else self.fields
-        values = {k: (name_of(v) if isinstance(v, Parameter) else v) for k, v in given.items()}
+        # an error inside the message (``around``) is rendered with the same names as the message
+        values = {k: (name_of(v) if isinstance(v, Parameter) else v.render(name_of) if isinstance(v, EscobaError)
+                      else v) for k, v in given.items()}
         return self.template.format(**values) if values else self.template
+
+    @classmethod
+    def around(cls, error: BaseException, template: str, **fields) -> "EscobaError":
+        """``error`` as the ``{problem}`` of a message of this class, its parameter, folder and resume command
+        kept (an error of a run, say, re-raised as a comparison's, with the run's label before it)."""
+        return cls(template, parameter=getattr(error, "parameter", None), folder=getattr(error, "folder", None),
+                   resume=getattr(error, "resume", None), problem=error, **fields)
 
     def __str__(self) -> str:
         return self.render()

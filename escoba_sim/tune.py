@@ -47,11 +47,7 @@ deals no evaluation used (a seed derived from the tune's seed).
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
-import os
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -59,9 +55,11 @@ from pathlib import Path
 
 import numpy as np
 
-from . import __version__
+from . import __version__, folders
 from .batch import play_hands
+from .errors import EscobaError, Parameter
 from .files import UntrustedFile, make_dirs, read_json_object, write_json, write_text
+from .folders import OUT
 from .game.rng import mix64
 from .game.rules import Ruleset, parse_rules
 from .i18n import N_, ngettext
@@ -78,7 +76,7 @@ FORMAT = 2  # the tune folder's layout (2: evaluations and the check carry a che
 CHECK_STREAM = 0x7475_6E65  # "tune"
 
 
-class TuneError(ValueError):
+class TuneError(EscobaError):
     """Arguments that cannot make a tune, or a folder holding another one; the message is one line."""
 
 
@@ -162,9 +160,9 @@ def make_tune_spec(strategy: str, *, rules=None, pool=("greedy",), evals: int = 
             raise TuneError(_("{strategy}: `{param}` is a whole-number cost setting, not tuned; tunable: {params}")
                             .format(strategy=d.name, param=p, params=', '.join(tunable)))
     if len(set(chosen)) != len(chosen):
-        raise TuneError(_("a --param is given twice"))
+        raise TuneError(_("a {params} is given twice"), parameter="params", params=Parameter("params"))
     if not opponents:
-        raise TuneError(_("give at least one --vs strategy to tune against"))
+        raise TuneError(_("give at least one {pool} strategy to tune against"), parameter="pool", pool=Parameter("pool"))
     for name in (start.canonical, *opponents):
         from .batch import engine_for
 
@@ -172,15 +170,16 @@ def make_tune_spec(strategy: str, *, rules=None, pool=("greedy",), evals: int = 
             raise TuneError(_("`{strategy}` cannot be played by the compiled core (not built, or a plugin): "
                               "a tune plays millions of hands").format(strategy=name))
     if evals < 1 or games < 2 or (check is not None and check < 2) or not 0 <= seed < 2**64:
-        raise TuneError(_("--evals must be at least 1, --games and --check at least 2 (an interval needs two deals), "
-                          "--seed in [0, 2**64)"))
+        raise TuneError(_("{evals} must be at least 1, {games} and {check} at least 2 (an interval needs two deals), "
+                          "{seed} in [0, 2**64)"), evals=Parameter("evals"), games=Parameter("games"),
+                        check=Parameter("check"), seed=Parameter("seed"))
     if not (isinstance(sigma, int | float) and math.isfinite(sigma) and 0 < sigma <= MAX_SIGMA):
-        raise TuneError(_("--sigma must be a number above 0 and at most {most} (a share of each starting value), "
-                          "got {sigma}").format(most=f"{MAX_SIGMA:g}", sigma=sigma))
+        raise TuneError(_("{name} must be a number above 0 and at most {most} (a share of each starting value), "
+                          "got {sigma}"), parameter="sigma", name=Parameter("sigma"), most=f"{MAX_SIGMA:g}", sigma=sigma)
     n = len(chosen)
     pop = popsize or default_popsize(max(n, 1))
     if pop < 2:
-        raise TuneError(_("--popsize must be at least 2"))
+        raise TuneError(_("{popsize} must be at least 2"), parameter="popsize", popsize=Parameter("popsize"))
     order = [k for k in d.params if k in chosen]
     return TuneSpec(start.canonical, tuple(order), r.canonical(), opponents, -(-evals // pop) * pop, games, seed,
                     float(sigma), pop, check if check is not None else 2 * games)
@@ -257,20 +256,7 @@ def _eval_path(out: Path, g: int, c: int) -> Path:
 
 def fingerprint(spec: TuneSpec) -> str:
     """A digest of everything that defines the tune and of the folder's format: what each file's checksum binds."""
-    text = json.dumps({"format": FORMAT, "spec": spec.to_json()}, sort_keys=True, allow_nan=False)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def record_checksum(spec: TuneSpec, where: str, record: dict) -> str:
-    """SHA-256 of an evaluation's or the check's content (``checksum`` left out) with the tune's fingerprint
-    and the file's place (``g0003-c01``, ``check``): a record moved, edited or from another tune differs."""
-    body = {k: v for k, v in record.items() if k != "checksum"}
-    text = json.dumps([fingerprint(spec), where, body], sort_keys=True, allow_nan=False, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _sealed(spec: TuneSpec, where: str, record: dict) -> dict:
-    return {**record, "checksum": record_checksum(spec, where, record)}
+    return folders.fingerprint({"format": FORMAT, "spec": spec.to_json()})
 
 
 def _finite(v) -> bool:
@@ -279,24 +265,13 @@ def _finite(v) -> bool:
 
 def _eval_problem(spec: TuneSpec, g: int, c: int, e: dict) -> str | None:
     """What is wrong with a saved evaluation (None: it is this tune's evaluation g, c, intact)."""
-    if e.get("checksum") != record_checksum(spec, f"g{g:04d}-c{c:02d}", e):
+    if not folders.is_sealed(fingerprint(spec), f"g{g:04d}-c{c:02d}", e):
         return _("changed after it was written, or not this tune's (its checksum differs)")
     ok = (e.get("generation") == g and e.get("candidate") == c and isinstance(e.get("x"), list)
           and all(_finite(v) for v in e["x"]) and isinstance(e.get("spec"), str)
           and all(_finite(e.get(k)) for k in ("score", "lo", "hi")) and e.get("deals") == spec.games
           and isinstance(e.get("vs"), dict) and all(_finite(v) for v in e["vs"].values()))
     return None if ok else _("not an evaluation of this tune (a field is missing or of the wrong type)")
-
-
-def _set_aside(p: Path, why: str, what: str) -> None:
-    """A damaged file is computed again, not trusted; it is kept beside as NAME.damaged, not lost (``what``:
-    the text of an ``N_`` message, translated here)."""
-    print(_("warning: {path} is {problem}; {action} again (the file is kept as {aside})").format(
-        path=p, problem=why, action=_(what), aside=f"{p.name}.damaged"), file=sys.stderr)
-    try:
-        os.replace(p, p.with_name(p.name + ".damaged"))
-    except OSError:  # a folder in its place, say: left where it is and overwritten by the new file
-        pass
 
 
 def _nothing_computed(out: Path) -> bool:
@@ -307,29 +282,32 @@ def _nothing_computed(out: Path) -> bool:
 
 
 def _prepare(out: Path, spec: TuneSpec) -> None:
-    mpath = out / "manifest.json"
+    mpath = folders.manifest_path(out)
     manifest = {"kind": KIND, "format": FORMAT, "version": __version__, "engine": ENGINE, "spec": spec.to_json()}
-    if out.exists() and not out.is_dir():
-        raise TuneError(_("--out {folder}: exists and is not a folder").format(folder=out))
+    folders.check_is_folder(out, TuneError)
     if mpath.exists() or mpath.is_symlink():
         try:
             old = read_json_object(mpath, what=N_("a tune manifest (a JSON object)"))
         except UntrustedFile as e:
-            raise TuneError(_("{problem}; choose another --out").format(problem=e)) from None
+            raise TuneError(_("{problem}; choose another {out}"), parameter=OUT, folder=out, out=OUT, problem=e) \
+                from None
         if old.get("kind") != KIND:
-            raise TuneError(_("{folder} holds other results, not a tune; choose another --out").format(folder=out))
+            raise TuneError(_("{folder} holds other results, not a tune; choose another {out}"), parameter=OUT,
+                            folder=out, out=OUT)
         if old.get("spec") != manifest["spec"]:
             if not _nothing_computed(out):
-                raise TuneError(_("{folder} already holds a different tune; choose another --out").format(folder=out))
+                raise TuneError(_("{folder} already holds a different tune; choose another {out}"), parameter=OUT,
+                                folder=out, out=OUT)
             # a start that failed before its first evaluation (nothing computed): this command replaces it
         elif old.get("format") != FORMAT:
             raise TuneError(_("{folder} holds a tune of an earlier escoba-sim (folder format {format}, evaluations "
-                              "without checksums); run the tune again with another --out").format(
-                                  folder=out, format=repr(old.get('format', 1))))
-    elif out.exists() and any(out.iterdir()):
-        raise TuneError(_("--out {folder}: the folder is not empty and holds no tune").format(folder=out))
+                              "without checksums); run the tune again with another {out}"), parameter=OUT,
+                            folder=out, out=OUT, format=repr(old.get('format', 1)))
+    else:  # no lock file in a tune's folder: anything in it is content
+        folders.check_holds_nothing_else(out, N_("{out} {folder}: the folder is not empty and holds no tune"),
+                                         TuneError, ignore=())
     make_dirs(out / "evals", out)
-    write_json(mpath, manifest, out)
+    folders.write_manifest(out, manifest)
 
 
 def _saved(out: Path, spec: TuneSpec, g: int, c: int, x: list[float]) -> dict | None:
@@ -340,15 +318,16 @@ def _saved(out: Path, spec: TuneSpec, g: int, c: int, x: list[float]) -> dict | 
     try:
         e = read_json_object(p, finite=True)
     except UntrustedFile as err:
-        _set_aside(p, _("not a readable evaluation ({reason})").format(reason=str(err).removeprefix(str(p) + ': ')),
+        folders.set_aside(p, _("not a readable evaluation ({reason})").format(reason=str(err).removeprefix(str(p) + ': ')),
                    N_("evaluating it"))
         return None
     problem = _eval_problem(spec, g, c, e)
     if problem is not None:
-        _set_aside(p, problem, N_("evaluating it"))
+        folders.set_aside(p, problem, N_("evaluating it"))
         return None
     if e["x"] != x:
-        raise TuneError(_("{path} holds another candidate than this tune proposes: the folder was changed").format(path=p))
+        raise TuneError(_("{path} holds another candidate than this tune proposes: the folder was changed"), folder=out,
+                        path=p)
     return e
 
 
@@ -456,7 +435,7 @@ def _tune(cma, spec: TuneSpec, out: Path, jobs: int, executor, on_generation) ->
 
 
 def _finish(out: Path, spec: TuneSpec, e: dict) -> dict:
-    e = _sealed(spec, f"g{e['generation']:04d}-c{e['candidate']:02d}", e)
+    e = folders.seal(fingerprint(spec), f"g{e['generation']:04d}-c{e['candidate']:02d}", e)
     write_json(_eval_path(out, e["generation"], e["candidate"]), e, out, finite=True)
     return e
 
@@ -473,12 +452,12 @@ def final_check(spec: TuneSpec, tuned: str, out: Path | None = None) -> dict:
         try:
             saved = read_json_object(path, finite=True)
         except UntrustedFile as err:
-            _set_aside(path, _("not a readable check ({reason})").format(
+            folders.set_aside(path, _("not a readable check ({reason})").format(
                 reason=str(err).removeprefix(str(path) + ': ')), N_("playing the check"))
         else:
-            if saved.get("checksum") != record_checksum(spec, "check", saved) or not all(
+            if not folders.is_sealed(fingerprint(spec), "check", saved) or not all(
                     _finite(saved.get(k)) for k in ("points_per_hand", "lo", "hi", "seed")):
-                _set_aside(path, _("changed after it was written, or not this tune's (its checksum differs)"),
+                folders.set_aside(path, _("changed after it was written, or not this tune's (its checksum differs)"),
                            N_("playing the check"))
             elif saved.get("tuned") == tuned and saved.get("deals") == spec.check:
                 return saved
@@ -490,7 +469,7 @@ def final_check(spec: TuneSpec, tuned: str, out: Path | None = None) -> dict:
              "points_per_hand": est, "lo": lo, "hi": hi,
              "what": "tuned minus start, points margin per hand, duplicate deals, 95% interval"}
     if path is not None:
-        check = _sealed(spec, "check", check)
+        check = folders.seal(fingerprint(spec), "check", check)
         write_json(path, check, out, finite=True)
     return check
 

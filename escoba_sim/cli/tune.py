@@ -74,7 +74,7 @@ def tune(strategy, ruleset, pool, params, evals, games, check, popsize, sigma, s
             summary = run_tune(spec, out, jobs=jobs if scheduler is None else 1, executor=workers,
                                on_generation=progress)
     except (TuneError, UntrustedFile) as e:  # UntrustedFile: a symlinked folder inside --out
-        fail(str(e))
+        fail(e)
     if as_json:
         emit_json(summary)
         return

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..errors import EscobaError
+from ..errors import Command, EscobaError
 from ..files import UntrustedFile, read_json_object
 from ..i18n import N_
 from ..i18n import translate as _
@@ -79,7 +79,7 @@ def run_folder_tables(d: Path, manifest: dict) -> dict:
     try:  # the run folder is checked as resume checks it; no strategy code is needed to report it
         return run_tables(d, manifest)
     except RunError as e:
-        raise ReportError(str(e)) from None
+        raise ReportError.around(e, "{problem}") from None
 
 
 def series_tables(d: Path, manifest: dict, *, manifest_fields: dict, summary_fields: dict) -> dict:
@@ -93,7 +93,7 @@ def series_tables(d: Path, manifest: dict, *, manifest_fields: dict, summary_fie
     try:  # the tables and summary.json, each checked against the checksum the manifest keeps
         tables = read_results(d, manifest)
     except RunError as e:
-        raise ReportError(str(e)) from None
+        raise ReportError.around(e, "{problem}") from None
     summary = tables.pop("_summary", None)
     check_table_schemas(d, tables)
     if summary is not None:
@@ -225,12 +225,13 @@ def run_tables(d: Path, manifest: dict) -> dict:
     labels = spec.labels()
     lay = DealLayout(spec.entrants)
     merged, conv = None, []
+    resume = Command(("resume", str(d)))
     for k in range(used):
         try:
             a = read_chunk(done[k], spec, k)
         except ChunkInvalid as e:
-            raise ReportError(_("{folder}: chunk {k} is {problem}; repair it with: {command}").format(
-                folder=d, k=k, problem=e, command=f"escoba-sim resume {d}")) from None
+            raise ReportError(_("{folder}: chunk {k} is {problem}; repair it with: {command}"), folder=d,
+                              resume=resume, k=k, problem=e, command=resume) from None
         a.pop("deal_score", None)
         merged = merge(merged, a)
         S, G, n = merged["deal_sum"], merged["deal_gram"], int(merged["clusters"][0])
@@ -244,8 +245,8 @@ def run_tables(d: Path, manifest: dict) -> dict:
                       else proportion(r, se, n))
                 conv.append((who, k + 1, float(merged["games"][0]), r, *ci))
     if merged is None:
-        raise ReportError(_("{folder}: no finished chunk yet; nothing to report (continue it with: escoba-sim resume "
-                            "{folder})").format(folder=d))
+        raise ReportError(_("{folder}: no finished chunk yet; nothing to report (continue it with: {command})"),
+                          folder=d, resume=resume, command=resume)
     run_status = "stopped-by-sprt" if status == "stopped-by-sprt" else \
         "complete" if used == spec.n_chunks else "incomplete"
     summary = summarize(spec, merged, used, run_status)

@@ -33,14 +33,16 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 
+from ..errors import Command, EscobaError, Parameter
 from ..i18n import N_
 from ..i18n import translate as _
 
-MISSING_DASK = N_('--scheduler needs the dask extra: pip install "escoba-sim[dask]"')
+SCHEDULER = Parameter("scheduler")
+MISSING_DASK = N_('{scheduler} needs the dask extra: pip install "escoba-sim[dask]"')
 CONNECT_TIMEOUT = "10s"
 
 
-class ClusterError(RuntimeError):
+class ClusterError(EscobaError, RuntimeError):
     """The cluster cannot be used (extra missing, scheduler unreachable); the message is one line."""
 
 
@@ -48,7 +50,7 @@ def _import_distributed():
     try:
         import distributed
     except ImportError:
-        raise ClusterError(_(MISSING_DASK)) from None
+        raise ClusterError(_(MISSING_DASK), parameter=SCHEDULER, scheduler=SCHEDULER) from None
     return distributed
 
 
@@ -64,7 +66,7 @@ def connect(scheduler: str | None, workers: int | None = None) -> cf.Executor | 
         return None
     scheduler = scheduler.strip()
     if not scheduler:
-        raise ClusterError(_("--scheduler: give tcp://HOST:PORT or local"))
+        raise ClusterError(_("{scheduler}: give tcp://HOST:PORT or local"), parameter=SCHEDULER, scheduler=SCHEDULER)
     distributed = _import_distributed()
     from distributed.cfexecutor import ClientExecutor
 
@@ -127,22 +129,26 @@ def connect(scheduler: str | None, workers: int | None = None) -> cf.Executor | 
     try:
         client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as e:
-        raise ClusterError(_("--scheduler: cannot reach a Dask scheduler at {scheduler} ({reason})").format(
-            scheduler=scheduler, reason=e)) from None
+        raise ClusterError(_("{name}: cannot reach a Dask scheduler at {scheduler} ({reason})"), parameter=SCHEDULER,
+                           name=SCHEDULER, scheduler=scheduler, reason=e) from None
     return ClusterExecutor(client)
 
 
-def explain(exc: BaseException) -> str | None:
-    """A one-line message for a failure that comes from the cluster rather than the run, else None."""
+def explain(exc: BaseException) -> ClusterError | None:
+    """The one-line error for a failure that comes from the cluster rather than the run, else None."""
     name = type(exc).__name__
+    out = Parameter("out")
     if name == "KilledWorker":
-        return _("a chunk's Dask workers died too many times (distributed.scheduler.allowed-failures); finished "
-                 "chunks are kept with --out: continue with escoba-sim resume DIR --scheduler ...")
+        command = Command(("resume", "DIR", "--scheduler", "..."))  # the folder and scheduler are the person's
+        return ClusterError(_("a chunk's Dask workers died too many times (distributed.scheduler.allowed-failures); "
+                              "finished chunks are kept with {out}: continue with {command}"), out=out,
+                            command=command)
     if isinstance(exc, ModuleNotFoundError) and (exc.name or "").split(".")[0] == "escoba_sim":
-        return _("the Dask workers cannot import escoba_sim: install escoba-sim in the workers' environment")
+        return ClusterError(_("the Dask workers cannot import escoba_sim: install escoba-sim in the workers' "
+                              "environment"))
     if name in ("CommClosedError", "FutureCancelledError"):
-        return _("the connection to the Dask scheduler was lost ({reason}); resume the --out folder when it is "
-                 "back").format(reason=exc)
+        return ClusterError(_("the connection to the Dask scheduler was lost ({reason}); resume the {out} folder "
+                              "when it is back"), out=out, reason=exc)
     return None
 
 
@@ -181,10 +187,10 @@ def executor_for(scheduler: str | None, jobs: int | None = None, *, jobs_given: 
             yield executor, (jobs if given else executor.jobs)
             stopping = False
         except Exception as e:
-            message = explain(e)
-            if message is None:
+            error = explain(e)
+            if error is None:
                 raise
-            raise ClusterError(message) from e
+            raise error from e
     except SystemExit as e:
         if e.code in SIGNAL_EXITS and getattr(executor, "cluster", None) is not None:
             # Ctrl-C: finished chunks are saved and the line saying so is printed. An orderly close

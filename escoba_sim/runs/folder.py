@@ -45,18 +45,26 @@ by entrant ``(j + r) % E``. ``game`` is the deal index.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
 
-from .. import __version__
+from .. import __version__, folders
 from ..batch import engine_for
-from ..files import UntrustedFile, atomic_write, first_line, make_dirs, read_bytes, read_json, write_json
+from ..errors import Command, EscobaError
+from ..files import (
+    UntrustedFile,
+    atomic_write,
+    first_line,
+    make_dirs,
+    write_json,  # noqa: F401  (the runner writes the manifest through this module's names)
+)
+from ..folders import LOCK, OUT, manifest_path
 from ..game.rng import DEAL_STREAM_VERSION
 from ..i18n import N_
 from ..i18n import translate as _
@@ -64,13 +72,35 @@ from .spec import RunError, RunSpec
 
 STATUS = ("running", "interrupted", "complete", "stopped-by-sprt")
 FORMAT = 2  # the output-folder layout version (2: per-deal sums, deal files; chunks carry a fingerprint and a checksum)
-LOCK = ".lock"
-FINGERPRINT_KEY, CHECKSUM_KEY = "escoba_sim.fingerprint", "escoba_sim.checksum"
 FRAME_COLUMNS = ("chunk", "first_deal", "deals", "stat", "i0", "i1", "i2", "value")
 
 
-class ChunkInvalid(ValueError):
-    """A chunk file that is not this run's chunk ``k``; the message says why, in a few words."""
+ChunkInvalid = folders.Damaged  # a chunk or deal file that is not this run's chunk ``k``
+
+
+class FolderError(RunError, EscobaError):
+    """A run folder that cannot be used (read, written, continued); the message is one line, with the folder,
+    the parameter at fault (``out``) and the command that continues the work as fields."""
+
+
+# the command that continues the work in a run folder, when it is not the run's own resume: a run of a series
+# is continued by its series (``continued_by``), so a message about it names the series' command
+_CONTINUED: ContextVar[dict[Path, Command]] = ContextVar("continued", default={})
+
+
+@contextmanager
+def continued_by(run_dir: Path, argv: tuple[str, ...]) -> Iterator[None]:
+    """While inside, the command that continues the work in ``run_dir`` is ``argv`` (a series', for its run)."""
+    token = _CONTINUED.set({**_CONTINUED.get(), Path(run_dir): Command(argv)})
+    try:
+        yield
+    finally:
+        _CONTINUED.reset(token)
+
+
+def continue_command(out: Path, *extra: str) -> Command:
+    """``resume out`` (``extra`` after it), or the command that continues a run of a series (``continued_by``)."""
+    return _CONTINUED.get().get(Path(out)) or Command(("resume", str(out), *extra))
 
 
 STAT_DIMS = {
@@ -96,17 +126,12 @@ def write_deals(deal: np.ndarray, names: list[str], first: int, path: Path, fing
 
     df = pl.DataFrame({"deal": np.arange(first, first + len(deal), dtype=np.int64),
                        **{n: deal[:, i].astype(np.int32) for i, n in enumerate(names)}})
-    meta = {FINGERPRINT_KEY: fingerprint, CHECKSUM_KEY: deals_checksum(df)}
-    atomic_write(path, lambda tmp: df.write_parquet(tmp, metadata=meta), root)
+    folders.write_sealed_parquet(df, path, fingerprint, deals_checksum(df), root)
 
 
 def deals_checksum(df) -> str:
     """SHA-256 of a deal frame's rows, column by column in order (names and int64 values)."""
-    h = hashlib.sha256()
-    for c in df.columns:
-        h.update(c.encode() + b"\0")
-        h.update(df[c].to_numpy().astype(np.int64).tobytes())
-    return h.hexdigest()
+    return folders.columns_checksum((c, df[c].to_numpy().astype(np.int64).tobytes()) for c in df.columns)
 
 
 def read_deals(path: Path, spec: RunSpec, k: int) -> np.ndarray:
@@ -115,7 +140,8 @@ def read_deals(path: Path, spec: RunSpec, k: int) -> np.ndarray:
 
     from .aggregates import DealLayout
 
-    df = _read_verified(path, spec, k, ["deal", *DealLayout(spec.entrants).names()], deals_checksum, N_("deal file"))
+    df = folders.read_sealed_parquet(path, spec.fingerprint(k), ["deal", *DealLayout(spec.entrants).names()],
+                                     deals_checksum, N_("deal file"))
     first, count = spec.chunk_range(k)
     m = df.to_numpy().astype(np.int64)
     rows = len(m)
@@ -131,8 +157,9 @@ def read_run_deals(run_dir: Path, spec: RunSpec, k: int) -> np.ndarray:
     try:
         return read_deals(p, spec, k)
     except ChunkInvalid as e:
-        raise RunError(_("{path} is {problem}; repair it with: {command}").format(
-            path=p, problem=e, command=f"escoba-sim resume {run_dir}")) from None
+        command = continue_command(run_dir)
+        raise FolderError(_("{path} is {problem}; repair it with: {command}"), folder=run_dir, resume=command,
+                          path=p, problem=e, command=command) from None
 
 
 def chunk_name(k: int) -> str:
@@ -178,61 +205,20 @@ def frame_to_agg(df) -> dict[str, np.ndarray]:
 
 def frame_checksum(df) -> str:
     """SHA-256 of a chunk frame's rows, column by column in FRAME_COLUMNS order (dtypes fixed)."""
-    h = hashlib.sha256()
-    for c in FRAME_COLUMNS:
-        col = df[c]
-        h.update(c.encode() + b"\0")
-        h.update(("\0".join(col.to_list())).encode() if c == "stat" else col.to_numpy().astype(np.int64).tobytes())
-    return h.hexdigest()
+    return folders.columns_checksum(
+        (c, ("\0".join(df[c].to_list())).encode() if c == "stat" else df[c].to_numpy().astype(np.int64).tobytes())
+        for c in FRAME_COLUMNS)
 
 
 def write_chunk(out: Path, spec: RunSpec, k: int, agg: dict[str, np.ndarray]) -> None:
     df = agg_to_frame(k, spec, agg)
-    meta = {FINGERPRINT_KEY: spec.fingerprint(k), CHECKSUM_KEY: frame_checksum(df)}
-    atomic_write(out / "chunks" / chunk_name(k), lambda tmp: df.write_parquet(tmp, metadata=meta), out)
-
-
-PARQUET_LIMIT = 1 << 30  # a chunk or deal file is kilobytes to a few MiB
-
-
-def _read_parquet(path: Path):
-    """A Parquet file's key-value metadata and frame, read as an untrusted file (``files.read_bytes``: a
-    regular file only, never a FIFO or a device waited on, its size bounded), then parsed from memory."""
-    import io
-
-    import polars as pl
-
-    try:
-        data = read_bytes(path, PARQUET_LIMIT)
-        return pl.read_parquet_metadata(io.BytesIO(data)), pl.read_parquet(io.BytesIO(data))
-    except UntrustedFile as e:
-        raise ChunkInvalid(_("unreadable ({reason})").format(reason=first_line(str(e).removeprefix(f'{path}: ')))) \
-            from None
-    except Exception as e:  # polars' errors for garbage or a truncated file
-        raise ChunkInvalid(_("unreadable ({reason})").format(reason=first_line(e))) from None
-
-
-def _read_verified(path: Path, spec: RunSpec, k: int, columns: list[str], checksum, what: str):
-    """The frame of a chunk or deal file of chunk ``k``, read as an untrusted file, with this version's
-    ``columns``, the run's fingerprint for the chunk and a matching ``checksum`` (ChunkInvalid otherwise)."""
-    meta, df = _read_parquet(path)
-    if FINGERPRINT_KEY not in meta or CHECKSUM_KEY not in meta or list(df.columns) != columns:
-        raise ChunkInvalid(_("not a {what} of this escoba-sim version").format(what=_(what)))
-    if meta[FINGERPRINT_KEY] != spec.fingerprint(k):
-        raise ChunkInvalid(_("from another run or chunk (its fingerprint differs)"))
-    try:
-        ok = meta[CHECKSUM_KEY] == checksum(df)
-    except Exception:  # columns of the wrong type
-        ok = False
-    if not ok:
-        raise ChunkInvalid(_("changed after it was written (its checksum differs)"))
-    return df
+    folders.write_sealed_parquet(df, out / "chunks" / chunk_name(k), spec.fingerprint(k), frame_checksum(df), out)
 
 
 def read_chunk(path: Path, spec: RunSpec, k: int) -> dict[str, np.ndarray]:
     """Chunk ``k`` of ``spec`` from ``path``, verified (ChunkInvalid says what is wrong)."""
 
-    df = _read_verified(path, spec, k, list(FRAME_COLUMNS), frame_checksum, N_("chunk file"))
+    df = folders.read_sealed_parquet(path, spec.fingerprint(k), list(FRAME_COLUMNS), frame_checksum, N_("chunk file"))
     first, count = spec.chunk_range(k)
     if (df["chunk"] != k).any() or (df["first_deal"] != first).any() or (df["deals"] != count).any() \
             or (df["value"] < 0).any() or (df["i0"] < 0).any() or (df["i1"] < 0).any() or (df["i2"] < 0).any():
@@ -246,36 +232,21 @@ def read_chunk(path: Path, spec: RunSpec, k: int) -> dict[str, np.ndarray]:
     return agg
 
 
-def manifest_path(out: Path) -> Path:
-    return out / "manifest.json"
-
-
 def read_manifest(out: Path) -> dict:
-    p = manifest_path(out)
-    if not (p.exists() or p.is_symlink()):
-        raise RunError(_("{folder}: no run here (manifest.json is missing)").format(folder=out))
-    if p.is_dir() and not p.is_symlink():
-        raise RunError(_("{path}: is a folder, not a manifest").format(path=p))
-    try:  # untrusted: a regular file (a FIFO or a device is refused, not waited on), bounded size and depth
-        data = read_json(p)
-    except UntrustedFile as e:
-        raise RunError(_("{path}: cannot read the manifest ({reason})").format(
-            path=p, reason=first_line(str(e).removeprefix(f'{p}: ')))) from None
-    if not isinstance(data, dict):
-        raise RunError(_("{path}: not a manifest (a JSON object), got {kind}").format(path=p, kind=type(data).__name__))
-    return data
+    """The run folder's manifest (``folders.read_manifest``), a bad one a one-line FolderError."""
+    return folders.read_manifest(out, FolderError)
 
 
 def run_spec_of(out: Path, manifest: dict) -> RunSpec:
     """The run a folder's manifest describes, validated like the command line (one RunError line)."""
     if manifest.get("format") != FORMAT:
-        raise RunError(_("{folder}: output format {found} is not {format} (another escoba-sim version wrote it); "
-                         "play the run again with escoba-sim run").format(
-                             folder=out, found=first_line(manifest.get('format')), format=FORMAT))
+        raise FolderError(_("{folder}: output format {found} is not {format} (another escoba-sim version wrote it); "
+                            "play the run again with escoba-sim run"), folder=out,
+                          found=first_line(manifest.get('format')), format=FORMAT)
     try:
         return RunSpec.from_json(manifest.get("spec"))
     except RunError as e:
-        raise RunError(f"{manifest_path(out)}: {e}") from None
+        raise FolderError("{path}: {problem}", folder=out, path=manifest_path(out), problem=e) from None
 
 
 def read_run_spec(out: Path) -> tuple[dict, RunSpec]:
@@ -288,15 +259,17 @@ def read_run_chunks(run_dir: Path, spec: RunSpec) -> list[dict]:
     done = finished_chunks(run_dir, spec)
     missing = [k for k in range(spec.n_chunks) if k not in done]
     if missing:
-        raise RunError(_("{folder}: {chunks} missing; finish it with: {command}").format(
-            folder=run_dir, chunks=_chunks_text(missing), command=f"escoba-sim resume {run_dir}"))
+        command = continue_command(run_dir)
+        raise FolderError(_("{folder}: {chunks} missing; finish it with: {command}"), folder=run_dir, resume=command,
+                          chunks=_chunks_text(missing), command=command)
     aggs = []
     for k in range(spec.n_chunks):
         try:
             aggs.append(read_chunk(done[k], spec, k))
         except ChunkInvalid as e:
-            raise RunError(_("{folder}: chunk {k} is {problem}; repair it with: {command}").format(
-                folder=run_dir, k=k, problem=e, command=f"escoba-sim resume {run_dir}")) from None
+            command = continue_command(run_dir)
+            raise FolderError(_("{folder}: chunk {k} is {problem}; repair it with: {command}"), folder=run_dir,
+                              resume=command, k=k, problem=e, command=command) from None
         if spec.keep_deals:  # a series' result depends on the deal files as much as on the chunks
             read_run_deals(run_dir, spec, k)
     return aggs
@@ -320,24 +293,22 @@ def folder_lock(out: Path, create: bool = True) -> Iterator[None]:
     except ImportError:  # not POSIX: no lock
         yield
         return
-    if out.exists() and not out.is_dir():
-        raise RunError(_("--out {folder}: exists and is not a folder").format(folder=out))
+    folders.check_is_folder(out, FolderError)
     if not create and not out.is_dir():
-        raise RunError(_("{folder}: no run here (no such folder)").format(folder=out))
+        raise FolderError(_("{folder}: no run here (no such folder)"), folder=out)
     try:
         out.mkdir(parents=True, exist_ok=True)
         if (out / LOCK).is_symlink():  # never ours: the lock file is replaced, not followed
             (out / LOCK).unlink()
         fd = os.open(out / LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
     except OSError as e:
-        raise RunError(_("--out {folder}: cannot write there ({reason})").format(folder=out, reason=e.strerror or e)) \
-            from None
+        raise folders.cannot_write(out, e, FolderError) from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            raise RunError(_("{folder} is in use by another escoba-sim process (a run or resume writing it); "
-                             "wait for it to end, or stop it").format(folder=out)) from None
+            raise FolderError(_("{folder} is in use by another escoba-sim process (a run or resume writing it); "
+                                "wait for it to end, or stop it"), folder=out) from None
         yield
     finally:
         os.close(fd)
@@ -360,7 +331,7 @@ def make_subfolders(out: Path, names) -> None:
         try:
             make_dirs(out / name, out)
         except UntrustedFile as e:
-            raise RunError(_("{problem}; refusing to write the folder {folder}").format(problem=e, folder=out)) from None
+            raise FolderError(_("{problem}; refusing to write the folder {folder}"), folder=out, problem=e) from None
 
 
 def utc_now() -> str:
@@ -372,30 +343,29 @@ def prepare_out(out: Path, spec: RunSpec, argv: list[str] | None = None) -> dict
     if manifest_path(out).exists():
         old = read_manifest(out)
         if old.get("spec") == spec.to_json():
-            raise RunError(_("{folder} already holds this run (status {status}); continue it with: {command}").format(
-                folder=out, status=old.get('status'), command=resume_command(out, spec)))
+            command = resume_command(out, spec)
+            raise FolderError(_("{folder} already holds this run (status {status}); continue it with: {command}"),
+                              folder=out, resume=command, status=old.get('status'), command=command)
         old_spec = old.get("spec") if isinstance(old.get("spec"), dict) else {}
         diff = [k for k, v in spec.to_json().items() if old_spec.get(k) != v]
-        raise RunError(_("{folder} already holds a different run (differs in {fields}); choose another --out").format(
-            folder=out, fields=', '.join(diff) or 'format'))
-    if out.exists() and not out.is_dir():
-        raise RunError(_("--out {folder}: exists and is not a folder").format(folder=out))
-    if out.is_dir() and any(p.name != LOCK for p in out.iterdir()):
-        raise RunError(_("--out {folder}: the folder is not empty and holds no escoba-sim run").format(folder=out))
+        raise FolderError(_("{folder} already holds a different run (differs in {fields}); choose another {out}"),
+                          parameter=OUT, folder=out, out=OUT, fields=', '.join(diff) or 'format')
+    folders.check_is_folder(out, FolderError)
+    folders.check_holds_nothing_else(out, N_("{out} {folder}: the folder is not empty and holds no escoba-sim run"),
+                                     FolderError)
     try:
         make_subfolders(out, subfolders(spec))
         probe = out / ".write-test"
         os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644))
         probe.unlink()
     except OSError as e:
-        raise RunError(_("--out {folder}: cannot write there ({reason})").format(folder=out, reason=e.strerror or e)) \
-            from None
+        raise folders.cannot_write(out, e, FolderError) from None
     manifest = {"format": FORMAT, "tool": "escoba-sim", "version": __version__, "engine": engine_for(spec.strategies),
                 "deal_stream": DEAL_STREAM_VERSION, "rules": spec.rules.canonical(), "rules_digest": spec.rules.digest(),
                 "rules_fields": spec.rules.as_dict(), "seed": spec.seed, "spec": spec.to_json(),
                 "chunk_size": spec.chunk_size, "n_chunks": spec.n_chunks, "argv": argv or [],
                 "status": "running", "started": utc_now(), "ended": None}
-    write_json(manifest_path(out), manifest, out)
+    folders.write_manifest(out, manifest)
     return manifest
 
 
@@ -404,24 +374,23 @@ def subfolders(spec: RunSpec) -> list[str]:
     return ["chunks"] + [d for d, wanted in (("hands", spec.save_hands), ("deals", spec.keep_deals)) if wanted]
 
 
-def resume_command(out: Path, spec: RunSpec) -> str:
-    """The command that continues the run in ``out``; a run with plugins says --trust-plugins (its
-    plugins were named by whoever started it, and they are told the command)."""
-    import shlex
-
+def resume_command(out: Path, spec: RunSpec) -> Command:
+    """The command (argv, its ``str`` the line) that continues the run in ``out``; a run with plugins says
+    --trust-plugins (its plugins were named by whoever started it, and they are told the command); a run of a
+    series is continued by its series (``continued_by``)."""
     from ..strategies import plugins_in
 
-    return shlex.join(["escoba-sim", "resume", str(out)] + (["--trust-plugins"] if plugins_in(spec.strategies) else []))
+    return continue_command(out, *(["--trust-plugins"] if plugins_in(spec.strategies) else []))
 
 
 def check_deal_stream(out: Path, manifest: dict) -> None:
     """Refuse to resume a run dealt with another deal stream (a manifest without one predates version 2)."""
     made = manifest.get("deal_stream", 1)
     if made != DEAL_STREAM_VERSION:
-        raise RunError(_("{folder} was dealt with deal stream {made} (escoba-sim {version}); this escoba-sim deals "
-                         "with stream {stream}, so the rest would be other hands: start the run again in a new "
-                         "folder (docs/engine.md, Shuffle)").format(
-                             folder=out, made=made, version=manifest.get('version', '?'), stream=DEAL_STREAM_VERSION))
+        raise FolderError(_("{folder} was dealt with deal stream {made} (escoba-sim {version}); this escoba-sim deals "
+                            "with stream {stream}, so the rest would be other hands: start the run again in a new "
+                            "folder (docs/engine.md, Shuffle)"), folder=out, made=made,
+                          version=manifest.get('version', '?'), stream=DEAL_STREAM_VERSION)
 
 
 def finished_chunks(out: Path, spec: RunSpec) -> dict[int, Path]:

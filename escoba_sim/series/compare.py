@@ -40,7 +40,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..batch import engine_for
-from ..errors import EscobaError
+from ..errors import EscobaError, Parameter
 from ..game.columns import POINT_COLUMNS
 from ..game.rules import FIELD_NAMES, RulesError, Ruleset, coerce_field, format_value, parse_rules
 from ..i18n import N_
@@ -72,6 +72,8 @@ TABLES = ("estimates", "effects", "categories", "points_hist", "hands_hist", "co
 DESIGN_EFFECTS = ("lucky_deal=escobas,off", "ties=shared,none", "sevens=majority,all",
                   "capture=card,any,optional", "target=15,21,31")
 
+VARY, RULES = Parameter("vary"), Parameter("rules")
+
 
 class CompareError(EscobaError):
     """Arguments that cannot make a comparison; the message is one line for the user."""
@@ -88,15 +90,15 @@ def parse_vary(text: str) -> tuple[str, list]:
     field, sep, vals = text.partition("=")
     field = field.strip()
     if not sep or not vals.strip():
-        raise CompareError(_("--vary `{text}`: expected field=value1,value2 (e.g. lucky_deal=escobas,off)")
-                           .format(text=text))
+        raise CompareError(_("{vary} `{text}`: expected field=value1,value2 (e.g. lucky_deal=escobas,off)"),
+                           parameter=VARY, vary=VARY, text=text)
     if field not in FIELD_NAMES:
-        raise CompareError(_("--vary: unknown rules field `{field}`; fields: {fields}").format(
-            field=field, fields=', '.join(FIELD_NAMES)))
+        raise CompareError(_("{vary}: unknown rules field `{field}`; fields: {fields}"), parameter=VARY, vary=VARY,
+                           field=field, fields=', '.join(FIELD_NAMES))
     try:
         return field, [coerce_field(field, v.strip()) for v in vals.split(",") if v.strip()]
     except RulesError as e:
-        raise CompareError(f"--vary: {e}") from None
+        raise CompareError.around(e, "{vary}: {problem}", vary=VARY) from None
 
 
 def build_variants(rules: list[str | Ruleset], vary: list[str]) -> list[Variant]:
@@ -108,11 +110,13 @@ def build_variants(rules: list[str | Ruleset], vary: list[str]) -> list[Variant]
     """
     if not vary:
         if len(rules) < 2:
-            raise CompareError(_("give two or more --rules, or one base --rules with --vary field=v1,v2"))
+            raise CompareError(_("give two or more {rules}, or one base {rules} with {vary} field=v1,v2"),
+                               parameter=RULES, rules=RULES, vary=VARY)
         out = [Variant(parse_rules(r).canonical(), parse_rules(r)) for r in rules]
     else:
         if len(rules) > 1:
-            raise CompareError(_("--vary changes one base ruleset: give at most one --rules with it"))
+            raise CompareError(_("{vary} changes one base ruleset: give at most one {rules} with it"), parameter=RULES,
+                               vary=VARY, rules=RULES)
         base = parse_rules(rules[0] if rules else None)
         out = [Variant(base.canonical(), base)]
         for text in vary:
@@ -121,7 +125,8 @@ def build_variants(rules: list[str | Ruleset], vary: list[str]) -> list[Variant]
                 try:
                     r = base.replace(**{field: v})
                 except RulesError as e:
-                    raise CompareError(f"--vary {field}={format_value(v)} on {base.canonical()}: {e}") from None
+                    raise CompareError.around(e, "{vary} {field}={value} on {base}: {problem}", vary=VARY, field=field,
+                                              value=format_value(v), base=base.canonical()) from None
                 if r != base:
                     out.append(Variant(f"{field}={format_value(v)}", r))
     seen: dict[str, str] = {}
@@ -337,7 +342,7 @@ def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | 
             s = make_spec(strategy, [vs], v.rules, n, seed=seed, players_fixed=True, keep_deals=True,
                           chunk_size=chunk_size)
         except RunError as e:
-            raise CompareError(f"{v.label}: {e}") from None
+            raise CompareError.around(e, "{label}: {problem}", label=v.label) from None
         seed = s.seed  # one seed for every ruleset: the same deals
         specs.append(s)
     if not chunk_size:  # the default: one size for every run, the slowest run's (or the folder's)
@@ -355,7 +360,7 @@ def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | 
                             "comparison", jobs=jobs, executor=executor, argv=argv,
                             on_run=on_run and (lambda i: on_run(i, variants[i])), on_chunk=on_chunk)
     except RunError as e:
-        raise CompareError(str(e)) from None
+        raise CompareError.around(e, "{problem}") from None
     tables = analyse(variants, specs, chunks, [out / r["run"] for r in manifest["rulesets"]])
     unchanged = tables.pop("no_effect")  # a list for the summary, not a table file
     summary = {"kind": KIND, "version": __version__, "engine": manifest["engine"], "seed": seed,

@@ -96,10 +96,11 @@ class Series:
         except (RulesError, StrategyError) as e:
             raise ResumeError(_("{folder}: the manifest: {problem}").format(folder=out, problem=e)) from None
         except RunError as e:
-            raise ResumeError(str(e)) from None
+            raise ResumeError.around(e, "{problem}") from None
         except (KeyError, TypeError, ValueError) as e:
-            raise ResumeError(_("{folder}: the manifest does not describe a {kind} ({problem})").format(
-                folder=out, kind=cls.kind, problem=e)) from None
+            # a kind's own error (CompareError ...) stays an error inside: the command line names its flags
+            raise ResumeError(_("{folder}: the manifest does not describe a {kind} ({problem})"), folder=out,
+                              kind=cls.kind, problem=e) from None
         return SeriesPlan(cls.kind, args, out, first, runs, variants)
 
 

@@ -43,7 +43,7 @@ import numpy as np
 
 from .. import __version__
 from ..batch import engine_for
-from ..errors import EscobaError
+from ..errors import EscobaError, Parameter
 from ..game.rules import parse_rules
 from ..i18n import N_
 from ..i18n import translate as _
@@ -84,6 +84,9 @@ METRIC_TEXT = {  # (translated where shown)
     "escobas": (N_("escobas per hand (all sides)"), N_("escobas per hand")),
     "lucky_escobas": (N_("lucky-deal escobas per hand (all sides)"), N_("escobas per hand")),
 }
+
+
+LADDER = Parameter("ladder")
 
 
 class SkillError(EscobaError):
@@ -129,7 +132,8 @@ def check_rulesets(variants: list[Variant]) -> None:
     for v in variants:
         if v.rules.players not in (2, 3) and not v.rules.teams:
             raise SkillError(_("{ruleset}: a ladder's pairs are two-sided games: use 2 or 3 players, or 4 or 6 "
-                               "with teams (e.g. --rules 'ludoteka(players=4,teams=true)')").format(ruleset=v.label))
+                               "with teams (e.g. {rules} 'ludoteka(players=4,teams=true)')"), parameter="rules",
+                             ruleset=v.label, rules=Parameter("rules"))
     if len({v.rules.players for v in variants}) > 1:  # (a manifest's rulesets: the command line's are checked)
         raise SkillError(_("every compared ruleset must have the same number of players"))
 
@@ -137,11 +141,12 @@ def check_rulesets(variants: list[Variant]) -> None:
 def check_ladder(ladder: list[str]) -> list[str]:
     """The ladder's specs in canonical form; a spec that names no strategy is one SkillError line."""
     if len(ladder) < 2:
-        raise SkillError(_("a skill ladder needs two or more strategies (e.g. --ladder random,greedy)"))
+        raise SkillError(_("a skill ladder needs two or more strategies (e.g. {ladder} random,greedy)"),
+                         parameter=LADDER, ladder=LADDER)
     try:
         return [check_strategy(x) for x in ladder]
     except StrategyError as e:
-        raise SkillError(f"--ladder: {e}") from None
+        raise SkillError.around(e, "{ladder}: {problem}", ladder=LADDER) from None
 
 
 # --- Fiedler & Rock's critical repetition frequency ------------------------------------------
@@ -429,7 +434,7 @@ def skill(variants: list[Variant], ladder: list[str], n: int, out: str | Path, *
             try:
                 made = pair_specs(ladder[i], ladder[j], v.rules, n, seed=seed, keep_deals=True, chunk_size=chunk_size)
             except RunError as e:
-                raise SkillError(f"{v.label}: {e}") from None
+                raise SkillError.around(e, "{label}: {problem}", label=v.label) from None
             seed = made[0].seed  # one seed for every ruleset and pair: the same deals
             for s in made:
                 runs.append({"ruleset": k, "a": ladder[i], "b": ladder[j], "run": f"runs/{len(specs):02d}"}
@@ -455,7 +460,7 @@ def skill(variants: list[Variant], ladder: list[str], n: int, out: str | Path, *
                           jobs=jobs, executor=executor, argv=argv,
                           on_run=on_run and (lambda k: on_run(k, run_label(k))), on_chunk=on_chunk)
     except RunError as e:
-        raise SkillError(str(e)) from None
+        raise SkillError.around(e, "{problem}") from None
     tables = analyse(variants, labels, pairs, aggs, [out / r["run"] for r in runs], specs)
     summary = {"kind": KIND, "version": __version__, "engine": manifest["engine"], "seed": seed,
                "strategies": list(ladder), "labels": labels, "n_per_pair": n,

@@ -32,7 +32,6 @@ earlier format is refused in one line (``check_series_format``).
 
 from __future__ import annotations
 
-import hashlib
 import io
 import math
 import re
@@ -41,21 +40,23 @@ from pathlib import Path
 
 import numpy as np
 
-from ..files import UntrustedFile, parse_json, read_bytes, read_json_object, sha256_file
+from .. import folders
+from ..errors import Command
+from ..files import UntrustedFile, atomic_write, parse_json, read_bytes, read_json_object, write_json
+from ..folders import OUT
 from ..i18n import N_
 from ..i18n import translate as _
 from ..runs import runner, stats
 from ..runs.aggregates import gram, merge
 from ..runs.folder import (
-    LOCK,
     STATUS,
-    atomic_write,
+    FolderError,
+    continued_by,
     folder_lock,
     make_subfolders,
     read_manifest,
     read_run_chunks,
     read_run_deals,
-    write_json,
 )
 from ..runs.spec import RunError, RunSpec
 from .lineups import two_sided
@@ -68,13 +69,13 @@ TABLE_LIMIT = 1 << 30
 
 # a series' folder errors, one sentence per kind (``what``): the words agree with the kind in Spanish
 HOLDS_ANOTHER = {
-    "comparison": N_("{folder} already holds a different comparison; choose another --out"),
-    "tournament": N_("{folder} already holds a different tournament; choose another --out"),
-    "skill ladder": N_("{folder} already holds a different skill ladder; choose another --out")}
+    "comparison": N_("{folder} already holds a different comparison; choose another {out}"),
+    "tournament": N_("{folder} already holds a different tournament; choose another {out}"),
+    "skill ladder": N_("{folder} already holds a different skill ladder; choose another {out}")}
 HOLDS_NONE = {
-    "comparison": N_("--out {folder}: the folder is not empty and holds no comparison"),
-    "tournament": N_("--out {folder}: the folder is not empty and holds no tournament"),
-    "skill ladder": N_("--out {folder}: the folder is not empty and holds no skill ladder")}
+    "comparison": N_("{out} {folder}: the folder is not empty and holds no comparison"),
+    "tournament": N_("{out} {folder}: the folder is not empty and holds no tournament"),
+    "skill ladder": N_("{out} {folder}: the folder is not empty and holds no skill ladder")}
 
 
 def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[RunSpec], what: str, *,
@@ -86,20 +87,18 @@ def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[Run
 
     A folder holding another series (its manifest differs on ``keys``) or anything else is
     refused; finished runs are kept and unfinished ones resumed, so an interrupted series
-    continues where it stopped. Returns every run's chunk aggregates in chunk order.
+    continues where it stopped. Returns every run's chunk aggregates in chunk order. An error of one of its
+    runs (a full disk, a failing chunk) says to continue the series, not the run (``continue_series``).
     """
     with folder_lock(out):
-        mpath = out / "manifest.json"
-        if mpath.exists():
+        if folders.manifest_path(out).exists():
             old = read_manifest(out)
             if {k: old.get(k) for k in keys} != {k: manifest[k] for k in keys}:
-                raise RunError(_(HOLDS_ANOTHER.get(what, N_("{folder} already holds a different series; choose another "
-                                                            "--out"))).format(folder=out))
+                raise FolderError(_(HOLDS_ANOTHER[what]), parameter=OUT, folder=out, out=OUT)
             check_series_format(out, old)
-        elif any(p.name != LOCK for p in out.iterdir()):
-            raise RunError(_(HOLDS_NONE.get(what, N_("--out {folder}: the folder is not empty and holds no series")))
-                           .format(folder=out))
-        write_json(mpath, manifest, out)
+        else:
+            folders.check_holds_nothing_else(out, HOLDS_NONE[what], FolderError)
+        folders.write_manifest(out, manifest)
         aggregates = []
         for k, spec in enumerate(specs):
             run_dir = out / "runs" / f"{k:02d}"
@@ -107,7 +106,7 @@ def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[Run
             resume = (run_dir / "manifest.json").exists()
             if on_run:
                 on_run(k)
-            try:
+            with continued_by(run_dir, continue_series(out, manifest, spec)):
                 if not resume or read_manifest(run_dir).get("status") != "complete":
                     runner.run(spec, run_dir, jobs=jobs, executor=executor, resume=resume, argv=argv,
                                hand_records=spec.save_hands,
@@ -118,8 +117,6 @@ def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[Run
                     runner.run(spec, run_dir, jobs=jobs, executor=executor, resume=True, argv=argv, on_chunk=on_chunk,
                                hand_records=spec.save_hands)
                     aggregates.append(read_run_chunks(run_dir, spec))
-            except RunError as e:  # a full disk, a failing chunk: continue the series, not one of its runs
-                raise RunError(_series_resume(str(e), out, run_dir, spec, manifest)) from None
     return aggregates
 
 
@@ -145,22 +142,16 @@ def series_chunk_size(out: Path, kind: str, specs: list[RunSpec]) -> list[RunSpe
     return [s if s.chunk_size == size else replace(s, chunk_size=size) for s in specs]
 
 
-def _series_resume(message: str, out: Path, run_dir: Path, spec: RunSpec | None, manifest: dict) -> str:
-    """A run's error message with its resume command turned into the series' own (``resume DIR``)."""
-    import shlex
-
-    from ..runs.folder import resume_command
+def continue_series(out: Path, manifest: dict, spec: RunSpec | None = None) -> tuple[str, ...]:
+    """The command (argv) that continues the series in ``out`` (``resume DIR``, with --trust-plugins when it
+    plays a plugin): what an error of one of its runs says to run (``runs.folder.continued_by``)."""
     from ..strategies import plugins_in
 
     try:
         plugins = plugins_in(manifest.get("strategies") or (spec.strategies if spec is not None else []))
     except Exception:  # strategies the manifest check reports on its own
         plugins = []
-    series = shlex.join(["escoba-sim", "resume", str(out), *(["--trust-plugins"] if plugins else [])])
-    owns = [resume_command(run_dir, spec)] if spec is not None else []
-    for own in (*owns, shlex.join(["escoba-sim", "resume", str(run_dir)]), f"escoba-sim resume {run_dir}"):
-        message = message.replace(own, series)
-    return message
+    return ("resume", str(out), *(["--trust-plugins"] if plugins else []))
 
 
 def series_deal_sums(run_dirs: list[Path], specs: list[RunSpec], n_chunks: int, columns: list[int] | None = None,
@@ -180,7 +171,7 @@ def series_deal_sums(run_dirs: list[Path], specs: list[RunSpec], n_chunks: int, 
     for k in range(n_chunks):
         parts = [read_run_deals(d, spec, k) for d, spec in zip(run_dirs, specs)]
         if len({len(p) for p in parts}) != 1:
-            raise RunError(_("chunk {k} holds different deals in the runs of {folder}").format(k=k, folder=run_dirs[0].parent))
+            raise FolderError(_("chunk {k} holds different deals in the runs of {folder}"), folder=run_dirs[0].parent, k=k)
         if lineups > 1:
             parts = [two_sided(parts[i:i + lineups]) for i in range(0, len(parts), lineups)]
         if columns is not None:
@@ -266,9 +257,9 @@ def check_series_format(out: Path, manifest: dict) -> None:
     """Refuse a series folder of an earlier layout (its deal files carry no checksum) in one line."""
     if manifest.get("format") != SERIES_FORMAT:
         made = manifest.get("format", 1)
-        raise RunError(_("{folder} was written by an earlier escoba-sim (series folder format {format}, deal files "
-                         "without checksums): play it again with another --out").format(
-                             folder=out, format=made if isinstance(made, int) and not isinstance(made, bool) else '?'))
+        raise FolderError(_("{folder} was written by an earlier escoba-sim (series folder format {format}, deal files "
+                            "without checksums): play it again with another {out}"), parameter=OUT, folder=out,
+                          out=OUT, format=made if isinstance(made, int) and not isinstance(made, bool) else '?')
 
 
 def write_results(out: Path, manifest: dict, tables: dict, summary: dict) -> None:
@@ -280,8 +271,8 @@ def write_results(out: Path, manifest: dict, tables: dict, summary: dict) -> Non
         atomic_write(out / "tables" / f"{name}.parquet", lambda tmp, df=df: df.write_parquet(tmp), out)
     write_json(out / "summary.json", summary, out)
     names = [f"tables/{name}.parquet" for name in tables] + ["summary.json"]
-    manifest["results"] = {n: sha256_file(out / n) for n in names}
-    write_json(out / "manifest.json", manifest, out)
+    manifest["results"] = {n: folders.file_checksum(out / n) for n in names}
+    folders.write_manifest(out, manifest)
 
 
 def read_results(out: Path, manifest: dict | None = None) -> dict:
@@ -302,9 +293,10 @@ def read_results(out: Path, manifest: dict | None = None) -> dict:
         return {}
     if not (isinstance(results, dict) and "summary.json" in results
             and all(isinstance(k, str) and RESULT_FILE.fullmatch(k) and isinstance(v, str) for k, v in results.items())):
-        raise RunError(_("{path}: `results` is not the list of result files and their checksums").format(
-            path=out / 'manifest.json'))
-    fix = _("rebuild it with: {command}").format(command=f"escoba-sim resume {out}")
+        raise FolderError(_("{path}: `results` is not the list of result files and their checksums"), folder=out,
+                          path=folders.manifest_path(out))
+    rebuild = Command(("resume", str(out)))
+    fix = _("rebuild it with: {command}").format(command=rebuild)
     if not any((out / name).exists() or (out / name).is_symlink() for name in results):
         return {}  # the results were removed: the series reads as unfinished, as before they were written
     found: dict = {}
@@ -313,9 +305,10 @@ def read_results(out: Path, manifest: dict | None = None) -> dict:
         try:
             data = read_bytes(p, TABLE_LIMIT)
         except UntrustedFile as e:
-            raise RunError(f"{e}; {fix}") from None
-        if hashlib.sha256(data).hexdigest() != digest:
-            raise RunError(_("{path} changed after it was written (its checksum differs); {fix}").format(path=p, fix=fix))
+            raise FolderError("{problem}; {fix}", folder=out, resume=rebuild, problem=e, fix=fix) from None
+        if folders.bytes_checksum(data) != digest:
+            raise FolderError(_("{path} changed after it was written (its checksum differs); {fix}"), folder=out,
+                              resume=rebuild, path=p, fix=fix)
         try:
             if name == "summary.json":
                 found["_summary"] = parse_json(data.decode("utf-8"), str(p))
@@ -324,8 +317,8 @@ def read_results(out: Path, manifest: dict | None = None) -> dict:
             else:
                 found[Path(name).stem] = pl.read_parquet(io.BytesIO(data))
         except Exception as e:  # what the checksum vouches for the tool wrote; this is a defect, not a tamper
-            raise RunError(_("{path}: unreadable ({reason}); {fix}").format(
-                path=p, reason=' '.join(str(e).split())[:100], fix=fix)) from None
+            raise FolderError(_("{path}: unreadable ({reason}); {fix}"), folder=out, resume=rebuild, path=p,
+                              reason=' '.join(str(e).split())[:100], fix=fix) from None
     verify_runs(out, manifest)
     return found
 
@@ -338,14 +331,12 @@ def verify_runs(out: Path, manifest: dict) -> None:
     listed = manifest.get("pairs") or manifest.get("rulesets") or []  # a skill ladder has both: a run per pair
     for k in range(len(listed) if isinstance(listed, list) else 0):
         run_dir = out / "runs" / f"{k:02d}"
-        try:
+        with continued_by(run_dir, continue_series(out, manifest)):
             _manifest, spec = read_run_spec(run_dir)
             if spec.seed != manifest.get("seed") or not spec.keep_deals:
-                raise RunError(_("{folder} is not a run of this series (another seed, or no deal files); play the "
-                                 "series again with another --out").format(folder=run_dir))
+                raise FolderError(_("{folder} is not a run of this series (another seed, or no deal files); play the "
+                                    "series again with another {out}"), parameter=OUT, folder=run_dir, out=OUT)
             read_run_chunks(run_dir, spec)
-        except RunError as e:
-            raise RunError(_series_resume(str(e), out, run_dir, None, manifest)) from None
 
 
 def read_tables(out: Path) -> dict:

@@ -173,7 +173,7 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
             s = pair_specs(strategies[i], strategies[j], r, n, seed=seed, keep_deals=True, chunk_size=chunk_size,
                            save_hands=save_hands)
         except RunError as e:
-            raise TournamentError(str(e)) from None
+            raise TournamentError.around(e, "{problem}") from None
         seed = s[0].seed
         specs += s
     if not chunk_size:  # the default: one size for every run, the slowest run's (or the folder's)
@@ -194,7 +194,7 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
                                   "tournament", jobs=jobs, executor=executor, argv=argv,
                                   on_run=on_run and (lambda k: on_run(k, specs[k])), on_chunk=on_chunk)
     except RunError as e:
-        raise TournamentError(str(e)) from None
+        raise TournamentError.around(e, "{problem}") from None
     tables = analyse([parse_strategy(x).short for x in strategies], pairs, aggs_by_pair, [out / p["run"] for p in manifest["pairs"]],
                      specs)
     summary = {"kind": KIND, "version": __version__, "engine": engine_for(list(strategies)), "seed": seed,

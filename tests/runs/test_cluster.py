@@ -278,10 +278,14 @@ def test_dask_is_not_imported_without_scheduler(tmp_path):
 def test_cluster_failures_are_explained_in_one_line():
     from distributed.scheduler import KilledWorker
 
+    from escoba_sim.cli.errors import render
     from escoba_sim.runs.cluster import explain
 
-    assert "resume" in explain(KilledWorker("play_chunk-1", "tcp://127.0.0.1:1", 3))
-    assert "install escoba-sim" in explain(ModuleNotFoundError("No module named 'escoba_sim'", name="escoba_sim"))
+    killed = explain(KilledWorker("play_chunk-1", "tcp://127.0.0.1:1", 3))
+    # a Python caller reads the parameter, the command line its flag; the command is argv either way
+    assert "kept with out:" in str(killed) and killed.render(lambda name: "--" + name).count("--out") == 1
+    assert render(killed).endswith("continue with escoba-sim resume DIR --scheduler ...")
+    assert "install escoba-sim" in str(explain(ModuleNotFoundError("No module named 'escoba_sim'", name="escoba_sim")))
     assert explain(ModuleNotFoundError("No module named 'foo'", name="foo")) is None
     assert explain(ValueError("a bug")) is None
 

@@ -14,8 +14,8 @@ import polars as pl
 import pytest
 from helpers import one_error
 
+from escoba_sim.folders import CHECKSUM_KEY, FINGERPRINT_KEY
 from escoba_sim.runs import chunk
-from escoba_sim.runs.folder import CHECKSUM_KEY, FINGERPRINT_KEY
 
 
 @pytest.fixture(scope="module")
