@@ -364,7 +364,8 @@ def _kept(out: Path) -> str:
 
 
 def _tune(cma, spec: TuneSpec, out: Path, jobs: int, executor, on_generation) -> dict:
-    from .runs.executor import check_stop, make_executor
+    from .runs.executor import make_executor
+    from .runs.signals import check_stop
 
     _prepare(out, spec)
     lo, hi = spec.bounds()

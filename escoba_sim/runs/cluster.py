@@ -152,7 +152,7 @@ def explain(exc: BaseException) -> ClusterError | None:
     return None
 
 
-SIGNAL_EXITS = (130, 143)  # the exit codes of a run stopped by Ctrl-C or SIGTERM (executor.exit_code)
+SIGNAL_EXITS = (130, 143)  # the exit codes of a run stopped by Ctrl-C or SIGTERM (signals.exit_code)
 
 
 @contextlib.contextmanager
