@@ -268,8 +268,9 @@ static inline void esc_select_impl(void) {
     esc_impl = esc_n_impls - 1;
 }
 
-/* build the lookup tables and pick the hand implementation for this CPU; 0 on success */
-static int esc_init_tables(void) {
+/* build the lookup tables and pick the hand implementation for this CPU; 0 on success (inline: a module
+ * that includes the core without playing hands, escoba_sim/_core/common.pyx, keeps no unused copy) */
+static inline int esc_init_tables(void) {
     if (esc_build_tables() != 0) return -1;
     esc_select_impl();
     return 0;
