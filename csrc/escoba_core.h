@@ -281,7 +281,7 @@ static inline const char *esc_impl_name(void) { return esc_impls[esc_impl].name;
 
 /* the hand function for a lineup: the loop for this CPU, or the copy that keeps the voids when a seat
  * reads them (ismcts' infer). Callers that play many hands of one lineup ask once, not per hand (the
- * question loops over the seats: 27 instructions per greedy-maxoros hand when it was asked per hand). */
+ * question loops over the seats: asked per hand it would cost 27 instructions per greedy-maxoros hand). */
 static inline esc_play_hand_fn esc_hand_fn(const esc_rules *R, const esc_player *players) {
     if (esc_players_infer(players, R->players)) return esc_play_hand_inferring;
     return esc_plays_two(R) ? esc_impls[esc_impl].two : esc_impls[esc_impl].hand;
