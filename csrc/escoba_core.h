@@ -268,8 +268,9 @@ static inline void esc_select_impl(void) {
     esc_impl = esc_n_impls - 1;
 }
 
-/* build the lookup tables and pick the hand implementation for this CPU; 0 on success */
-static int esc_init_tables(void) {
+/* build the lookup tables and pick the hand implementation for this CPU; 0 on success (inline: a module
+ * that includes the core without playing hands, escoba_sim/_core/common.pyx, keeps no unused copy) */
+static inline int esc_init_tables(void) {
     if (esc_build_tables() != 0) return -1;
     esc_select_impl();
     return 0;
@@ -280,7 +281,7 @@ static inline const char *esc_impl_name(void) { return esc_impls[esc_impl].name;
 
 /* the hand function for a lineup: the loop for this CPU, or the copy that keeps the voids when a seat
  * reads them (ismcts' infer). Callers that play many hands of one lineup ask once, not per hand (the
- * question loops over the seats: 27 instructions per greedy-maxoros hand when it was asked per hand). */
+ * question loops over the seats: asked per hand it would cost 27 instructions per greedy-maxoros hand). */
 static inline esc_play_hand_fn esc_hand_fn(const esc_rules *R, const esc_player *players) {
     if (esc_players_infer(players, R->players)) return esc_play_hand_inferring;
     return esc_plays_two(R) ? esc_impls[esc_impl].two : esc_impls[esc_impl].hand;

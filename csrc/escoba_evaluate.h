@@ -30,7 +30,9 @@
  * (other hands as placeholders of the right size: only their sizes are read
  * before they are dealt afresh; no stock order at all), and a sample's deal
  * depends only on the seed and the set of unseen cards (in card-id order).
- * Everything is static with the prefix esc_eval_.
+ * Everything is static inline with the prefix esc_eval_: every compiled module includes this header
+ * (csrc.pxd declares the whole core) and only escoba_sim/_core/search.pyx calls it, so the others keep
+ * no unused copy.
  */
 #ifndef ESCOBA_EVALUATE_H
 #define ESCOBA_EVALUATE_H
@@ -53,8 +55,8 @@ static inline int esc_eval_apply(esc_hand *d, int seat, int blow, esc_move o) {
  * option i on deal k. h: the decider's view (see the header comment; blow = 1:
  * h->pending is the laid card, the options are blows, take 0 = no blow).
  * Returns 0, or -1 when the trees' memory cannot be allocated. */
-static int esc_eval_sample(const esc_hand *h, int seat, int blow, const esc_move *opts, int n, int samples,
-                           double c, int rollout, double prior, uint64_t seed, int infer, int16_t *out) {
+static inline int esc_eval_sample(const esc_hand *h, int seat, int blow, const esc_move *opts, int n, int samples,
+                                  double c, int rollout, double prior, uint64_t seed, int infer, int16_t *out) {
     const size_t cap = (size_t)n * (size_t)samples + (size_t)n;
     esc_ismcts_node *pool = (esc_ismcts_node *)malloc(sizeof(esc_ismcts_node) * cap);
     if (pool == NULL) return -1;
@@ -96,7 +98,7 @@ static int esc_eval_sample(const esc_hand *h, int seat, int blow, const esc_move
 /* Exact values (two players, no teams, empty stock: h holds both real hands,
  * the opponent's being the decider's unseen cards): values[i] = the minimax
  * margin of option i for `seat`. */
-static void esc_eval_exact(const esc_hand *h, int seat, int blow, const esc_move *opts, int n, int *values) {
+static inline void esc_eval_exact(const esc_hand *h, int seat, int blow, const esc_move *opts, int n, int *values) {
     esc_ismcts_exact_values(h, seat, blow, opts, n, values);
 }
 

@@ -101,7 +101,7 @@ static ESC_ALWAYS_INLINE void esc_deal(esc_hand *h, const esc_rules *R, int deal
     h->last_capturer = -1;
     h->lucky_deal = 0;
     h->pending = -1;
-    /* whole arrays, each a few vector stores (the loop over seats was a loop: its exit mispredicted) */
+    /* whole arrays, each a few vector stores (a loop over the seats would mispredict its exit) */
     memset(h->hands, 0, sizeof h->hands);
     memset(h->piles, 0, sizeof h->piles);
     memset(h->escobas, 0, sizeof h->escobas);

@@ -579,7 +579,9 @@ static void esc_ismcts_exact_values(const esc_hand *h, int seat, int blow, const
  * it draws one value from the PLAY stream (`rng`) only when it searches (two or more optimal options). */
 static ESC_COLD esc_move esc_ismcts_exploit(const esc_hand *v, int seat, int iters, const esc_ismcts_cfg *cfg,
                                             esc_rng *rng, int blow) {
-    esc_move moves[ESC_ISMCTS_MAX_MOVES];
+    /* zeroed: gcc cannot see that esc_ismcts_exact_values reads only the n_all options written and would
+     * warn that `moves` may be used uninitialized (the memset is nothing beside the exact search) */
+    esc_move moves[ESC_ISMCTS_MAX_MOVES] = {{0}};
     int values[ESC_ISMCTS_MAX_MOVES];
     const int n_all = blow ? esc_ismcts_blow_options(v, moves) : esc_ismcts_legal(v, v->hands[seat], moves);
     esc_ismcts_exact_values(v, seat, blow, moves, n_all, values);

@@ -81,15 +81,13 @@ def test_it_does_not_peek_at_hidden_cards(rules, seed, moves, blow):
 def exact_by_reference(st, moves, blow):
     """The reference engine's own minimax (strategies.EndgameStrategy) of each option, full window."""
     eg = EndgameStrategy(max_cards=40)
-    rules, hands, table, piles, escobas, last = eg._root(st)
+    root = eg._root(st)
     out = []
     for m in moves:
         if blow:
-            out.append(eg._blown(rules, hands, table, piles, escobas, last, eg.me, st.pending_blow[0],
-                                 mask_of(m.take) if m else 0, -math.inf, math.inf))
+            out.append(eg._blown(root, eg.me, st.pending_blow[0], mask_of(m.take) if m else 0, -math.inf, math.inf))
         else:
-            out.append(eg._played(rules, hands, table, piles, escobas, last, eg.me, (m.card, mask_of(m.take)),
-                                  -math.inf, math.inf))
+            out.append(eg._played(root, eg.me, (m.card, mask_of(m.take)), -math.inf, math.inf))
     return out
 
 

@@ -21,6 +21,7 @@ from escoba_sim.game import engine
 from escoba_sim.game.cards import mask_of
 from escoba_sim.game.rules import PRESETS, Ruleset
 from escoba_sim.strategies import EndgameStrategy, parse_strategy
+from escoba_sim.strategies.endgame import Node
 
 NEW = ("sevens", "defensive", "heuristic", "endgame")
 # every new strategy in both seats, against old and new ones, with default and set parameters
@@ -123,7 +124,7 @@ def naive_value(eg: EndgameStrategy, rules, hands, table, piles, escobas, last, 
                 t |= 1 << card
             other = 1 - seat
             nxt = other if h[other] else (seat if h[seat] else -1)
-            vals.append(eg._leaf(rules, t, p, e, la) if nxt < 0 else turn(h, t, p, e, la, nxt, pend))
+            vals.append(eg._leaf(Node(rules, h, t, p, e, la)) if nxt < 0 else turn(h, t, p, e, la, nxt, pend))
         return pick(vals)
 
     return turn(hands, table, piles, escobas, last, seat, pending)
@@ -151,5 +152,5 @@ def test_endgame_search_equals_naive_minimax(preset):
         hands, table, piles, escobas, last = random_endgame(r, rules)
         eg.me = 0
         full = naive_value(eg, rules, hands, table, piles, escobas, last, 0, None)
-        pruned = eg._moves_value(rules, hands, table, piles, escobas, last, 0, -math.inf, math.inf)
+        pruned = eg._moves_value(Node(rules, hands, table, piles, escobas, last), 0, -math.inf, math.inf)
         assert pruned == full
