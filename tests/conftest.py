@@ -1,5 +1,6 @@
 """Shared test setup: in CI the compiled core must be the active engine; hypothesis runs the
-same examples every time (HYPOTHESIS_PROFILE=explore draws new ones); test sizes by engine; CLI helpers."""
+same examples every time (HYPOTHESIS_PROFILE=explore draws new ones); the ``core`` mark and test sizes by
+engine; CLI helpers."""
 
 import os
 import signal
@@ -47,6 +48,30 @@ def assert_reference_replays_core(rules, spec: str, seed: int, hands: int, playe
         st = play_hand(rules, players, seed, i, 0, dealer=i % rules.players)
         for k in columns.SIDE_COLUMNS:
             assert list(got[k][i]) == getattr(st.result, k), (rules.canonical(), spec, i, k)
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "core(what): needs the compiled core (ismcts, oracle, tune, the hint "
+                            "evaluator, the vectorised environment, statistics of strategy behaviour); "
+                            "skipped when the reference engine plays (ESCOBA_SIM_PURE_PYTHON=1)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """``@pytest.mark.core("what")`` (on a test, a class or a module's ``pytestmark``) skips the test when
+    the reference engine plays; on the compiled core it changes nothing."""
+    try:  # not at the top: the engine loads after pytest_sessionstart (CI's ESCOBA_SIM_REQUIRE_CORE)
+        from escoba_sim.native import ENGINE
+    except ImportError:  # a core required but missing (CI): the collection errors already say so
+        return
+    if ENGINE == "cython":
+        return
+    from helpers import core_only_reason
+
+    for item in items:
+        mark = item.get_closest_marker("core")
+        if mark is not None:
+            what = mark.args[0] if mark.args else "the compiled core"
+            item.add_marker(pytest.mark.skip(reason=core_only_reason(what)))
 
 
 def pytest_sessionstart(session):

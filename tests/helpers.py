@@ -31,6 +31,19 @@ def chromium() -> str:
     pytest.skip("chromium is not installed (apt-get install chromium)")
 
 
+def core_only_reason(what: str) -> str:
+    """The one skip reason of a test that needs the compiled core (README.md, Engines; the ``core`` mark,
+    tests/conftest.py, and ``needs_core`` give it)."""
+    return f"{what}: core-only, skipped on the reference engine (ESCOBA_SIM_PURE_PYTHON=1)"
+
+
+def needs_core(what: str) -> None:
+    """Skip the running test, with the ``core`` mark's reason, when the reference engine plays; for a test
+    that finds out only as it runs (one parameter of several) that it needs the compiled core."""
+    if native.ENGINE != "cython":
+        pytest.skip(core_only_reason(what))
+
+
 def assert_same(ref: columns.Batch, got: columns.Batch, where: str) -> None:
     """Field by field, so a failure names the column and the first differing hand."""
     for part in ("hands", "games"):
@@ -51,12 +64,14 @@ def assert_same(ref: columns.Batch, got: columns.Batch, where: str) -> None:
 
 
 def compare_hands(rules: Ruleset, strategies, seed: int, first: int, count: int) -> None:
+    needs_core("the differential check against the compiled core")
     ref = batch.py_play_hands(rules, list(strategies), seed, first, count)
     got = native.core.play_hands(rules, list(strategies), seed, first, count)
     assert_same(ref, got, f"{rules} {strategies} seed={seed} hands {first}..{first + count - 1}")
 
 
 def compare_games(rules: Ruleset, strategies, seed: int, first: int, count: int) -> None:
+    needs_core("the differential check against the compiled core")
     ref = batch.py_play_games(rules, list(strategies), seed, first, count)
     got = native.core.play_games(rules, list(strategies), seed, first, count)
     assert_same(ref, got, f"{rules} {strategies} seed={seed} games {first}..{first + count - 1}")

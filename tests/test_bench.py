@@ -4,6 +4,7 @@ import json
 import types
 
 import pytest
+from helpers import needs_core
 
 from escoba_sim import batch, bench, native
 from escoba_sim.bench import PAIRINGS, format_table, measure
@@ -32,6 +33,8 @@ def test_bench_cli_json(cli):
 def test_measure_grows_its_calls_up_to_the_cap(monkeypatch, engine):
     """Calls double while a quarter of the budget is unspent, and never exceed MAX_CALL_HANDS, whatever
     size they start from (the result memory is then reused call after call; benchmarks/README.md)."""
+    if engine == "cython":
+        needs_core("the compiled core's bench")
     calls = []
 
     def fake_play(rules, players, seed, first, count):

@@ -6,11 +6,10 @@ import subprocess
 import pytest
 
 pytest.importorskip("cma")
-from escoba_sim.native import ENGINE
 from escoba_sim.strategies import parse_strategy
 from escoba_sim.tune import TuneError, evaluate, make_tune_spec, tune
 
-pytestmark = pytest.mark.skipif(ENGINE != "cython", reason="tune plays on the compiled core")
+pytestmark = pytest.mark.core("tune")
 
 
 def small(**kw):

@@ -10,10 +10,9 @@ import pytest
 pytest.importorskip("cma")
 from helpers import one_error
 
-from escoba_sim.native import ENGINE
 from escoba_sim.tune import TuneError, make_tune_spec, tune
 
-pytestmark = pytest.mark.skipif(ENGINE != "cython", reason="tune plays on the compiled core")
+pytestmark = pytest.mark.core("tune")
 
 
 def small(**kw):

@@ -16,6 +16,7 @@ import shutil
 
 import pytest
 from click.testing import CliRunner
+from helpers import needs_core
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -165,10 +166,7 @@ def tune_edits(draw):
 def test_tune_folder(tmp_path_factory, edit):
     """Any edit of a tune folder's files: the same command re-evaluates or refuses, never a traceback."""
     pytest.importorskip("cma")
-    from escoba_sim.native import ENGINE
-
-    if ENGINE != "cython":
-        pytest.skip("tune plays on the compiled core")
+    needs_core("tune")
     base = _finished_tune(tmp_path_factory)
     out = tmp_path_factory.mktemp("tune") / "t"
     shutil.copytree(base, out)

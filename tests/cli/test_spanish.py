@@ -72,6 +72,7 @@ def test_in_process_tests_read_english_unless_they_ask(cli):
 
 # ------------------------------------------------------------------ language-neutral output
 
+@pytest.mark.core("the hint evaluator")
 def test_json_and_saved_records_are_the_same_bytes_in_both_languages(tmp_path):
     record, blown, wrong = tmp_path / "hand.json", tmp_path / "blown.json", tmp_path / "wrong.json"
     # a hand with blows (tradicional, random laying cards that could capture), and one with an illegal move
@@ -109,6 +110,7 @@ def test_json_and_saved_records_are_the_same_bytes_in_both_languages(tmp_path):
 
 # ------------------------------------------------------------------ play's prompt takes the Spanish words
 
+@pytest.mark.core("the hint evaluator")
 def test_play_takes_the_spanish_words_at_its_prompt(tmp_path):
     """`pista` hints, `deshacer` takes back, `salir` quits, `s` blows (under tradicional), in either language."""
     from escoba_sim.hands.play import Session, table_seats

@@ -30,7 +30,8 @@ def test_three_examples():
 @pytest.mark.parametrize("index,module,expect", [
     (0, "pyspiel", r"returns \[(-?\d+\.0), (-?\d+\.0)\] points per side \[\d+, \d+\]"),
     (1, "pettingzoo", r"player_0 reward -?\d+(\.\d+)? points per side \[\d+, \d+\]"),
-    (2, "gymnasium", r"\d+ hands, random policy vs greedy: [+-]\d+\.\d\d points per hand"),
+    pytest.param(2, "gymnasium", r"\d+ hands, random policy vs greedy: [+-]\d+\.\d\d points per hand",
+                 marks=pytest.mark.core("the vectorised environment")),
 ])
 def test_example_runs(index, module, expect):
     _need(module)

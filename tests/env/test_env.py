@@ -22,6 +22,7 @@ def _need(module: str):
 _need("pettingzoo")
 _need("gymnasium")
 
+from helpers import needs_core
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from escoba_sim.env import escoba_v0
@@ -30,7 +31,6 @@ from escoba_sim.env.vector import EscobaVectorEnv, _vec
 from escoba_sim.game import engine
 from escoba_sim.game.rng import PLAY, SplitMix64
 from escoba_sim.game.rules import parse_rules
-from escoba_sim.native import core as _core
 from escoba_sim.strategies import make_strategy
 
 RULESETS = ["ludoteka", "tradicional", "cardgames", "robo", "tradicional(players=3)",
@@ -91,7 +91,7 @@ BACKEND_CASES = [("ludoteka", "greedy", 0), ("ludoteka", "random", 1), ("tradici
                  ("ludoteka", "ismcts:iters=20,infer=1", 1), ("tradicional", "ismcts:iters=20,infer=1", 0)]
 
 
-@pytest.mark.skipif(_vec is None, reason="the compiled core is not built (ESCOBA_SIM_PURE_PYTHON=1)")
+@pytest.mark.core("the vectorised environment")
 @pytest.mark.parametrize("rules,opponent,learner", BACKEND_CASES)
 def test_vector_core_equals_reference_backend(rules, opponent, learner):
     """Observation, mask, reward and termination agree at every step, random legal actions, autoresets."""
@@ -118,8 +118,8 @@ def test_vector_core_equals_reference_backend(rules, opponent, learner):
 def test_vector_learner_plays_the_real_game(backend):
     """A learner choosing greedy's moves against greedy reproduces play_hands(greedy, greedy):
     every env's reward is the engine's margin for its game (env i plays games i, i+N, ...)."""
-    if backend == "core" and _vec is None:
-        pytest.skip("the compiled core is not built")
+    if backend == "core":
+        needs_core("the vectorised environment")
     rules = parse_rules("ludoteka")
     n = 6
     env = EscobaVectorEnv(n, rules="ludoteka", opponent="greedy", backend=backend)
@@ -209,7 +209,7 @@ def test_nothing_else_imports_the_rl_libraries():
     assert out.returncode == 0, out.stderr
 
 
-@pytest.mark.skipif(_core is None, reason="ismcts runs only in the compiled core")
+@pytest.mark.core("ismcts")
 def test_vector_env_against_ismcts():
     env = EscobaVectorEnv(2, opponent="ismcts:iters=30")
     obs, _ = env.reset(seed=4)

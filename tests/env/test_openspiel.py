@@ -22,7 +22,7 @@ def _need(module: str):
 
 pyspiel = _need("pyspiel")
 
-from helpers import REPO
+from helpers import REPO, needs_core
 
 from escoba_sim.env import actions
 from escoba_sim.env.actions import ActionHand, SeatStrategy, hand_returns
@@ -128,10 +128,8 @@ def test_same_hand_as_the_trace_command(cli):
 
 def test_ismcts_plays_through_the_game_as_in_the_core():
     """Our core-only ismcts as an OpenSpiel bot: the hand equals the compiled core's hand."""
+    needs_core("ismcts")
     from escoba_sim.native import core
-
-    if core is None:
-        pytest.skip("ismcts runs only in the compiled core")
 
     strategies = ["ismcts:iters=60", "greedy"]
     for g in range(4):
@@ -331,10 +329,7 @@ def test_yardstick_ismcts_label_replays_its_saved_hands():
     run adds hands of the same strategy (the default has moved since)."""
     import sys
 
-    from escoba_sim import batch
-
-    if batch.ENGINE != "cython":
-        pytest.skip("ismcts runs only in the compiled core")
+    needs_core("ismcts")
     analysis = REPO / "analysis"
     sys.path.insert(0, str(analysis))
     try:

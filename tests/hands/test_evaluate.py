@@ -9,7 +9,6 @@ import random
 import numpy as np
 import pytest
 
-from escoba_sim import native
 from escoba_sim.game import engine
 from escoba_sim.game.cards import mask_of, parse_cards
 from escoba_sim.game.rng import PLAY, SplitMix64, shuffled_deck
@@ -17,7 +16,7 @@ from escoba_sim.game.rules import parse_rules
 from escoba_sim.hands.evaluate import EXACT_MAX_CARDS, InfoSet, evaluate
 from escoba_sim.strategies import EndgameStrategy, make_strategy
 
-pytestmark = pytest.mark.skipif(native.ENGINE != "cython", reason="the evaluator runs in the compiled core")
+pytestmark = pytest.mark.core("the hint evaluator")
 
 
 def position(rules, seed, moves, strategy="greedy", blow=False):

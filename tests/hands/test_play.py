@@ -170,7 +170,7 @@ def test_colour_when_asked(cli, tmp_path):
     assert "your hand: Sc 5e 6e" in ANSI.sub("", out.output)
 
 
-@pytest.mark.skipif(native.ENGINE != "cython", reason="hints need the compiled core")
+@pytest.mark.core("the hint evaluator")
 def test_play_in_a_real_terminal(tmp_path):
     pexpect = pytest.importorskip("pexpect")
     cmd = [sys.executable, "-c", "from escoba_sim.cli import main; main()", "play", "--vs", "ismcts:iters=200",

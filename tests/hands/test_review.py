@@ -12,7 +12,7 @@ from escoba_sim.hands.record import make_record, record_for_hand
 from escoba_sim.hands.review import MARKS, analyze_record, mark_for
 from escoba_sim.strategies import GreedyStrategy
 
-pytestmark = pytest.mark.skipif(native.ENGINE != "cython", reason="the evaluator runs in the compiled core")
+pytestmark = pytest.mark.core("the hint evaluator")
 
 
 def missed_escoba_record():

@@ -356,7 +356,7 @@ def test_known_rng_values():
 
 # ---------------- batch dispatch ----------------
 
-@pytest.mark.skipif(native.ENGINE != "cython", reason="batch runs the reference engine (ESCOBA_SIM_PURE_PYTHON=1)")
+@pytest.mark.core("dispatch to the compiled core")
 def test_batch_dispatches_to_core_when_loaded():
     rules = PRESETS["ludoteka"]
     a = batch.play_hands(rules, ["greedy", "maxoros"], 1, 0, 50, engine_name="cython")

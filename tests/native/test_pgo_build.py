@@ -33,7 +33,7 @@ def test_workload_covers_every_builtin_strategy():
     assert names == set(BUILTINS), f"not trained: {set(BUILTINS) - names}"
 
 
-@pytest.mark.skipif(_core is None, reason="the workload trains the compiled core (ESCOBA_SIM_PURE_PYTHON=1)")
+@pytest.mark.core("the profile-guided build's training")
 def test_workload_runs_on_the_compiled_core():
     done = _pgo_training.train(str(Path(_core.__file__).resolve().parent.parent))
     assert done["main"] == sum(n for _, _, n in _pgo_training.MAIN)
@@ -41,7 +41,7 @@ def test_workload_runs_on_the_compiled_core():
     assert done["evaluate"] > 0 and done["vec_steps"] > 0
 
 
-@pytest.mark.skipif(_core is None, reason="the workload trains the compiled core (ESCOBA_SIM_PURE_PYTHON=1)")
+@pytest.mark.core("the profile-guided build's training")
 def test_workload_refuses_a_core_from_elsewhere(tmp_path):
     with pytest.raises(RuntimeError, match="not from"):
         _pgo_training.train(str(tmp_path))

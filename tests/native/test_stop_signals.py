@@ -11,10 +11,10 @@ import time
 import numpy as np
 import pytest
 
-from escoba_sim import batch, native
+from escoba_sim import batch
 from escoba_sim.game.rules import parse_rules
 
-pytestmark = [pytest.mark.skipif(native.ENGINE != "cython", reason="the searches run in the compiled core"),
+pytestmark = [pytest.mark.core("the searches' stop signals"),
               pytest.mark.skipif(sys.platform != "linux", reason="POSIX signals")]
 
 STOP_BOUND = 4.0  # seconds from the signal to the exit: "about a second", with room for a loaded machine

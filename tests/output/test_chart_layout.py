@@ -7,6 +7,7 @@ stack high), where labels used to be cut, x labels overlapped and stacked bars r
 import itertools
 
 import pytest
+from conftest import engine_sized
 
 from escoba_sim.output import charts, report_charts, report_folder
 from escoba_sim.runs import runner
@@ -19,16 +20,18 @@ LONG = "heuristic:oros=2,keep=0.5,escoba=5,risk=12"
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory):
     base = tmp_path_factory.mktemp("layout")
-    runner.run(runspec.make_spec("greedy", [LONG], "ludoteka", 300, seed=1), base / "run_long")
-    runner.run(runspec.make_spec("greedy", ["maxoros", LONG], "ludoteka", 300, seed=2), base / "run_three")
-    runner.run(runspec.make_spec("greedy", ["maxoros"], "robo", 300, seed=3), base / "run_robo")
-    tournament.tournament(["greedy", "maxoros", "random", LONG, "heuristic:oros=3,keep=0.25,risk=9"], 60,
-                          base / "tournament", seed=4)
+    games = engine_sized(300, 20)
+    runner.run(runspec.make_spec("greedy", [LONG], "ludoteka", games, seed=1), base / "run_long")
+    runner.run(runspec.make_spec("greedy", ["maxoros", LONG], "ludoteka", games, seed=2), base / "run_three")
+    runner.run(runspec.make_spec("greedy", ["maxoros"], "robo", games, seed=3), base / "run_robo")
+    tournament.tournament(["greedy", "maxoros", "random", LONG, "heuristic:oros=3,keep=0.25,risk=9"],
+                          engine_sized(60, 40), base / "tournament", seed=4,
+                          chunk_size=engine_sized(0, 40))  # fewer games drew a win-rate line past its axes
     compare.compare(compare.build_variants([], ["lucky_deal=escobas,off", "ties=shared,none", "target=15,31"]),
-                    "greedy", LONG, 80, base / "compare", seed=5)
+                    "greedy", LONG, engine_sized(80, 8), base / "compare", seed=5)
     # issue 26: 21 pairs, more than a palette's colours and a legend taller than the figure
-    tournament.tournament(["greedy", "maxoros", "random", "defensive", "heuristic", "sevens", LONG], 120,
-                          base / "tournament_21", seed=6, chunk_size=20)
+    tournament.tournament(["greedy", "maxoros", "random", "defensive", "heuristic", "sevens", LONG],
+                          engine_sized(120, 12), base / "tournament_21", seed=6, chunk_size=engine_sized(20, 6))
     return base
 
 

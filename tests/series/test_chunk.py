@@ -8,7 +8,6 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from escoba_sim import native
 from escoba_sim.cli import main
 from escoba_sim.runs.spec import CHUNK_SECONDS, MAX_CHUNK, MIN_CHUNK, make_spec
 from escoba_sim.series.tables import series_chunk_size
@@ -91,7 +90,7 @@ def test_series_default_chunk_is_the_slowest_pairs(tmp_path, monkeypatch):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(native.ENGINE != "cython", reason="ismcts plays in the compiled core only")
+@pytest.mark.core("ismcts")
 def test_ctrl_c_during_a_slow_tournament_keeps_the_chunks_that_landed(tmp_path, interrupt):
     out = tmp_path / "t"
     args = [sys.executable, "-c", "from escoba_sim.cli import main; main()", "tournament", "greedy", "maxoros",

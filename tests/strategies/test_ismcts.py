@@ -12,7 +12,7 @@ for the hand invariants (40 cards, points adding up).
 import numpy as np
 import pytest
 
-from escoba_sim import batch, native
+from escoba_sim import batch
 from escoba_sim.batch import make_player
 from escoba_sim.game import columns
 from escoba_sim.game.engine import play_hand
@@ -21,7 +21,7 @@ from escoba_sim.runs import runner
 from escoba_sim.runs import spec as runspec
 from escoba_sim.strategies import GreedyStrategy, StrategyError, make_strategy, parse_strategy
 
-pytestmark = pytest.mark.skipif(native.ENGINE != "cython", reason="ismcts runs only on the compiled core")
+pytestmark = pytest.mark.core("ismcts")
 
 RULES = ["ludoteka", "tradicional", "cardgames", "robo", "ludoteka(players=3)",
          "ludoteka(players=4,teams=true)", "robo(players=6,teams=true)"]

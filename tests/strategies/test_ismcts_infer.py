@@ -5,13 +5,13 @@ import numpy as np
 import pytest
 from conftest import assert_reference_replays_core
 
-from escoba_sim import batch, native
+from escoba_sim import batch
 from escoba_sim.game.cards import mask_of, value
 from escoba_sim.game.engine import VOIDS_OFF, capture_values, play_hand
 from escoba_sim.game.rules import parse_rules
 from escoba_sim.strategies import GreedyStrategy, RandomStrategy
 
-pytestmark = pytest.mark.skipif(native.ENGINE != "cython", reason="ismcts runs only on the compiled core")
+pytestmark = pytest.mark.core("ismcts")
 
 
 def card_of(v: int, suit: int = 0) -> int:

@@ -13,7 +13,7 @@ import pytest
 from conftest import assert_reference_replays_core
 from helpers import DATA
 
-from escoba_sim import batch, native
+from escoba_sim import batch
 from escoba_sim.batch import make_player
 from escoba_sim.game.cards import mask_of
 from escoba_sim.game.engine import play_hand
@@ -23,7 +23,7 @@ from escoba_sim.strategies import GreedyStrategy, StrategyError, parse_strategy
 sys.path.insert(0, str(DATA))
 from make_ismcts_baseline import record_hand  # noqa: E402  (the generator's recording: both sides play alike)
 
-pytestmark = pytest.mark.skipif(native.ENGINE != "cython", reason="ismcts runs only on the compiled core")
+pytestmark = pytest.mark.core("ismcts")
 
 # the search as it was (the default until it became iters=950,infer=1): greedy rollouts, no exact solving,
 # greedy's blows, uniform deals

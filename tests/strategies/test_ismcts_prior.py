@@ -5,11 +5,11 @@ import math
 import numpy as np
 import pytest
 
-from escoba_sim import batch, native
+from escoba_sim import batch
 from escoba_sim.game.rules import parse_rules
 from escoba_sim.tune import margins
 
-pytestmark = pytest.mark.skipif(native.ENGINE != "cython", reason="ismcts runs only on the compiled core")
+pytestmark = pytest.mark.core("ismcts")
 
 
 def test_the_default_is_guided_and_prior_0_plays_otherwise():

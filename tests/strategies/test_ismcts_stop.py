@@ -6,14 +6,14 @@ import random
 import numpy as np
 import pytest
 
-from escoba_sim import _core, batch, native
+from escoba_sim import _core, batch
 from escoba_sim.game import engine
 from escoba_sim.game.cards import mask_of
 from escoba_sim.game.rng import PLAY, SplitMix64, shuffled_deck
 from escoba_sim.game.rules import parse_rules
 from escoba_sim.strategies import GreedyStrategy
 
-pytestmark = pytest.mark.skipif(native.ENGINE != "cython", reason="ismcts runs only on the compiled core")
+pytestmark = pytest.mark.core("ismcts")
 
 
 @pytest.mark.parametrize("rules,spec", [("ludoteka", "ismcts:iters=400,exact=0,stop=0"),

@@ -12,14 +12,14 @@ import json
 import numpy as np
 import pytest
 
-from escoba_sim import batch, native
+from escoba_sim import batch
 from escoba_sim.batch import make_player
 from escoba_sim.game import columns
 from escoba_sim.game.engine import play_hand
 from escoba_sim.game.rules import parse_rules
 from escoba_sim.strategies import GreedyStrategy, StrategyError, parse_strategy
 
-pytestmark = pytest.mark.skipif(native.ENGINE != "cython", reason="oracle runs only on the compiled core")
+pytestmark = pytest.mark.core("oracle")
 
 RULES = ["ludoteka", "tradicional", "cardgames", "robo", "ludoteka(players=3)", "ludoteka(players=4,teams=true)"]
 

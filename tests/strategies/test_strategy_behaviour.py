@@ -13,12 +13,12 @@ import math
 import numpy as np
 import pytest
 
-from escoba_sim import batch, native
+from escoba_sim import batch
 from escoba_sim.game.rules import PRESETS
 from escoba_sim.runs.runner import run
 from escoba_sim.runs.spec import make_spec
 
-pytestmark = pytest.mark.skipif(native.ENGINE != "cython", reason="statistics need the compiled core")
+pytestmark = pytest.mark.core("statistics of strategy behaviour")
 
 N = 20_000  # hands per run
 SEED = 424242

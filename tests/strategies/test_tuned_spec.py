@@ -2,8 +2,9 @@
 
 import numpy as np
 import pytest
+from helpers import needs_core
 
-from escoba_sim import batch, native
+from escoba_sim import batch
 from escoba_sim.game.rules import PRESETS, parse_rules
 from escoba_sim.runs.spec import RunError, make_spec
 from escoba_sim.strategies import StrategyError, parse_strategy, tuned_params
@@ -31,8 +32,8 @@ def test_the_label_stays_tuned_and_resolves_per_ruleset():
 
 @pytest.mark.parametrize("engine", ["cython", "python"])
 def test_it_plays_exactly_the_resolved_weights(engine):
-    if engine == "cython" and native.ENGINE != "cython":
-        pytest.skip("no compiled core")
+    if engine == "cython":
+        needs_core("the compiled engine's run")
     r = parse_rules("tradicional")
     resolved = parse_strategy("heuristic:tuned").for_rules(r).canonical
     a = batch.play_hands(r, ["heuristic:tuned", "greedy"], 4, 0, 30, engine_name=engine)

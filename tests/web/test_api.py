@@ -69,6 +69,7 @@ def test_a_hand_played_by_requests_is_saved_as_a_legal_record_that_outlives_the_
     assert again.get(f"/records/{name}").json() == record
 
 
+@pytest.mark.core("the hint evaluator")
 def test_analysis_of_a_finished_hand_gives_each_decision_with_its_position(client):
     state = play_out(client, new_game(client))
     r = client.get(f"/api/records/{state['records'][0]}/analysis?seat=0")
@@ -83,6 +84,7 @@ def test_analysis_of_a_finished_hand_gives_each_decision_with_its_position(clien
     assert first["hand"] == sorted(first["hand"], key=parse_card) and len(first["hand"]) == 3
 
 
+@pytest.mark.core("the hint evaluator")
 def test_the_hint_is_plays_hint_for_the_same_deal(client, tmp_path):
     """The page and `play` (hands.play.Session) value the same position with the same seed: the same numbers."""
     game = games.WebGame("g", {"rules": "ludoteka", "vs": "greedy"}, tmp_path / "web", SAMPLES, seed=11)
@@ -221,6 +223,7 @@ def test_a_bad_new_game_is_a_400(client, body, words, tmp_path, monkeypatch):
     assert "Traceback" not in r.text
 
 
+@pytest.mark.core("the hint evaluator")  # /api/analyze values the decisions
 def test_a_forged_record_runs_no_code_and_opens_no_file(client, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     marker = tmp_path / "ran"
