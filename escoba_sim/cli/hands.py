@@ -60,7 +60,7 @@ Examples:
        Re Sb 1e 7b 6o Co Rb 5b 1o So 2c 7o"
   escoba-sim trace -s ismcts --vs greedy --seed 7 --analyze
 
-The same --seed/--game/--hand as a batch run shows the very hand the run
+The same --seed/--game/--hand-index as a batch run shows the very hand the run
 played. With --deck, --seed (default 0) only feeds the random strategy."""))
 @click.option("--strategy", "-s", type=STRATEGY, required=True, help=_("Strategy of seat 0."))
 @click.option("--vs", type=STRATEGY, multiple=True, required=True,
@@ -68,8 +68,9 @@ played. With --deck, --seed (default 0) only feeds the random strategy."""))
 @seed_option(_("Run seed (0 to 2^64-1); without --seed or --deck one is drawn and printed."))
 @click.option("--game", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
               help=_("Game index in the run (0 to 2^64-1)."))
-@click.option("--hand", "hand_index", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--hand-index", "hand_index", type=click.IntRange(min=0), default=0, show_default=True,
               help=_("Hand index within the game (below the engine's limit of hands per game)."))
+@click.option("--hand", "old_hand_index", type=click.IntRange(min=0), hidden=True)  # the old spelling (deprecated: `--hand` is cards in `moves`)
 @click.option("--deck", help=_('A known deal instead of a shuffled one: all 40 cards in dealing order, "7o Rb 3c ...".'))
 @click.option("--dealer", type=click.IntRange(min=0),
               help=_("Dealer seat (default: (game + hand) % players with --seed, 0 with --deck)."))
@@ -80,15 +81,19 @@ played. With --deck, --seed (default 0) only feeds the random strategy."""))
               help=_("Show the evaluator's value of each play, the best move and the loss (as `analyze`); "
                      "with --json, an `analysis` field."))
 @click.option("--samples", type=SAMPLES, default=None, help=_("With --analyze: deals per decision (default 4000)."))
-def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json, with_analysis, samples):
+def trace(*, strategy, vs, seed, game, hand_index, old_hand_index, deck, dealer, ruleset, as_json, with_analysis, samples):
     # the help text is the command's (above), translated
     from ..game.cards import parse_cards
     from ..game.engine import MAX_HANDS_PER_GAME
     from ..hands.record import check_deck, format_trace, play_record
 
+    option = "--hand-index"
+    if old_hand_index is not None:  # the old spelling still works, with a note
+        click.echo(_("note: trace's --hand is now --hand-index (--hand still works, for now)"), err=True)
+        option, hand_index = "--hand", old_hand_index
     if hand_index >= MAX_HANDS_PER_GAME:
-        fail(_("--hand: {index} is past the last hand a game can have ({last})").format(
-            index=hand_index, last=MAX_HANDS_PER_GAME - 1), 2)
+        fail(_("{option}: {index} is past the last hand a game can have ({last})").format(
+            option=option, index=hand_index, last=MAX_HANDS_PER_GAME - 1), 2)
 
     strategies = [strategy, *vs]
     if len(strategies) != ruleset.players:
@@ -107,9 +112,9 @@ def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json, 
         if dealer is None:
             dealer = 0
     elif seed is None:
-        import secrets
+        from ..game.rng import draw_seed
 
-        seed = secrets.randbits(64)
+        seed = draw_seed()
         click.echo(_("seed {seed} (drawn at random; pass --seed {seed} to see this hand again)").format(seed=seed),
                    err=True)
     if dealer is not None and dealer >= ruleset.players:
@@ -283,24 +288,26 @@ Examples:
               help=_("Deals of the unseen cards per hint (default: the evaluator's, 4000)."))
 @click.option("--color/--no-color", "colour", default=None,
               help=_("Cards in colour by suit (default: when the output is a terminal)."))
-def play(vs, teams, partner, rules_text, seed, count, hands_mode, out, samples, colour):
+def play(*, vs, teams, partner, rules_text, seed, count, hands_mode, out, samples, colour):
     # the help text is the command's (above), translated
     from pathlib import Path
 
     from ..hands.evaluate import DEFAULT_SAMPLES
-    from ..hands.play import PlayError, Session, table_seats
+    from ..hands.play import Session
+    from ..hands.table import PlayError
+    from ..lineup import LineupError, table_seats
     from ..strategies import StrategyError
 
     try:
         seats = table_seats(rules_text, list(vs), teams=teams, partner=partner)
-    except PlayError as e:
+    except LineupError as e:
         fail(e)
     rules = seats.rules
     check_out_folder(out)
     if seed is None:
-        import secrets
+        from ..game.rng import draw_seed
 
-        seed = secrets.randbits(64)
+        seed = draw_seed()
         click.echo(_("seed {seed} (drawn at random; pass --seed {seed} to see these deals again)").format(seed=seed),
                    err=True)
     colour = sys.stdout.isatty() if colour is None else colour

@@ -62,23 +62,24 @@ for any --jobs, and `escoba-sim resume DIR` finishes an interrupted --out run.""
 @chunk_option
 @quiet_option
 @scheduler_option
-def run(strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairing, out, as_json, save_hands, sprt,
+def run(*, strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairing, out, as_json, save_hands, sprt,
         alpha, beta, chunk, quiet, scheduler):
     # the help text is the command's (above), translated
-    from ..game.rules import RulesError, parse_rules, sets_player_count
+    from ..game.rules import RulesError, read_rules
     from ..runs.runner import run as run_chunks
     from ..runs.spec import RunError, Sprt, make_spec
 
     if save_hands and not out:
         fail(_("--save-hands needs --out DIR (the hands are written there)"))
     try:
-        rules = parse_rules(rules_text)
+        given = read_rules(rules_text)
     except RulesError as e:
         fail(f"--rules: {e}")
+    rules = given.rules
     try:
         sprt_spec = Sprt.parse(sprt, alpha, beta) if sprt else None
         spec = make_spec(strategy, vs, rules, count, hands=hands_mode, teams=teams,
-                         players_fixed=rules.players != 2 or sets_player_count(rules_text), pairing=pairing,
+                         players_fixed=rules.players != 2 or "players" in given.written, pairing=pairing,
                          seed=seed, chunk_size=chunk or 0, sprt=sprt_spec, save_hands=save_hands)
     except (RunError, RulesError) as e:
         fail(str(e))

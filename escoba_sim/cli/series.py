@@ -45,15 +45,14 @@ def _play(start, out: str, *, jobs, as_json, quiet, scheduler) -> None:
 def _folder(kind: str, out: str | None, seed: int | None, drawn: str) -> tuple[str, int]:
     """``--out`` or a folder the command names (``compare-SEED``, or ``compare-DATE-TIME`` for a seed
     drawn at random), and the seed (drawn when not given: ``drawn`` says so, with the seed)."""
-    import secrets
-
+    from ..game.rng import draw_seed
     from ..series.resume import default_folder
 
     named = out is None
     if named:
         out = default_folder(kind, seed)
     if seed is None:
-        seed = secrets.randbits(64)
+        seed = draw_seed()
         click.echo(drawn.format(seed=seed), err=True)
     if named:
         click.echo(_("results go to {out}/ (choose another folder with --out)").format(out=out), err=True)
@@ -80,7 +79,7 @@ Examples:
 @json_option()
 @quiet_option
 @scheduler_option
-def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, chunk, out, as_json, quiet, scheduler):
+def compare(*, rules_list, vary, design_effects, strategy, vs, count, seed, jobs, chunk, out, as_json, quiet, scheduler):
     # the help text is the command's (above), translated
     from ..game.rules import format_value
     from ..series.compare import DESIGN_EFFECTS, CompareError, build_variants, parse_vary
@@ -140,7 +139,7 @@ same deals, (A, B, B) then (B, A, A): docs/skill.md, "Three players"."""))
 @json_option()
 @quiet_option
 @scheduler_option
-def tournament(strategies, count, ruleset, seed, jobs, chunk, out, save_hands, as_json, quiet, scheduler):
+def tournament(*, strategies, count, ruleset, seed, jobs, chunk, out, save_hands, as_json, quiet, scheduler):
     # the help text is the command's (above), translated
     from ..series.kinds import Tournament
 
@@ -181,7 +180,7 @@ same deals, (A, B, B) then (B, A, A): docs/skill.md, "Three players"."""))
 @json_option()
 @quiet_option
 @scheduler_option
-def skill(rules_list, vary, design_effects, ladder, count, seed, jobs, out, as_json, quiet, scheduler):
+def skill(*, rules_list, vary, design_effects, ladder, count, seed, jobs, out, as_json, quiet, scheduler):
     # the help text is the command's (above), translated
     from ..series.compare import DESIGN_EFFECTS, CompareError
     from ..series.kinds import Skill

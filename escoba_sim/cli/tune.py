@@ -49,7 +49,7 @@ Example:
 @out_option(_("Output folder: every evaluation, summary.json, best.toml (run again to resume)."), required=True)
 @json_option()
 @scheduler_option
-def tune(strategy, ruleset, pool, params, evals, games, check, popsize, sigma, seed, jobs, out, as_json, scheduler):
+def tune(*, strategy, ruleset, pool, params, evals, games, check, popsize, sigma, seed, jobs, out, as_json, scheduler):
     # the help text is the command's (above), translated
     from pathlib import Path
 
