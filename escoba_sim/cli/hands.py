@@ -13,14 +13,17 @@ from ..i18n import translate as _
 from .errors import fail
 from .options import (
     COUNT,
-    RULES,
     SAMPLES,
-    STRATEGY,
     emit_json,
     json_option,
     out_option,
+    partner_option,
+    rules_option,
     seed_option,
+    strategy_option,
+    teams_option,
     terminal_width,
+    vs_option,
 )
 
 
@@ -62,9 +65,8 @@ Examples:
 
 The same --seed/--game/--hand-index as a batch run shows the very hand the run
 played. With --deck, --seed (default 0) only feeds the random strategy."""))
-@click.option("--strategy", "-s", type=STRATEGY, required=True, help=_("Strategy of seat 0."))
-@click.option("--vs", type=STRATEGY, multiple=True, required=True,
-              help=_("Strategy of the next seat; repeat it for 3, 4 or 6 players."))
+@strategy_option(_("Strategy of seat 0."), required=True)
+@vs_option(_("Strategy of the next seat; repeat it for 3, 4 or 6 players."), multiple=True, required=True)
 @seed_option(_("Run seed (0 to 2^64-1); without --seed or --deck one is drawn and printed."))
 @click.option("--game", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
               help=_("Game index in the run (0 to 2^64-1)."))
@@ -74,8 +76,7 @@ played. With --deck, --seed (default 0) only feeds the random strategy."""))
 @click.option("--deck", help=_('A known deal instead of a shuffled one: all 40 cards in dealing order, "7o Rb 3c ...".'))
 @click.option("--dealer", type=click.IntRange(min=0),
               help=_("Dealer seat (default: (game + hand) % players with --seed, 0 with --deck)."))
-@click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True,
-              help=_("Preset, preset(field=value,...) or a TOML file."))
+@rules_option(_("Preset, preset(field=value,...) or a TOML file."))
 @json_option(_("Print the hand record (JSON) instead of the play-by-play."))
 @click.option("--analyze", "with_analysis", is_flag=True,
               help=_("Show the evaluator's value of each play, the best move and the loss (as `analyze`); "
@@ -192,8 +193,7 @@ Example:
   escoba-sim moves --table "1o 4c Rb" --hand "5b 7o\""""))
 @click.option("--hand", "hand_text", required=True, help=_('The cards in hand, e.g. "5b 7o".'))
 @click.option("--table", "table_text", default="", help=_('The cards on the table, e.g. "1o 4c Rb" (empty by default).'))
-@click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True,
-              help=_("Preset, preset(field=value,...) or a TOML file (capture decides what is legal)."))
+@rules_option(_("Preset, preset(field=value,...) or a TOML file (capture decides what is legal)."))
 @json_option(_("Print the moves as JSON."))
 def moves(hand_text, table_text, ruleset, as_json):
     # the help text is the command's (above), translated
@@ -270,15 +270,12 @@ Examples:
   escoba-sim play --vs greedy --vs maxoros              # three players
   escoba-sim play --vs greedy --teams --partner ismcts  # two teams of two
   escoba-sim analyze escoba-play/7-g0-h0.json           # where points were lost"""))
-@click.option("--vs", type=STRATEGY, multiple=True, required=True,
-              help=_("The computer's strategy (any spec, plugins too); repeat it for 3 or 4 players: one per "
-                     "computer seat, in seat order (with --teams: one per opponent)."))
-@click.option("--teams", is_flag=True, help=_("Four players in two teams: you and a computer partner (seat 2) "
-                                              "against seats 1 and 3."))
-@click.option("--partner", type=STRATEGY, help=_("With --teams: your partner's strategy (default: the first --vs)."))
-@click.option("--rules", "-r", "rules_text", default="ludoteka", show_default=True,
-              help=_("Preset, preset(field=value,...) or a TOML file; the player count follows --vs unless set "
-                     "here."))
+@vs_option(_("The computer's strategy (any spec, plugins too); repeat it for 3 or 4 players: one per "
+             "computer seat, in seat order (with --teams: one per opponent)."), multiple=True, required=True)
+@teams_option(_("Four players in two teams: you and a computer partner (seat 2) against seats 1 and 3."))
+@partner_option(_("With --teams: your partner's strategy (default: the first --vs)."))
+@rules_option(_("Preset, preset(field=value,...) or a TOML file; the player count follows --vs unless set here."),
+              text=True)
 @seed_option(_("Seed of the deals; without it one is drawn and printed."))
 @click.option("-n", "count", type=COUNT, default="1", show_default=True,
               help=_("Games to play (hands with --hands)."))
@@ -295,13 +292,10 @@ def play(*, vs, teams, partner, rules_text, seed, count, hands_mode, out, sample
     from ..hands.evaluate import DEFAULT_SAMPLES
     from ..hands.play import Session
     from ..hands.table import PlayError
-    from ..lineup import LineupError, table_seats
+    from ..lineup import table_seats
     from ..strategies import StrategyError
 
-    try:
-        seats = table_seats(rules_text, list(vs), teams=teams, partner=partner)
-    except LineupError as e:
-        fail(e)
+    seats = table_seats(rules_text, list(vs), teams=teams, partner=partner)
     rules = seats.rules
     check_out_folder(out)
     if seed is None:
