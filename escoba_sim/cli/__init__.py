@@ -82,7 +82,7 @@ del _command
 
 
 def _report_errors(command: click.Command) -> None:
-    """Every command ends a library error it does not handle itself the same way (``errors.reporting``)."""
+    """Every command ends a library error it does not handle itself the same way (``reporting`` in cli/errors.py)."""
     if command.callback is not None and command is not main:
         command.callback = reporting(command.callback)
     for sub in getattr(command, "commands", {}).values():
