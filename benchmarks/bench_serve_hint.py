@@ -29,7 +29,8 @@ from pathlib import Path
 import uvicorn
 
 from escoba_sim.hands.evaluate import DEFAULT_SAMPLES
-from escoba_sim.hands.play import Session, table_seats
+from escoba_sim.hands.play import Session
+from escoba_sim.lineup import table_seats
 from escoba_sim.web import app as web_app
 from escoba_sim.web import games
 

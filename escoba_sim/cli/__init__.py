@@ -23,6 +23,7 @@ import click  # noqa: E402  (after the language: see above)
 from .. import __version__  # noqa: E402
 from ..i18n import translate as _  # noqa: E402
 from . import hands, rules, runs, series, tune, web  # noqa: E402
+from .errors import reporting  # noqa: E402
 
 
 def _version_message() -> str:
@@ -78,6 +79,17 @@ for _command in (hands.trace, hands.replay, hands.moves, hands.play, hands.analy
                  tune.tune, runs.bench, web.serve):
     main.add_command(_command)
 del _command
+
+
+def _report_errors(command: click.Command) -> None:
+    """Every command ends a library error it does not handle itself the same way (``reporting`` in cli/errors.py)."""
+    if command.callback is not None and command is not main:
+        command.callback = reporting(command.callback)
+    for sub in getattr(command, "commands", {}).values():
+        _report_errors(sub)
+
+
+_report_errors(main)
 
 
 def _accept_lang(command: click.Command) -> None:

@@ -4,6 +4,7 @@ continues the work, when the error carries one) and exits non-zero."""
 
 from __future__ import annotations
 
+import functools
 import sys
 
 import click
@@ -31,6 +32,21 @@ def render(error: BaseException) -> str:
     if isinstance(error, EscobaError):
         return error.render(name_of=flag_of)
     return str(error)
+
+
+def reporting(callback):
+    """A command's ``callback`` with the command line's one catch of the library's errors: an ``EscobaError``
+    the command does not handle itself ends as one line and exit 1 (``fail``), its parameters named by the
+    running command's flags (the command's context is still the current one here)."""
+
+    @functools.wraps(callback)
+    def invoke(*args, **kwargs):
+        try:
+            return callback(*args, **kwargs)
+        except EscobaError as e:
+            fail(e)
+
+    return invoke
 
 
 def fail(error: BaseException | str, code: int = 1):

@@ -13,14 +13,17 @@ from ..i18n import translate as _
 from .errors import fail
 from .options import (
     COUNT,
-    RULES,
     SAMPLES,
-    STRATEGY,
     emit_json,
     json_option,
     out_option,
+    partner_option,
+    rules_option,
     seed_option,
+    strategy_option,
+    teams_option,
     terminal_width,
+    vs_option,
 )
 
 
@@ -60,35 +63,38 @@ Examples:
        Re Sb 1e 7b 6o Co Rb 5b 1o So 2c 7o"
   escoba-sim trace -s ismcts --vs greedy --seed 7 --analyze
 
-The same --seed/--game/--hand as a batch run shows the very hand the run
+The same --seed/--game/--hand-index as a batch run shows the very hand the run
 played. With --deck, --seed (default 0) only feeds the random strategy."""))
-@click.option("--strategy", "-s", type=STRATEGY, required=True, help=_("Strategy of seat 0."))
-@click.option("--vs", type=STRATEGY, multiple=True, required=True,
-              help=_("Strategy of the next seat; repeat it for 3, 4 or 6 players."))
+@strategy_option(_("Strategy of seat 0."), required=True)
+@vs_option(_("Strategy of the next seat; repeat it for 3, 4 or 6 players."), multiple=True, required=True)
 @seed_option(_("Run seed (0 to 2^64-1); without --seed or --deck one is drawn and printed."))
 @click.option("--game", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
               help=_("Game index in the run (0 to 2^64-1)."))
-@click.option("--hand", "hand_index", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--hand-index", "hand_index", type=click.IntRange(min=0), default=0, show_default=True,
               help=_("Hand index within the game (below the engine's limit of hands per game)."))
+@click.option("--hand", "old_hand_index", type=click.IntRange(min=0), hidden=True)  # the old spelling (deprecated: `--hand` is cards in `moves`)
 @click.option("--deck", help=_('A known deal instead of a shuffled one: all 40 cards in dealing order, "7o Rb 3c ...".'))
 @click.option("--dealer", type=click.IntRange(min=0),
               help=_("Dealer seat (default: (game + hand) % players with --seed, 0 with --deck)."))
-@click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True,
-              help=_("Preset, preset(field=value,...) or a TOML file."))
+@rules_option(_("Preset, preset(field=value,...) or a TOML file."))
 @json_option(_("Print the hand record (JSON) instead of the play-by-play."))
 @click.option("--analyze", "with_analysis", is_flag=True,
               help=_("Show the evaluator's value of each play, the best move and the loss (as `analyze`); "
                      "with --json, an `analysis` field."))
 @click.option("--samples", type=SAMPLES, default=None, help=_("With --analyze: deals per decision (default 4000)."))
-def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json, with_analysis, samples):
+def trace(*, strategy, vs, seed, game, hand_index, old_hand_index, deck, dealer, ruleset, as_json, with_analysis, samples):
     # the help text is the command's (above), translated
     from ..game.cards import parse_cards
     from ..game.engine import MAX_HANDS_PER_GAME
     from ..hands.record import check_deck, format_trace, play_record
 
+    option = "--hand-index"
+    if old_hand_index is not None:  # the old spelling still works, with a note
+        click.echo(_("note: trace's --hand is now --hand-index (--hand still works, for now)"), err=True)
+        option, hand_index = "--hand", old_hand_index
     if hand_index >= MAX_HANDS_PER_GAME:
-        fail(_("--hand: {index} is past the last hand a game can have ({last})").format(
-            index=hand_index, last=MAX_HANDS_PER_GAME - 1), 2)
+        fail(_("{option}: {index} is past the last hand a game can have ({last})").format(
+            option=option, index=hand_index, last=MAX_HANDS_PER_GAME - 1), 2)
 
     strategies = [strategy, *vs]
     if len(strategies) != ruleset.players:
@@ -107,9 +113,9 @@ def trace(strategy, vs, seed, game, hand_index, deck, dealer, ruleset, as_json, 
         if dealer is None:
             dealer = 0
     elif seed is None:
-        import secrets
+        from ..game.rng import draw_seed
 
-        seed = secrets.randbits(64)
+        seed = draw_seed()
         click.echo(_("seed {seed} (drawn at random; pass --seed {seed} to see this hand again)").format(seed=seed),
                    err=True)
     if dealer is not None and dealer >= ruleset.players:
@@ -187,8 +193,7 @@ Example:
   escoba-sim moves --table "1o 4c Rb" --hand "5b 7o\""""))
 @click.option("--hand", "hand_text", required=True, help=_('The cards in hand, e.g. "5b 7o".'))
 @click.option("--table", "table_text", default="", help=_('The cards on the table, e.g. "1o 4c Rb" (empty by default).'))
-@click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True,
-              help=_("Preset, preset(field=value,...) or a TOML file (capture decides what is legal)."))
+@rules_option(_("Preset, preset(field=value,...) or a TOML file (capture decides what is legal)."))
 @json_option(_("Print the moves as JSON."))
 def moves(hand_text, table_text, ruleset, as_json):
     # the help text is the command's (above), translated
@@ -265,15 +270,12 @@ Examples:
   escoba-sim play --vs greedy --vs maxoros              # three players
   escoba-sim play --vs greedy --teams --partner ismcts  # two teams of two
   escoba-sim analyze escoba-play/7-g0-h0.json           # where points were lost"""))
-@click.option("--vs", type=STRATEGY, multiple=True, required=True,
-              help=_("The computer's strategy (any spec, plugins too); repeat it for 3 or 4 players: one per "
-                     "computer seat, in seat order (with --teams: one per opponent)."))
-@click.option("--teams", is_flag=True, help=_("Four players in two teams: you and a computer partner (seat 2) "
-                                              "against seats 1 and 3."))
-@click.option("--partner", type=STRATEGY, help=_("With --teams: your partner's strategy (default: the first --vs)."))
-@click.option("--rules", "-r", "rules_text", default="ludoteka", show_default=True,
-              help=_("Preset, preset(field=value,...) or a TOML file; the player count follows --vs unless set "
-                     "here."))
+@vs_option(_("The computer's strategy (any spec, plugins too); repeat it for 3 or 4 players: one per "
+             "computer seat, in seat order (with --teams: one per opponent)."), multiple=True, required=True)
+@teams_option(_("Four players in two teams: you and a computer partner (seat 2) against seats 1 and 3."))
+@partner_option(_("With --teams: your partner's strategy (default: the first --vs)."))
+@rules_option(_("Preset, preset(field=value,...) or a TOML file; the player count follows --vs unless set here."),
+              text=True)
 @seed_option(_("Seed of the deals; without it one is drawn and printed."))
 @click.option("-n", "count", type=COUNT, default="1", show_default=True,
               help=_("Games to play (hands with --hands)."))
@@ -283,24 +285,23 @@ Examples:
               help=_("Deals of the unseen cards per hint (default: the evaluator's, 4000)."))
 @click.option("--color/--no-color", "colour", default=None,
               help=_("Cards in colour by suit (default: when the output is a terminal)."))
-def play(vs, teams, partner, rules_text, seed, count, hands_mode, out, samples, colour):
+def play(*, vs, teams, partner, rules_text, seed, count, hands_mode, out, samples, colour):
     # the help text is the command's (above), translated
     from pathlib import Path
 
     from ..hands.evaluate import DEFAULT_SAMPLES
-    from ..hands.play import PlayError, Session, table_seats
+    from ..hands.play import Session
+    from ..hands.table import PlayError
+    from ..lineup import table_seats
     from ..strategies import StrategyError
 
-    try:
-        seats = table_seats(rules_text, list(vs), teams=teams, partner=partner)
-    except PlayError as e:
-        fail(e)
+    seats = table_seats(rules_text, list(vs), teams=teams, partner=partner)
     rules = seats.rules
     check_out_folder(out)
     if seed is None:
-        import secrets
+        from ..game.rng import draw_seed
 
-        seed = secrets.randbits(64)
+        seed = draw_seed()
         click.echo(_("seed {seed} (drawn at random; pass --seed {seed} to see these deals again)").format(seed=seed),
                    err=True)
     colour = sys.stdout.isatty() if colour is None else colour

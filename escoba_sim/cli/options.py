@@ -158,10 +158,39 @@ def variant_options(f):
                         help=_("Vary one field of the base ruleset, e.g. lucky_deal=escobas,off (repeatable)."))(f)
 
 
-def ruleset_option(f):
-    """``--rules``/``-r`` parsed into a Ruleset, default ludoteka: tournament, tune and bench."""
+def rules_option(help: str | None = None, *, text: bool = False, multiple: bool = False):
+    """``--rules``/``-r``, the one declaration of every command that takes a ruleset: parsed into a Ruleset
+    (``ruleset``, default ludoteka; the default help is that of tournament, tune and bench); ``text=True``
+    keeps the text (``rules_text``) for a command that asks which fields it sets (``game.rules.read_rules``:
+    run, play); ``multiple=True`` repeats it (``rules_list``, no default: compare, skill)."""
+    if multiple:
+        return click.option("--rules", "-r", "rules_list", type=RULES, multiple=True, help=help)
+    if text:
+        return click.option("--rules", "-r", "rules_text", default="ludoteka", show_default=True, help=help)
     return click.option("--rules", "-r", "ruleset", type=RULES, default="ludoteka", show_default=True,
-                        help=_("Ruleset."))(f)
+                        help=help or _("Ruleset."))
+
+
+# --- the line-up: who plays (each command says what its strategies are) ---
+
+def strategy_option(help: str, **kw):
+    """``--strategy``/``-s``: the first seat's strategy (run, trace, compare)."""
+    return click.option("--strategy", "-s", type=STRATEGY, help=help, **kw)
+
+
+def vs_option(help: str, name: str = "vs", **kw):
+    """``--vs``: the other seats' strategies (run, trace, play, compare; tune's pool as ``pool``)."""
+    return click.option("--vs", name, type=STRATEGY, help=help, **kw)
+
+
+def teams_option(help: str):
+    """``--teams``: two teams (run, play)."""
+    return click.option("--teams", is_flag=True, help=help)
+
+
+def partner_option(help: str):
+    """``--partner``: the person's partner with teams (play)."""
+    return click.option("--partner", type=STRATEGY, help=help)
 
 
 def given_on_command_line(name: str) -> bool:

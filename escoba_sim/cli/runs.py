@@ -12,16 +12,18 @@ from ..i18n import translate as _
 from .errors import fail
 from .options import (
     COUNT,
-    STRATEGY,
     chunk_option,
     emit_json,
     jobs_option,
     json_option,
     out_option,
     quiet_option,
-    ruleset_option,
+    rules_option,
     scheduler_option,
     seed_option,
+    strategy_option,
+    teams_option,
+    vs_option,
 )
 from .running import executor, play_and_print_series, run_and_report
 
@@ -40,14 +42,13 @@ Examples:
 Duplicate pairing plays each deal once per rotation of the seats, so -n
 maps to ceil(n / rotations) deals. The same --seed gives the same result
 for any --jobs, and `escoba-sim resume DIR` finishes an interrupted --out run."""))
-@click.option("--strategy", "-s", type=STRATEGY, required=True, help=_("Strategy of the first entrant (seat 0)."))
-@click.option("--vs", type=STRATEGY, multiple=True, required=True,
-              help=_("An opposing strategy; repeat it for 3, 4 or 6 players (or use --teams)."))
+@strategy_option(_("Strategy of the first entrant (seat 0)."), required=True)
+@vs_option(_("An opposing strategy; repeat it for 3, 4 or 6 players (or use --teams)."), multiple=True, required=True)
 @click.option("-n", "count", type=COUNT, default="10000", show_default=True,
               help=_("Games played in total (hands with --hands): 1e6, 2.5e5, 1_000_000. Rounded up to whole rotations."))
-@click.option("--rules", "-r", "rules_text", default="ludoteka", show_default=True,
-              help=_("Preset, preset(field=value,...) or a TOML file; the player count follows the strategies unless set here."))
-@click.option("--teams", is_flag=True, help=_("Two teams (4 or 6 players from --rules): seats 0,2,4 play --strategy, the others --vs."))
+@rules_option(_("Preset, preset(field=value,...) or a TOML file; the player count follows the strategies unless set here."),
+              text=True)
+@teams_option(_("Two teams (4 or 6 players from --rules): seats 0,2,4 play --strategy, the others --vs."))
 @seed_option(_("Run seed; without it one is drawn and printed."))
 @jobs_option(_("Worker processes (default: all cores). Results do not depend on it."))
 @click.option("--hands", "hands_mode", is_flag=True, help=_("-n counts single hands instead of games."))
@@ -62,23 +63,24 @@ for any --jobs, and `escoba-sim resume DIR` finishes an interrupted --out run.""
 @chunk_option
 @quiet_option
 @scheduler_option
-def run(strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairing, out, as_json, save_hands, sprt,
+def run(*, strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairing, out, as_json, save_hands, sprt,
         alpha, beta, chunk, quiet, scheduler):
     # the help text is the command's (above), translated
-    from ..game.rules import RulesError, parse_rules, sets_player_count
+    from ..game.rules import RulesError, read_rules
     from ..runs.runner import run as run_chunks
     from ..runs.spec import RunError, Sprt, make_spec
 
     if save_hands and not out:
         fail(_("--save-hands needs --out DIR (the hands are written there)"))
     try:
-        rules = parse_rules(rules_text)
+        given = read_rules(rules_text)
     except RulesError as e:
         fail(f"--rules: {e}")
+    rules = given.rules
     try:
         sprt_spec = Sprt.parse(sprt, alpha, beta) if sprt else None
         spec = make_spec(strategy, vs, rules, count, hands=hands_mode, teams=teams,
-                         players_fixed=rules.players != 2 or sets_player_count(rules_text), pairing=pairing,
+                         players_fixed=rules.players != 2 or "players" in given.written, pairing=pairing,
                          seed=seed, chunk_size=chunk or 0, sprt=sprt_spec, save_hands=save_hands)
     except (RunError, RulesError) as e:
         fail(str(e))
@@ -146,7 +148,7 @@ def _finite(ctx, param, value):
 \b
 Example:
   escoba-sim bench --seconds 3 --json"""))
-@ruleset_option
+@rules_option()
 @click.option("--seconds", type=click.FloatRange(0.01, 3600), default=2.0, show_default=True, callback=_finite,
               help=_("Time per measurement for the compiled core (the reference gets a quarter, at least 1 s)."))
 @json_option(_("Print the measurements as JSON on stdout."))

@@ -11,17 +11,18 @@ from ..i18n import translate as _
 from .errors import fail
 from .options import (
     COUNT,
-    RULES,
     STRATEGY,
     chunk_option,
     jobs_option,
     json_option,
     out_option,
     quiet_option,
-    ruleset_option,
+    rules_option,
     scheduler_option,
     seed_option,
+    strategy_option,
     variant_options,
+    vs_option,
 )
 from .running import play_and_print_series
 
@@ -45,15 +46,14 @@ def _play(start, out: str, *, jobs, as_json, quiet, scheduler) -> None:
 def _folder(kind: str, out: str | None, seed: int | None, drawn: str) -> tuple[str, int]:
     """``--out`` or a folder the command names (``compare-SEED``, or ``compare-DATE-TIME`` for a seed
     drawn at random), and the seed (drawn when not given: ``drawn`` says so, with the seed)."""
-    import secrets
-
+    from ..game.rng import draw_seed
     from ..series.resume import default_folder
 
     named = out is None
     if named:
         out = default_folder(kind, seed)
     if seed is None:
-        seed = secrets.randbits(64)
+        seed = draw_seed()
         click.echo(drawn.format(seed=seed), err=True)
     if named:
         click.echo(_("results go to {out}/ (choose another folder with --out)").format(out=out), err=True)
@@ -67,11 +67,10 @@ Examples:
   escoba-sim compare --rules ludoteka --rules cardgames -n 1e4 --seed 12345
   escoba-sim compare --vary lucky_deal=escobas,off --vary ties=shared,none -n 1e4 --out cmp2
   escoba-sim compare --design-effects -n 1e4 --out effects"""))
-@click.option("--rules", "-r", "rules_list", type=RULES, multiple=True,
-              help=_("A ruleset to compare (repeat it); with --vary, the one base ruleset (default ludoteka)."))
+@rules_option(_("A ruleset to compare (repeat it); with --vary, the one base ruleset (default ludoteka)."), multiple=True)
 @variant_options
-@click.option("--strategy", "-s", type=STRATEGY, default="greedy", show_default=True, help=_("First player's strategy."))
-@click.option("--vs", type=STRATEGY, default="maxoros", show_default=True, help=_("Second player's strategy."))
+@strategy_option(_("First player's strategy."), default="greedy", show_default=True)
+@vs_option(_("Second player's strategy."), default="maxoros", show_default=True)
 @click.option("-n", "count", type=COUNT, default="10000", show_default=True, help=_("Games per ruleset (e.g. 1e5)."))
 @seed_option(_("One seed for every ruleset (the same deals)."))
 @jobs_option()
@@ -80,33 +79,30 @@ Examples:
 @json_option()
 @quiet_option
 @scheduler_option
-def compare(rules_list, vary, design_effects, strategy, vs, count, seed, jobs, chunk, out, as_json, quiet, scheduler):
+def compare(*, rules_list, vary, design_effects, strategy, vs, count, seed, jobs, chunk, out, as_json, quiet, scheduler):
     # the help text is the command's (above), translated
     from ..game.rules import format_value
-    from ..series.compare import DESIGN_EFFECTS, CompareError, build_variants, parse_vary
+    from ..series.compare import DESIGN_EFFECTS, build_variants, parse_vary
     from ..series.kinds import Compare
 
     given_vary = list(vary)
     vary = given_vary + (list(DESIGN_EFFECTS) if design_effects else [])
-    try:
-        variants = build_variants(list(rules_list), vary)
-        # a repeated option is refused, never dropped: the same ruleset twice, the same field=value twice
-        seen: set = set()
-        for r in rules_list:
-            if r.digest() in seen:
-                fail(_("--rules {rules} is given twice (as written or as its preset): give each ruleset once").format(
-                    rules=r.canonical()))
-            seen.add(r.digest())
-        pairs: set = set()
-        for text in given_vary:
-            field, values = parse_vary(text)
-            for v in values:
-                if (field, repr(v)) in pairs:
-                    fail(_("--vary {field}={value} is given twice: give each value once").format(
-                        field=field, value=format_value(v)))
-                pairs.add((field, repr(v)))
-    except CompareError as e:
-        fail(e)
+    variants = build_variants(list(rules_list), vary)
+    # a repeated option is refused, never dropped: the same ruleset twice, the same field=value twice
+    seen: set = set()
+    for r in rules_list:
+        if r.digest() in seen:
+            fail(_("--rules {rules} is given twice (as written or as its preset): give each ruleset once").format(
+                rules=r.canonical()))
+        seen.add(r.digest())
+    pairs: set = set()
+    for text in given_vary:
+        field, values = parse_vary(text)
+        for v in values:
+            if (field, repr(v)) in pairs:
+                fail(_("--vary {field}={value} is given twice: give each value once").format(
+                    field=field, value=format_value(v)))
+            pairs.add((field, repr(v)))
     out, seed = _folder("compare", out, seed,
                         _("seed {seed} (drawn at random; pass --seed {seed} to repeat this comparison)"))
     _play(lambda: Compare.start(out, variants=variants, strategy=strategy, vs=vs, n=count, seed=seed,
@@ -130,7 +126,7 @@ Under 3 players (-r 'tradicional(players=3)') each pair plays two runs on the
 same deals, (A, B, B) then (B, A, A): docs/skill.md, "Three players"."""))
 @click.argument("strategies", nargs=-1, required=True, type=STRATEGY)
 @click.option("-n", "count", type=COUNT, default="10000", show_default=True, help=_("Games per pair (e.g. 1e5)."))
-@ruleset_option
+@rules_option()
 @seed_option(_("One seed for every pair (the same deals)."))
 @jobs_option()
 @chunk_option
@@ -140,7 +136,7 @@ same deals, (A, B, B) then (B, A, A): docs/skill.md, "Three players"."""))
 @json_option()
 @quiet_option
 @scheduler_option
-def tournament(strategies, count, ruleset, seed, jobs, chunk, out, save_hands, as_json, quiet, scheduler):
+def tournament(*, strategies, count, ruleset, seed, jobs, chunk, out, save_hands, as_json, quiet, scheduler):
     # the help text is the command's (above), translated
     from ..series.kinds import Tournament
 
@@ -167,8 +163,8 @@ Examples:
 
 Under 3 players (-r 'tradicional(players=3)') each pair plays two runs on the
 same deals, (A, B, B) then (B, A, A): docs/skill.md, "Three players"."""))
-@click.option("--rules", "-r", "rules_list", type=RULES, multiple=True,
-              help=_("A ruleset (repeat it to rank several); with --vary, the one base ruleset. Default ludoteka."))
+@rules_option(_("A ruleset (repeat it to rank several); with --vary, the one base ruleset. Default ludoteka."),
+              multiple=True)
 @variant_options
 @click.option("--ladder", default="random,greedy,heuristic,endgame,ismcts", show_default=True, metavar="S1,S2,...",
               help=_("Strategies, weakest first, comma-separated (a spec's own parameters too: "
@@ -181,19 +177,16 @@ same deals, (A, B, B) then (B, A, A): docs/skill.md, "Three players"."""))
 @json_option()
 @quiet_option
 @scheduler_option
-def skill(rules_list, vary, design_effects, ladder, count, seed, jobs, out, as_json, quiet, scheduler):
+def skill(*, rules_list, vary, design_effects, ladder, count, seed, jobs, out, as_json, quiet, scheduler):
     # the help text is the command's (above), translated
-    from ..series.compare import DESIGN_EFFECTS, CompareError
+    from ..series.compare import DESIGN_EFFECTS
     from ..series.kinds import Skill
-    from ..series.skill import SkillError, check_ladder, check_rulesets, skill_variants, split_ladder
+    from ..series.skill import check_ladder, check_rulesets, skill_variants, split_ladder
 
-    try:
-        variants = skill_variants(list(rules_list), list(vary) + (list(DESIGN_EFFECTS) if design_effects else []))
-        check_rulesets(variants)
-        strategies = split_ladder(ladder)
-        check_ladder(strategies)
-    except (CompareError, SkillError) as e:
-        fail(e)
+    variants = skill_variants(list(rules_list), list(vary) + (list(DESIGN_EFFECTS) if design_effects else []))
+    check_rulesets(variants)
+    strategies = split_ladder(ladder)
+    check_ladder(strategies)
     out, seed = _folder("skill", out, seed,
                         _("seed {seed} (drawn at random; pass --seed {seed} to repeat this skill ladder)"))
     _play(lambda: Skill.start(out, variants=variants, strategies=strategies, n=count, seed=seed), out,

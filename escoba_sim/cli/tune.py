@@ -13,9 +13,10 @@ from .options import (
     jobs_option,
     json_option,
     out_option,
-    ruleset_option,
+    rules_option,
     scheduler_option,
     seed_option,
+    vs_option,
 )
 from .running import executor, same_command, stops_cleanly
 
@@ -31,9 +32,9 @@ Example:
   escoba-sim tune heuristic --vs greedy --evals 300 --games 2e4 --out tune1 -j 2
   escoba-sim run -s heuristic:tune1/best.toml --vs heuristic -n 1e5"""))
 @click.argument("strategy", type=STRATEGY)
-@ruleset_option
-@click.option("--vs", "pool", type=STRATEGY, multiple=True, default=("greedy",), show_default=True,
-              help=_("An opponent of the pool (repeat for several); the score is the mean margin over the pool."))
+@rules_option()
+@vs_option(_("An opponent of the pool (repeat for several); the score is the mean margin over the pool."), name="pool",
+           multiple=True, default=("greedy",), show_default=True)
 @click.option("--param", "params", multiple=True, metavar="NAME",
               help=_("Tune only this parameter (repeat; default: every non-integer parameter)."))
 @click.option("--evals", type=COUNT, default="200", show_default=True,
@@ -49,7 +50,7 @@ Example:
 @out_option(_("Output folder: every evaluation, summary.json, best.toml (run again to resume)."), required=True)
 @json_option()
 @scheduler_option
-def tune(strategy, ruleset, pool, params, evals, games, check, popsize, sigma, seed, jobs, out, as_json, scheduler):
+def tune(*, strategy, ruleset, pool, params, evals, games, check, popsize, sigma, seed, jobs, out, as_json, scheduler):
     # the help text is the command's (above), translated
     from pathlib import Path
 

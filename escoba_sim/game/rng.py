@@ -10,6 +10,8 @@ not resumed (its hands would differ).
 
 from __future__ import annotations
 
+import secrets
+
 M64 = (1 << 64) - 1
 M32 = (1 << 32) - 1
 GOLDEN = 0x9E3779B97F4A7C15
@@ -17,6 +19,12 @@ DECK, PLAY = 0, 1
 # 1 (escoba-sim 0.1.0 until this change): one below(i + 1) = (next() * (i + 1)) >> 64 per swap.
 # 2: two swaps per next(), each from one 32-bit half with exact rejection (shuffled_deck).
 DEAL_STREAM_VERSION = 2
+
+
+def draw_seed() -> int:
+    """A run seed (0 to 2^64-1) from the system's randomness, for a command given none; the one place a
+    seed is drawn, so every command's drawn seed is of the same range as a typed ``--seed``."""
+    return secrets.randbits(64)
 
 
 def _finalize(z: int) -> int:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from ..files import TOML_LIMIT, UntrustedFile, read_text, read_toml
+from ..files import UntrustedFile, read_toml
 from ..i18n import N_, translate
 from ..i18n import ngettext as i18n_ngettext
 from ..i18n import translate as _
@@ -303,6 +303,10 @@ def _parse_pairs(text: str, where: str) -> dict[str, str]:
 
 def load_rules_file(path: str | Path) -> Ruleset:
     """A ruleset from the TOML file ``path`` the person named (regular file, bounded size and depth)."""
+    return _read_rules_file(path).rules
+
+
+def _read_rules_file(path: str | Path) -> GivenRules:
     try:
         data = read_toml(path)
     except UntrustedFile as e:
@@ -315,7 +319,7 @@ def load_rules_file(path: str | Path) -> Ruleset:
     for k, v in data.items():
         if isinstance(v, (dict, list)):
             raise RulesError(_("{path}: `{name}` must be a single value").format(path=path, name=k))
-    return _apply_overrides(base, data, str(path))
+    return GivenRules(_apply_overrides(base, data, str(path)), frozenset(data))
 
 
 def _is_file(text: str) -> bool:
@@ -331,16 +335,31 @@ def _shown(path: str | Path, width: int = 80) -> str:
     return text if len(text) <= width else text[:width - 3] + "..."
 
 
+@dataclass(frozen=True)
+class GivenRules:
+    """A ruleset as the person wrote it: the parsed ``rules`` and the fields the text ``written`` sets
+    (``players`` in ``ludoteka(players=3)`` or in a TOML file; none for a bare preset). A command whose
+    player count follows its strategies asks ``"players" in written``."""
+
+    rules: Ruleset
+    written: frozenset[str] = frozenset()
+
+
 def parse_rules(spec: str | Ruleset | None, files: bool = True) -> Ruleset:
     """Parse a preset name, ``preset(field=value,...)``, ``field=value,...`` or a TOML path.
 
     ``files=False`` for a ruleset read from a folder, a record or a request: only presets and
     inline specs (such as the canonical string), and a file name is a RulesError; nothing is opened.
     """
+    return read_rules(spec, files).rules
+
+
+def read_rules(spec: str | Ruleset | None, files: bool = True) -> GivenRules:
+    """``parse_rules``, also telling which fields the text sets (a Ruleset given as one sets none)."""
     if spec is None:
-        return PRESETS[DEFAULT_PRESET]
+        return GivenRules(PRESETS[DEFAULT_PRESET])
     if isinstance(spec, Ruleset):
-        return spec
+        return GivenRules(spec)
     text = str(spec).strip()
     if not files:
         if text.endswith(".toml") or "/" in text:
@@ -348,36 +367,15 @@ def parse_rules(spec: str | Ruleset | None, files: bool = True) -> Ruleset:
                                "or preset(field=value,...) such as ludoteka (a file it names is never opened)").format(
                 text=_shown(text)))
     elif text.endswith(".toml") or "/" in text or _is_file(text):
-        return load_rules_file(text)
+        return _read_rules_file(text)
     if not text:
         raise RulesError(_("empty rules: give a preset name such as ludoteka"))
     m = _SPEC.match(text)
     if m:
         base = _preset(m.group(1))
-        return _apply_overrides(base, _parse_pairs(m.group(2) or "", text), text)
+        pairs = _parse_pairs(m.group(2) or "", text)
+        return GivenRules(_apply_overrides(base, pairs, text), frozenset(pairs))
     if "=" in text and "(" not in text:
-        return _apply_overrides(PRESETS[DEFAULT_PRESET], _parse_pairs(text, text), text)
+        pairs = _parse_pairs(text, text)
+        return GivenRules(_apply_overrides(PRESETS[DEFAULT_PRESET], pairs, text), frozenset(pairs))
     raise RulesError(_("`{text}`: expected a preset, preset(field=value,...) or a .toml file").format(text=text))
-
-
-def sets_player_count(text: str | None) -> bool:
-    """Whether a rules spec (or the TOML file it names) sets the player count explicitly.
-
-    A command that takes a ruleset and strategies lets the player count follow the number of
-    strategies unless the ruleset names it; this only looks for ``players =``, so an unreadable
-    file or a malformed spec answers False and ``parse_rules`` reports the problem.
-    """
-    if not text:
-        return False
-    p = Path(text)
-    try:
-        is_file = p.is_file()
-    except (OSError, ValueError):  # a name too long to be a file, a NUL byte: a spec, not a file
-        is_file = False
-    if is_file:
-        try:
-            text = read_text(p, TOML_LIMIT)
-        except (UntrustedFile, ValueError):  # unreadable, not a regular file, not UTF-8: parse_rules says so
-            return False
-        return bool(re.search(r"^\s*players\s*=", text, re.M))
-    return bool(re.search(r"\bplayers\s*=", text))

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -25,13 +24,12 @@ import click
 from ..game import engine
 from ..game.cards import OROS_MASK, SEVENS_MASK, SIETE_OROS, CardError, card_str, parse_cards, suit
 from ..game.engine import HandState, Move
-from ..game.rules import RulesError, Ruleset, parse_rules, sets_player_count
 from ..i18n import N_, ngettext
 from ..i18n import translate as _
-from ..strategies import parse_strategy
+from ..lineup import PERSON_SEAT, Seats
 from .evaluate import DEFAULT_SAMPLES, EvaluationError, format_value, option_label
 from .record import format_score, score_json
-from .table import PERSON_SEAT, Event, PlayError, Table
+from .table import Event, Table
 
 SUIT_COLOURS = ("yellow", "red", "blue", "green")  # oros, copas, espadas, bastos
 KEYS = N_("? hint, u take back, q quit")  # shown translated: keys() (the Spanish words work in both languages)
@@ -67,86 +65,6 @@ def unfinished_reason(e: BaseException) -> str:
     text = "".join(c if c.isprintable() else "?" for c in " ".join(str(e).split()))  # one printable line
     text = text if len(text) <= 200 else text[:197] + "..."
     return f"error: {text}" if text else f"error: {type(e).__name__}"
-
-
-@dataclass
-class Seats:
-    """Who plays each seat: the person (None) or a strategy spec."""
-
-    rules: Ruleset
-    specs: list[str | None]
-
-    def name(self, seat: int) -> str:
-        if self.specs[seat] is None:
-            return _("you")
-        return _("seat {seat} ({strategy})").format(seat=seat, strategy=parse_strategy(self.specs[seat]).short)
-
-    def side_name(self, side: int) -> str:
-        seats = [s for s in range(self.rules.players) if self.rules.side_of(s) == side]
-        if len(seats) == 1:
-            return _("you") if self.specs[seats[0]] is None else parse_strategy(self.specs[seats[0]]).short
-        return " + ".join(_("you") if self.specs[s] is None else f"{s}:{parse_strategy(self.specs[s]).short}"
-                          for s in seats)
-
-
-def seat_specs(rules: Ruleset, vs: list[str], partner: str | None = None) -> Seats:
-    """Seat 0 is the person; the others play ``vs``: one spec plays every computer seat, one per computer seat
-    plays them in seat order (1, 2, ...), and with teams one per opponent plays the opponents' seats (1, 3)
-    while the partner (seat 2, and 4) plays ``partner`` (default: the first ``vs``). Any other count is a
-    PlayError: a strategy given is never dropped."""
-    computer = list(range(1, rules.players))
-    opponents = [s for s in computer if rules.side_of(s) != rules.side_of(PERSON_SEAT)]
-    if not vs:
-        raise PlayError(_("give the computer's strategy with --vs"))
-    if len(vs) == len(computer) and len(vs) > 1 and partner is None:
-        return Seats(rules, [None, *vs])
-    if len(vs) != 1 and len(vs) != len(opponents):
-        fits = _(" or ").join(dict.fromkeys(str(n) for n in (1, len(opponents), len(computer)) if n))
-        raise PlayError(_("{rules} seats {computer} computer players ({opponents} against you): give {fits} --vs, "
-                          "not {given}").format(rules=rules.canonical(), computer=len(computer),
-                                                opponents=len(opponents), fits=fits, given=len(vs)))
-    specs: list[str | None] = [None]
-    for seat in computer:
-        if seat in opponents:
-            k = opponents.index(seat)
-            specs.append(vs[k] if len(vs) > 1 else vs[0])
-        else:
-            specs.append(partner or vs[0])
-    return Seats(rules, specs)
-
-
-def table_seats(rules_text: str | None, vs: list[str], *, teams: bool = False, partner: str | None = None) -> Seats:
-    """The seats of a sitting: the ruleset ``rules_text`` names, fitted to the computer seats, and who plays each.
-
-    Without ``teams`` the player count follows ``vs`` (one computer seat per spec) unless
-    ``rules_text`` sets it, and then one ``vs`` plays every computer seat; with ``teams`` four
-    players sit in two teams, the person and ``partner`` (default: the first ``vs``) against one or
-    two ``vs``. A strategy that cheats (reads hidden cards) is refused as an opponent or partner.
-    Raises ``PlayError`` with one line naming the option at fault.
-    """
-    for spec in (*vs, *([partner] if partner else [])):
-        if parse_strategy(spec).cheats:
-            raise PlayError(_("`{strategy}` cheats (it reads every hand, yours included, and the stock): it is a "
-                              "yardstick for analysis, not an opponent").format(strategy=parse_strategy(spec).short))
-    try:
-        rules = parse_rules(rules_text)
-    except RulesError as e:
-        raise PlayError(f"--rules: {e}") from None
-    if teams:
-        if len(vs) > 2:
-            raise PlayError(_("--teams: give one --vs (both opponents) or two (seat 1, seat 3)"))
-        rules = rules.replace(players=4, teams=True)
-    elif partner:
-        raise PlayError(_("--partner needs --teams"))
-    elif not sets_player_count(rules_text) and rules.players != 1 + len(vs):
-        try:
-            rules = parse_rules(rules.replace(players=1 + len(vs)))
-        except RulesError as e:
-            raise PlayError(f"{len(vs)} --vs: {e}") from None
-    elif len(vs) > 1 and len(vs) != rules.players - 1:
-        raise PlayError(_("{rules} is played by {players} players: give one --vs (every computer seat) or "
-                          "{others}").format(rules=rules.canonical(), players=rules.players, others=rules.players - 1))
-    return seat_specs(rules, list(vs), partner)
 
 
 def number_choice(first: int, count: int) -> str:

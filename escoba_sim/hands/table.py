@@ -32,7 +32,6 @@ from .evaluate import DEFAULT_SAMPLES, MAX_SAMPLES, Evaluation, evaluate
 from .record import make_record
 
 PERSON = "person"  # the `strategies` entry of the person's seat in a record
-PERSON_SEAT = 0
 MOVE_KINDS = ("lay", "capture", "blow")  # the events that are moves of the hand (a take-back cuts them)
 
 

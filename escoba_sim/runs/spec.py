@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import json
 import math
-import secrets
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 from ..batch import engine_for
 from ..game.columns import MAX_COUNT
+from ..game.rng import draw_seed
 from ..game.rules import RulesError, Ruleset, parse_rules
 from ..i18n import N_
 from ..i18n import translate as _
@@ -321,7 +321,7 @@ def make_spec(strategy: str, vs: Iterable[str], rules: Ruleset | str | None = No
     if not 0 < n <= MAX_COUNT:
         raise RunError(_("-n must be from 1 to {most}, got {n}").format(most=f"{MAX_COUNT:.0e}".replace("e+", "e"), n=n))
     if seed is None:
-        seed = secrets.randbits(64)
+        seed = draw_seed()
     if not 0 <= seed < 2**64:
         raise RunError(_("--seed must be between 0 and 2**64 - 1, got {seed}").format(seed=seed))
     if not 0 <= chunk_size <= MAX_COUNT:

@@ -1,7 +1,7 @@
 """The games the page plays: one ``WebGame`` per game id, kept in a bounded ``GameStore``.
 
 A game is the page's front end of the table (``hands.table.Table``, as ``play`` is the terminal's): the
-same seats (``hands.play.table_seats``), deals, dealers and computer draws (game 0, hand h), the same
+same seats (``lineup.table_seats``), deals, dealers and computer draws (game 0, hand h), the same
 hints, take-back and hand records (written into the server's folder under names the table makes). This
 module turns requests into the table's decisions, and its state and events into JSON. Every request is
 validated here: a move names a card and the cards it takes, and must be one of the engine's legal moves.
@@ -21,13 +21,14 @@ from ..errors import EscobaError
 from ..game import engine
 from ..game.cards import OROS_MASK, SEVENS_MASK, SIETE_OROS, CardError, card_str, cards_of, parse_card
 from ..game.engine import Move
+from ..game.rng import draw_seed
 from ..game.rules import PRESETS, RulesError, parse_rules
 from ..hands.evaluate import DEFAULT_SAMPLES, MAX_SAMPLES, EvaluationError, format_value, option_label
-from ..hands.play import table_seats
 from ..hands.record import score_json
 from ..hands.review import AnalysisError, analyze_record
-from ..hands.table import PERSON_SEAT, Event, PlayError, SaveFailed, Table
+from ..hands.table import Event, SaveFailed, Table
 from ..i18n import N_
+from ..lineup import PERSON_SEAT, LineupError, table_seats
 from ..strategies import StrategyError, parse_strategy
 from ..strategies.registry import BUILTINS
 
@@ -95,7 +96,7 @@ def _seats(data: Any):
         raise WebError(N_("`{vs}` is a plugin: the page plays the built-in strategies only"), vs=vs)
     try:
         return table_seats(rules.canonical(), [spec.canonical], teams=teams)
-    except (PlayError, StrategyError) as e:
+    except (LineupError, StrategyError) as e:
         raise WebError(files.first_line(e)) from None
 
 
@@ -107,7 +108,7 @@ class WebGame:
         self.id, self.out, self.samples = game_id, out, samples
         self.seats = _seats(request)
         self.rules = self.seats.rules
-        self.seed = secrets.randbits(64) if seed is None else seed
+        self.seed = draw_seed() if seed is None else seed
         self.table = Table(self.rules, self.seats.specs, self.seed, out, samples=samples,
                            single_hand=not self.rules.target)
         self.records: list[str] = []  # the names of this game's saved records, hand by hand

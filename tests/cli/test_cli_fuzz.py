@@ -83,7 +83,7 @@ def test_moves(args):
 
 @FUZZ
 @given(strategy, strategy,
-       options({"--vs": strategy, "--seed": number, "--game": number, "--hand": number, "--dealer": number,
+       options({"--vs": strategy, "--seed": number, "--game": number, "--hand-index": number, "--dealer": number,
                 "--deck": cards | st.just(_deck()), "-r": rules, "--json": st.none()}))
 def test_trace(first, second, args):
     check(["trace", "-s", first, "--vs", second, *args])

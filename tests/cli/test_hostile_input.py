@@ -47,7 +47,7 @@ VALID_LONG_RULES = "ludoteka(" + " " * 260 + "target=21)"
     (["bench", "--seconds", "nan"], "not a number of seconds"),
     (["bench", "--seconds", "inf"], "--seconds"),
     (["trace", "-s", "greedy", "--vs", "random", "--seed", "1", "--game", "18446744073709551621"], "--game"),
-    (["trace", "-s", "greedy", "--vs", "random", "--seed", "1", "--hand", "10000"], "--hand"),
+    (["trace", "-s", "greedy", "--vs", "random", "--seed", "1", "--hand-index", "10000"], "--hand-index"),
 ])
 def test_bad_arguments_are_one_line(cli, args, message):
     assert message in one_error(cli(*args))

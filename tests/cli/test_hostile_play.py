@@ -19,8 +19,10 @@ from hypothesis import strategies as st
 from escoba_sim.cli import main
 from escoba_sim.game.rules import parse_rules
 from escoba_sim.hands import table as table_mod
-from escoba_sim.hands.play import PlayError, Session, seat_specs, table_seats
+from escoba_sim.hands.play import Session
 from escoba_sim.hands.record import record_for_hand, replay_record
+from escoba_sim.hands.table import PlayError
+from escoba_sim.lineup import LineupError, seat_specs, table_seats
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", 40))
@@ -285,9 +287,9 @@ def test_three_opponents_in_teams_take_their_seats_in_order(cli, tmp_path):
     assert seat_specs(r, ["greedy", "random"]).specs == [None, "greedy", "greedy", "random"]  # opponents, partner
     assert seat_specs(r, ["greedy"]).specs == [None, "greedy", "greedy", "greedy"]
     for vs in (["greedy"] * 4, ["greedy"] * 2 + ["random"] * 3):
-        with pytest.raises(PlayError, match=f"not {len(vs)}"):
+        with pytest.raises(LineupError, match=f"not {len(vs)}"):
             seat_specs(r, vs)
-    with pytest.raises(PlayError):
+    with pytest.raises(LineupError):
         seat_specs(parse_rules("ludoteka(players=6,teams=yes)"), ["a", "b", "c", "d"])
     # the other repeated options of play, trace and analyze are honoured or refused too:
     # trace: one strategy per seat, all of them

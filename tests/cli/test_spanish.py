@@ -113,7 +113,8 @@ def test_json_and_saved_records_are_the_same_bytes_in_both_languages(tmp_path):
 @pytest.mark.core("the hint evaluator")
 def test_play_takes_the_spanish_words_at_its_prompt(tmp_path):
     """`pista` hints, `deshacer` takes back, `salir` quits, `s` blows (under tradicional), in either language."""
-    from escoba_sim.hands.play import Session, table_seats
+    from escoba_sim.hands.play import Session
+    from escoba_sim.lineup import table_seats
 
     def sitting(answer, rules="ludoteka", vs="greedy", seed=5, lang="es"):
         said: list[str] = []

@@ -4,15 +4,7 @@ import itertools
 
 import pytest
 
-from escoba_sim.game.rules import (
-    FIELD_NAMES,
-    PRESET_SOURCES,
-    PRESETS,
-    RulesError,
-    Ruleset,
-    parse_rules,
-    sets_player_count,
-)
+from escoba_sim.game.rules import FIELD_NAMES, PRESET_SOURCES, PRESETS, RulesError, Ruleset, parse_rules, read_rules
 
 # The preset table of RULES.md, column by column.
 RULES_MD_TABLE = """
@@ -142,12 +134,18 @@ def test_impossible_combinations_are_refused(spec, fragment):
     assert str(e.value).startswith(spec)  # the error names the spec it came from
 
 
-def test_sets_player_count(tmp_path):
-    assert not sets_player_count(None) and not sets_player_count("") and not sets_player_count("ludoteka")
-    assert sets_player_count("ludoteka(players=3)") and sets_player_count("players = 4")
+def test_read_rules_tells_the_fields_written(tmp_path):
+    def written(spec):
+        return read_rules(spec).written
+
+    assert written(None) == written("ludoteka") == frozenset()
+    assert written("ludoteka(players=3)") == {"players"} and written("players = 4, ties=none") == {"players", "ties"}
+    assert read_rules("ludoteka(players=3)").rules == parse_rules("ludoteka(players=3)")
     f = tmp_path / "r.toml"
     f.write_text("preset = 'robo'\n  players = 3\n")
-    assert sets_player_count(str(f))
+    assert written(str(f)) == {"players"} and read_rules(str(f)).rules.players == 3
     f.write_text("# players = 3 is not set here\npreset = 'robo'\n")
-    assert not sets_player_count(str(f))
-    assert not sets_player_count("x" * 5000)  # too long to be a file name: a spec
+    assert written(str(f)) == frozenset()
+    f.write_text("[rules]\nplayers = 4\n")
+    assert written(str(f)) == {"players"}
+    assert read_rules(parse_rules("robo")).written == frozenset()  # a Ruleset names no text

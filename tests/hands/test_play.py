@@ -10,8 +10,9 @@ import pytest
 
 from escoba_sim import native
 from escoba_sim.game.rules import parse_rules
-from escoba_sim.hands.play import PlayError, Session, seat_specs, table_seats
+from escoba_sim.hands.play import Session
 from escoba_sim.hands.record import replay_record
+from escoba_sim.lineup import LineupError, seat_specs, table_seats
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -224,11 +225,22 @@ def test_table_seats():
     assert table_seats("ludoteka(players=3)", ["greedy"]).specs == [None, "greedy", "greedy"]
     for kw, message in [
         (dict(rules_text="ludoteka", vs=["oracle"]), "cheats"),
-        (dict(rules_text="nope", vs=["greedy"]), "--rules: unknown preset"),
-        (dict(rules_text="ludoteka", vs=["greedy"] * 3, teams=True), "--teams: give one --vs"),
-        (dict(rules_text="ludoteka", vs=["greedy"], partner="maxoros"), "--partner needs --teams"),
-        (dict(rules_text="ludoteka", vs=["greedy"] * 6), "6 --vs: "),
-        (dict(rules_text="ludoteka(players=4)", vs=["greedy"] * 2), "is played by 4 players: give one --vs"),
-    ]:
-        with pytest.raises(PlayError, match=message):
+        (dict(rules_text="nope", vs=["greedy"]), "^rules: unknown preset"),
+        (dict(rules_text="ludoteka", vs=["greedy"] * 3, teams=True), "^teams: give one vs "),
+        (dict(rules_text="ludoteka", vs=["greedy"], partner="maxoros"), "^partner needs teams$"),
+        (dict(rules_text="ludoteka", vs=["greedy"] * 6), "^6 vs: "),
+        (dict(rules_text="ludoteka(players=4)", vs=["greedy"] * 2), "is played by 4 players: give one vs "),
+    ]:  # the library names its parameters; the command line names their flags (below)
+        with pytest.raises(LineupError, match=message):
             table_seats(**kw)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-r", "nope"], "Error: --rules: unknown preset"),
+    (["--vs", "greedy", "--vs", "greedy", "--vs", "greedy", "--teams"], "Error: --teams: give one --vs (both"),
+    (["--partner", "maxoros"], "Error: --partner needs --teams\n"),
+    (["-r", "ludoteka(players=4)", "--vs", "random"], "give one --vs (every computer seat) or 3"),
+])
+def test_play_names_the_flags_of_a_lineup_error(cli, tmp_path, args, message):
+    out = cli("play", "--vs", "greedy", *args, "--out", tmp_path, input="q\n")
+    assert out.exit_code == 1 and message in out.output, out.output

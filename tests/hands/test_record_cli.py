@@ -93,6 +93,19 @@ def test_trace_without_seed_draws_one_and_says_so(cli):
     assert again.stdout == out.stdout
 
 
+def test_trace_hand_index_and_the_old_spelling(cli):
+    args = ("trace", "-s", "greedy", "--vs", "maxoros", "--seed", 3, "--game", 1, "--json")
+    new = cli(*args, "--hand-index", 2)
+    assert new.exit_code == 0 and json.loads(new.stdout)["hand"] == 2 and not new.stderr
+    old = cli(*args, "--hand", 2)  # the old name still works, with a note on stderr
+    assert old.exit_code == 0 and old.stdout == new.stdout
+    assert old.stderr == "note: trace's --hand is now --hand-index (--hand still works, for now)\n"
+    assert "nota: el --hand de trace ahora es --hand-index" in cli(*args, "--hand", 2, lang="es").stderr
+    assert "--hand-index: 10000 is past the last hand" in cli(*args, "--hand-index", 10000).stderr
+    assert "Error: --hand: 10000 is past the last hand" in cli(*args, "--hand", 10000).stderr  # named as typed
+    assert "--hand " not in cli("trace", "--help").output  # hidden
+
+
 def test_human_trace_shows_turns_escobas_and_the_sheet(cli):
     for seed in range(50):
         out = cli("trace", "-s", "greedy", "--vs", "greedy", "--seed", seed)

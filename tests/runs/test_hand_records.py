@@ -104,7 +104,7 @@ def test_run_cli_save_hands_writes_records_that_replay_and_analyze_read(cli, tmp
     assert cli("replay", first).exit_code == 0
     rec = json.loads(first.read_text())  # trace shows the same hand from the seed, game and hand in its name
     a, b = rec["strategies"]
-    shown = cli("trace", "-s", a, "--vs", b, "--seed", 5, "--game", rec["game"], "--hand", rec["hand"], "--json")
+    shown = cli("trace", "-s", a, "--vs", b, "--seed", 5, "--game", rec["game"], "--hand-index", rec["hand"], "--json")
     assert json.loads(shown.stdout) == rec
     assert read_manifest(out)["hand_records"] is True
 

@@ -80,7 +80,7 @@ def test_trace_plays_ismcts_and_its_record_is_the_core_hand(cli, rules):
     r = parse_rules(rules)
     specs = ["ismcts:iters=50"] + ["greedy"] * (r.players - 1)
     args = ["trace", "-s", specs[0], *sum((["--vs", v] for v in specs[1:]), []), "-r", rules, "--seed", 9,
-            "--game", 2, "--hand", 1]
+            "--game", 2, "--hand-index", 1]
     out = cli(*args, "--json")
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)

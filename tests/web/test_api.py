@@ -17,8 +17,9 @@ with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2; httpx
 
 from escoba_sim.game.cards import parse_card  # noqa: E402
 from escoba_sim.game.engine import Move  # noqa: E402
-from escoba_sim.hands.play import Session, table_seats  # noqa: E402
+from escoba_sim.hands.play import Session  # noqa: E402
 from escoba_sim.hands.record import replay_record  # noqa: E402
+from escoba_sim.lineup import table_seats  # noqa: E402
 from escoba_sim.web import games  # noqa: E402
 from escoba_sim.web.app import MAX_BODY, create_app  # noqa: E402
 

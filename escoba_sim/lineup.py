@@ -1,0 +1,108 @@
+"""The line-up: who sits at a table where a person plays (``escoba-sim play``, the web page's games), from
+the rules the person wrote (``game.rules.read_rules``: whether they set the player count), the computer's
+strategies, teams and the partner. ``table_seats`` is the one place those are fitted to seats and checked;
+``seat_specs`` gives each computer seat its strategy once the ruleset is fixed.
+
+Errors are ``LineupError`` naming the parameter at fault by its library name (``Parameter("vs")``); the
+command line renders it as its flag (``--vs``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import EscobaError, Parameter
+from .game.rules import GivenRules, RulesError, Ruleset, parse_rules, read_rules
+from .i18n import translate as _
+from .strategies import parse_strategy
+
+PERSON_SEAT = 0
+
+
+class LineupError(EscobaError):
+    """The table asked for cannot be set (a cheating opponent, rules and seats that do not fit); one line."""
+
+
+@dataclass
+class Seats:
+    """Who plays each seat: the person (None) or a strategy spec."""
+
+    rules: Ruleset
+    specs: list[str | None]
+
+    def name(self, seat: int) -> str:
+        if self.specs[seat] is None:
+            return _("you")
+        return _("seat {seat} ({strategy})").format(seat=seat, strategy=parse_strategy(self.specs[seat]).short)
+
+    def side_name(self, side: int) -> str:
+        seats = [s for s in range(self.rules.players) if self.rules.side_of(s) == side]
+        if len(seats) == 1:
+            return _("you") if self.specs[seats[0]] is None else parse_strategy(self.specs[seats[0]]).short
+        return " + ".join(_("you") if self.specs[s] is None else f"{s}:{parse_strategy(self.specs[s]).short}"
+                          for s in seats)
+
+
+def seat_specs(rules: Ruleset, vs: list[str], partner: str | None = None) -> Seats:
+    """Seat 0 is the person; the others play ``vs``: one spec plays every computer seat, one per computer seat
+    plays them in seat order (1, 2, ...), and with teams one per opponent plays the opponents' seats (1, 3)
+    while the partner (seat 2, and 4) plays ``partner`` (default: the first ``vs``). Any other count is a
+    LineupError: a strategy given is never dropped."""
+    computer = list(range(1, rules.players))
+    opponents = [s for s in computer if rules.side_of(s) != rules.side_of(PERSON_SEAT)]
+    if not vs:
+        raise LineupError(_("give the computer's strategy with {vs}"), parameter="vs", vs=Parameter("vs"))
+    if len(vs) == len(computer) and len(vs) > 1 and partner is None:
+        return Seats(rules, [None, *vs])
+    if len(vs) != 1 and len(vs) != len(opponents):
+        fits = _(" or ").join(dict.fromkeys(str(n) for n in (1, len(opponents), len(computer)) if n))
+        raise LineupError(_("{rules} seats {computer} computer players ({opponents} against you): give {fits} {vs}, "
+                            "not {given}"), parameter="vs", rules=rules.canonical(), computer=len(computer),
+                          opponents=len(opponents), fits=fits, vs=Parameter("vs"), given=len(vs))
+    specs: list[str | None] = [None]
+    for seat in computer:
+        if seat in opponents:
+            k = opponents.index(seat)
+            specs.append(vs[k] if len(vs) > 1 else vs[0])
+        else:
+            specs.append(partner or vs[0])
+    return Seats(rules, specs)
+
+
+def table_seats(rules_text: str | GivenRules | None, vs: list[str], *, teams: bool = False,
+                partner: str | None = None) -> Seats:
+    """The seats of a sitting: the ruleset ``rules_text`` names, fitted to the computer seats, and who plays each.
+
+    Without ``teams`` the player count follows ``vs`` (one computer seat per spec) unless
+    ``rules_text`` sets it, and then one ``vs`` plays every computer seat; with ``teams`` four
+    players sit in two teams, the person and ``partner`` (default: the first ``vs``) against one or
+    two ``vs``. A strategy that cheats (reads hidden cards) is refused as an opponent or partner.
+    Raises ``LineupError`` with one line naming the parameter at fault.
+    """
+    for spec in (*vs, *([partner] if partner else [])):
+        if parse_strategy(spec).cheats:
+            raise LineupError(_("`{strategy}` cheats (it reads every hand, yours included, and the stock): it is a "
+                                "yardstick for analysis, not an opponent"), strategy=parse_strategy(spec).short)
+    try:
+        given = rules_text if isinstance(rules_text, GivenRules) else read_rules(rules_text)
+    except RulesError as e:
+        raise LineupError("{name}: {error}", parameter="rules", name=Parameter("rules"), error=str(e)) from None
+    rules = given.rules
+    if teams:
+        if len(vs) > 2:
+            raise LineupError(_("{teams}: give one {vs} (both opponents) or two (seat 1, seat 3)"), parameter="vs",
+                              teams=Parameter("teams"), vs=Parameter("vs"))
+        rules = rules.replace(players=4, teams=True)
+    elif partner:
+        raise LineupError(_("{partner} needs {teams}"), parameter="partner", partner=Parameter("partner"),
+                          teams=Parameter("teams"))
+    elif "players" not in given.written and rules.players != 1 + len(vs):
+        try:
+            rules = parse_rules(rules.replace(players=1 + len(vs)))
+        except RulesError as e:
+            raise LineupError("{count} {name}: {error}", parameter="vs", count=len(vs), name=Parameter("vs"),
+                              error=str(e)) from None
+    elif len(vs) > 1 and len(vs) != rules.players - 1:
+        raise LineupError(_("{rules} is played by {players} players: give one {vs} (every computer seat) or "
+                            "{others}"), parameter="vs", rules=rules.canonical(), players=rules.players,
+                          vs=Parameter("vs"), others=rules.players - 1)
+    return seat_specs(rules, list(vs), partner)

@@ -1,0 +1,48 @@
+"""The library names its parameters, not the command line's flags: a message string outside escoba_sim/cli/
+that says ``--teams`` would read wrong to a Python caller and to the web page. A message names the parameter
+with a ``Parameter`` placeholder (``EscobaError(template, teams=Parameter("teams"))``) and the command line
+renders the flag (cli/errors.flag_of). Docstrings may name flags (they describe the commands)."""
+
+import ast
+import re
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "escoba_sim"
+FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]+")
+# i18n.py reads --lang from argv itself (the language must be known before click parses anything)
+ALLOWED = {"i18n.py"}
+# TEMPORARY (issue 33): files being converted by another helper at the same time (runs/folder.py,
+# runs/cluster.py, runs/aggregates.py, series/*.py, tune.py), runs/runner.py (another helper's file),
+# runs/spec.py (make_spec's messages: converted once series/ re-raises a run's error keeping its fields)
+# and output/console.py (a printed header naming --strategy/--vs). The lead empties this after merging.
+TEMPORARY = {"runs/folder.py", "runs/cluster.py", "runs/aggregates.py", "tune.py", "runs/runner.py",
+             "runs/spec.py", "output/console.py"}
+TEMPORARY_FOLDERS = {"series"}
+
+
+def flags_named(path: Path) -> list[str]:
+    """``line: --flag`` for each string constant (docstrings aside) that names a flag."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    return [f"{node.lineno}: {' '.join(FLAG.findall(node.value))}" for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+            and FLAG.search(node.value)]
+
+
+def test_library_messages_name_parameters_not_flags():
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE)
+        if rel.parts[0] in ("cli", *TEMPORARY_FOLDERS) or rel.as_posix() in ALLOWED | TEMPORARY:
+            continue
+        found += [f"{rel.as_posix()}:{line}" for line in flags_named(path)]
+    assert not found, "name the parameter (Parameter placeholder), not the flag:\n" + "\n".join(found)
+
+
+def test_the_scan_sees_a_flag_in_a_message_and_not_in_a_docstring(tmp_path):
+    f = tmp_path / "m.py"
+    f.write_text('"""Set --teams."""\n\n\ndef f():\n    """--vs here is prose."""\n'
+                 '    raise ValueError("give --vs")\n')
+    assert flags_named(f) == ["6: --vs"]
