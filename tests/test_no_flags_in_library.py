@@ -11,13 +11,13 @@ PACKAGE = Path(__file__).resolve().parent.parent / "escoba_sim"
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]+")
 # i18n.py reads --lang from argv itself (the language must be known before click parses anything)
 ALLOWED = {"i18n.py"}
-# TEMPORARY (issue 33): files being converted by another helper at the same time (runs/folder.py,
-# runs/cluster.py, runs/aggregates.py, series/*.py, tune.py), runs/runner.py (another helper's file),
-# runs/spec.py (make_spec's messages: converted once series/ re-raises a run's error keeping its fields)
-# and output/console.py (a printed header naming --strategy/--vs). The lead empties this after merging.
-TEMPORARY = {"runs/folder.py", "runs/cluster.py", "runs/aggregates.py", "tune.py", "runs/runner.py",
-             "runs/spec.py", "output/console.py"}
-TEMPORARY_FOLDERS = {"series"}
+# NOT YET CONVERTED (issue 33 stays open on them): make_spec's messages (runs/spec.py), the runner's "use --out
+# DIR" (runs/runner.py), the chunk-overflow message shared word for word with its compiled twin
+# (runs/aggregates.py, _core/aggregates.pyx), the comparison summary's header (output/console.py) and the
+# usage line written into best.toml (tune.py)
+NOT_YET = {"runs/spec.py", "runs/runner.py", "runs/aggregates.py", "output/console.py", "tune.py"}
+# an argv element is a flag by nature: a resume Command's ("--trust-plugins", "--scheduler")
+ARGV = re.compile(r"--[a-z][a-z-]+")
 
 
 def flags_named(path: Path) -> list[str]:
@@ -28,14 +28,14 @@ def flags_named(path: Path) -> list[str]:
                   and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
     return [f"{node.lineno}: {' '.join(FLAG.findall(node.value))}" for node in ast.walk(tree)
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
-            and FLAG.search(node.value)]
+            and FLAG.search(node.value) and not ARGV.fullmatch(node.value)]
 
 
 def test_library_messages_name_parameters_not_flags():
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE)
-        if rel.parts[0] in ("cli", *TEMPORARY_FOLDERS) or rel.as_posix() in ALLOWED | TEMPORARY:
+        if rel.parts[0] == "cli" or rel.as_posix() in ALLOWED | NOT_YET:
             continue
         found += [f"{rel.as_posix()}:{line}" for line in flags_named(path)]
     assert not found, "name the parameter (Parameter placeholder), not the flag:\n" + "\n".join(found)
@@ -44,5 +44,5 @@ def test_library_messages_name_parameters_not_flags():
 def test_the_scan_sees_a_flag_in_a_message_and_not_in_a_docstring(tmp_path):
     f = tmp_path / "m.py"
     f.write_text('"""Set --teams."""\n\n\ndef f():\n    """--vs here is prose."""\n'
-                 '    raise ValueError("give --vs")\n')
+                 '    raise ValueError("give --vs")\n    return ("resume", "--trust-plugins")\n')
     assert flags_named(f) == ["6: --vs"]
