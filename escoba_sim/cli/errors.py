@@ -14,7 +14,7 @@ from ..i18n import translate as _
 
 # parameters whose flag is not ``--`` + the name with dashes (the running command's own options are looked
 # up first; this covers parameters named in a message of another command, a resume line's, say)
-FLAGS = {"count": "-n"}
+FLAGS = {"count": "-n", "n": "-n", "chunk_size": "--chunk"}
 
 
 def flag_of(name: str) -> str:

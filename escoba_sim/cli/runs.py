@@ -83,7 +83,7 @@ def run(*, strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairi
                          players_fixed=rules.players != 2 or "players" in given.written, pairing=pairing,
                          seed=seed, chunk_size=chunk or 0, sprt=sprt_spec, save_hands=save_hands)
     except (RunError, RulesError) as e:
-        fail(str(e))
+        fail(e)
     if seed is None:
         click.echo(_("seed {seed} (drawn at random; pass --seed {seed} to repeat this run)").format(seed=spec.seed),
                    err=True)
@@ -124,7 +124,7 @@ def resume(directory, jobs, as_json, quiet, trust_plugins, scheduler):
     try:
         folder = open_folder(directory, trust_plugins=trust_plugins)
     except RunError as e:
-        fail(str(e))
+        fail(e)
     if folder.series is not None:
         play_and_print_series(folder.series, jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler,
                     continue_with=f"escoba-sim resume {shlex.quote(str(directory))}")

@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 from ..batch import engine_for
+from ..errors import EscobaError, Parameter
 from ..game.columns import MAX_COUNT
 from ..game.rng import draw_seed
 from ..game.rules import RulesError, Ruleset, parse_rules
@@ -54,8 +55,9 @@ SEAT_SECONDS = {"endgame": 3e-6}
 HANDS_PER_GAME = 4  # about 3.8 to 15 points (ludoteka); a guess is enough for a chunk's size
 
 
-class RunError(ValueError):
-    """A run that cannot start or continue; the message is one line for the user."""
+class RunError(EscobaError):
+    """A run that cannot start or continue; the message is one line for the user, naming the parameter at
+    fault (``Parameter``), which the command line renders as its flag."""
 
 
 @dataclass(frozen=True)
@@ -73,19 +75,22 @@ class Sprt:
             k, sep, v = item.partition("=")
             k = k.strip()
             if not sep or k not in ("elo0", "elo1"):
-                raise RunError(_("--sprt: `{item}` must be elo0=<number> or elo1=<number> (e.g. elo0=0,elo1=20)")
-                               .format(item=item))
+                raise RunError(_("{sprt}: `{item}` must be elo0=<number> or elo1=<number> (e.g. elo0=0,elo1=20)"),
+                               parameter="sprt", sprt=Parameter("sprt"), item=item)
             try:
                 vals[k] = float(v)
             except ValueError:
-                raise RunError(_("--sprt: `{value}` is not a number").format(value=v.strip())) from None
+                raise RunError(_("{sprt}: `{value}` is not a number"), parameter="sprt", sprt=Parameter("sprt"),
+                               value=v.strip()) from None
         if set(vals) != {"elo0", "elo1"}:
-            raise RunError(_("--sprt needs both elo0 and elo1, e.g. --sprt elo0=0,elo1=20"))
+            raise RunError(_("{sprt} needs both elo0 and elo1, e.g. {sprt} elo0=0,elo1=20"), parameter="sprt",
+                           sprt=Parameter("sprt"))
         if not all(math.isfinite(v) for v in vals.values()) or vals["elo0"] >= vals["elo1"]:
-            raise RunError(_("--sprt: elo0 must be smaller than elo1"))
+            raise RunError(_("{sprt}: elo0 must be smaller than elo1"), parameter="sprt", sprt=Parameter("sprt"))
         for name, p in (("alpha", alpha), ("beta", beta)):
             if not 0 < p < 0.5:
-                raise RunError(_("--{option}: must be between 0 and 0.5, got {value}").format(option=name, value=p))
+                raise RunError(_("{option}: must be between 0 and 0.5, got {value}"), parameter=name,
+                               option=Parameter(name), value=p)
         return cls(vals["elo0"], vals["elo1"], alpha, beta)
 
 
@@ -283,7 +288,7 @@ def make_spec(strategy: str, vs: Iterable[str], rules: Ruleset | str | None = No
     """Validate a run's arguments and fix the table: players from the strategies, teams from the rules."""
     entrants = tuple(check_strategy(s) for s in (strategy, *vs))
     if len(entrants) < 2:
-        raise RunError(_("give at least one opponent with --vs"))
+        raise RunError(_("give at least one opponent with {vs}"), parameter="vs", vs=Parameter("vs"))
     r = parse_rules(rules)
     resolved = []
     for s in entrants:  # NAME:tuned needs parameters tuned for this ruleset
@@ -302,32 +307,38 @@ def make_spec(strategy: str, vs: Iterable[str], rules: Ruleset | str | None = No
         players_fixed = r.players != 2
     if teams or r.teams:
         if len(entrants) != 2:
-            raise RunError(_("--teams needs exactly two strategies (one per side), got {count}").format(
-                count=len(entrants)))
+            raise RunError(_("{teams} needs exactly two strategies (one per side), got {count}"), parameter="teams",
+                           teams=Parameter("teams"), count=len(entrants))
         if r.players not in (4, 6):
-            raise RunError(_("--teams needs 4 or 6 players: set them in the rules, e.g. --rules '{rules}'").format(
-                rules=r.replace(players=4, teams=True).canonical()))
+            raise RunError(_("{teams} needs 4 or 6 players: set them in the rules, e.g. {rules_parameter} '{rules}'"),
+                           parameter="teams", teams=Parameter("teams"), rules_parameter=Parameter("rules"),
+                           rules=r.replace(players=4, teams=True).canonical())
         r = r.replace(teams=True)
     elif r.players != len(entrants):
         if players_fixed:
-            hint = " " + _("(add --teams for two teams)") if len(entrants) == 2 and r.players in (4, 6) else ""
+            hint = " " + _("(add {teams} for two teams)") if len(entrants) == 2 and r.players in (4, 6) else ""
             raise RunError(_("the rules are for {players} players but {count} strategies were given "
-                             "(--strategy plus {opponents} --vs)").format(
-                players=r.players, count=len(entrants), opponents=len(entrants) - 1) + hint)
+                             "({strategy} plus {opponents} {vs})") + hint, parameter="vs",
+                           players=r.players, count=len(entrants), opponents=len(entrants) - 1,
+                           strategy=Parameter("strategy"), vs=Parameter("vs"), teams=Parameter("teams"))
         r = parse_rules(r.replace(players=len(entrants)))  # validates the player count
     if pairing not in PAIRINGS:
-        raise RunError(_("--pairing: `{pairing}` is not one of {choices}").format(pairing=pairing,
-                                                                               choices=', '.join(PAIRINGS)))
+        raise RunError(_("{option}: `{pairing}` is not one of {choices}"), parameter="pairing",
+                       option=Parameter("pairing"), pairing=pairing, choices=', '.join(PAIRINGS))
     if not 0 < n <= MAX_COUNT:
-        raise RunError(_("-n must be from 1 to {most}, got {n}").format(most=f"{MAX_COUNT:.0e}".replace("e+", "e"), n=n))
+        raise RunError(_("{option} must be from 1 to {most}, got {n}"), parameter="n", option=Parameter("n"),
+                       most=f"{MAX_COUNT:.0e}".replace("e+", "e"), n=n)
     if seed is None:
         seed = draw_seed()
     if not 0 <= seed < 2**64:
-        raise RunError(_("--seed must be between 0 and 2**64 - 1, got {seed}").format(seed=seed))
+        raise RunError(_("{option} must be between 0 and 2**64 - 1, got {seed}"), parameter="seed",
+                       option=Parameter("seed"), seed=seed)
     if not 0 <= chunk_size <= MAX_COUNT:
-        raise RunError(_("--chunk must be positive, got {chunk}").format(chunk=chunk_size))
+        raise RunError(_("{option} must be positive, got {chunk}"), parameter="chunk_size",
+                       option=Parameter("chunk_size"), chunk=chunk_size)
     if sprt is not None and len(entrants) != 2:
-        raise RunError(_("--sprt compares two strategies (or two teams), not more"))
+        raise RunError(_("{sprt} compares two strategies (or two teams), not more"), parameter="sprt",
+                       sprt=Parameter("sprt"))
     return RunSpec(r, entrants, seed, n, "hands" if hands else "games", pairing, chunk_size, sprt, save_hands,
                    keep_deals)
 
