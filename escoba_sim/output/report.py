@@ -30,9 +30,8 @@ from ..i18n import N_, current
 from ..i18n import translate as _
 from . import charts
 from .console import STATUS_TEXT, word
-from .report_charts import chart_list
-from .report_folder import Chart, ReportError, read_folder
-from .views import VIEWS
+from .report_folder import Chart, ReportError
+from .views import VIEWS, chart_list, read_folder
 
 
 def _fmt(v) -> str:

@@ -83,13 +83,6 @@ def _convergence_chart(title: str, panels: str, conv) -> Chart:
                  height=1.2 + nrows * (1.7 + 0.18 * title_lines) + 0.2 * len(textwrap.wrap(title, 60)))
 
 
-def chart_list(kind: str, tables: dict, manifest: dict | None = None) -> list[Chart]:
-    """Every chart a folder's tables support, in page order (``manifest`` names the players in titles): its
-    kind's (``views.VIEWS``)."""
-    from .views import VIEWS
-
-    return VIEWS[kind].charts(tables, manifest or {})
-
 
 def _first(players: list[str]) -> str:
     return players[0] if players else _("the first player")

@@ -52,8 +52,8 @@ def folder_kind(manifest: dict) -> str:
     return kind
 
 
-def read_folder(d: Path) -> tuple[str, dict, dict]:
-    """``(kind, manifest, tables)`` for a results folder.
+def read_kind(d: Path) -> tuple[str, dict]:
+    """``(kind, manifest)`` of a results folder (its tables are read by its kind's view: ``views.read_folder``).
 
     Everything read is untrusted (docs/security.md): files are read through ``files`` (regular
     files only, bounded), and the fields the page and the charts use are checked for their types
@@ -66,10 +66,7 @@ def read_folder(d: Path) -> tuple[str, dict, dict]:
             raise ReportError(_("{folder}: no manifest.json; give a run, compare, tournament or skill folder")
                               .format(folder=d)) from None
         raise ReportError(str(e)) from None
-    kind = folder_kind(manifest)
-    from .views import VIEWS  # the views name this module's readers: imported when reading, not at load
-
-    return kind, manifest, VIEWS[kind].read(d, manifest)
+    return folder_kind(manifest), manifest
 
 
 def run_folder_tables(d: Path, manifest: dict) -> dict:

@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 
 from ..i18n import N_
 from . import console, report_charts, report_folder, report_sections
+from .report_folder import Chart
 
 
 @dataclass(frozen=True)
@@ -54,3 +56,17 @@ VIEWS: dict[str, View] = {
                   report_sections.skill_tables, report_charts.skill_charts, _series_read("skill"),
                   partial(_print_lines, console.skill_lines)),
 }
+
+
+def read_folder(d: Path) -> tuple[str, dict, dict]:
+    """``(kind, manifest, tables)`` for a results folder: its manifest read and checked
+    (``report_folder.read_kind``), its tables by its kind's reader. Everything read is untrusted
+    (docs/security.md); a folder that fails gets one ReportError line naming the file and the field."""
+    kind, manifest = report_folder.read_kind(d)
+    return kind, manifest, VIEWS[kind].read(d, manifest)
+
+
+def chart_list(kind: str, tables: dict, manifest: dict | None = None) -> list[Chart]:
+    """Every chart a folder's tables support, in page order (``manifest`` names the players in titles): its
+    kind's."""
+    return VIEWS[kind].charts(tables, manifest or {})

@@ -9,7 +9,7 @@ import itertools
 import pytest
 from conftest import engine_sized
 
-from escoba_sim.output import charts, report_charts, report_folder
+from escoba_sim.output import charts, views
 from escoba_sim.runs import runner
 from escoba_sim.runs import spec as runspec
 from escoba_sim.series import compare, tournament
@@ -135,9 +135,9 @@ def _check_chart(c):
 
 @pytest.mark.parametrize("folder", ["run_long", "run_three", "run_robo", "tournament", "compare", "tournament_21"])
 def test_every_chart_fits(reports, folder):
-    kind, manifest, tables = report_folder.read_folder(reports / folder)
+    kind, manifest, tables = views.read_folder(reports / folder)
     problems = {}
-    for c in report_charts.chart_list(kind, tables, manifest):
+    for c in views.chart_list(kind, tables, manifest):
         found = _check_chart(c)
         if found:
             problems[c.name] = found[:4]

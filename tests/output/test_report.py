@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from escoba_sim.output import report, report_charts, report_folder
+from escoba_sim.output import report, report_charts, views
 from escoba_sim.runs import runner
 from escoba_sim.runs import spec as runspec
 from escoba_sim.series import compare, tournament
@@ -70,8 +70,8 @@ def test_effects_chart_draws_one_panel_per_metric(folders):
     from escoba_sim.output import charts
     from escoba_sim.series import compare as cmp
 
-    kind, manifest, tables = report_folder.read_folder(folders / "compare")
-    chart = next(c for c in report_charts.chart_list(kind, tables, manifest) if c.name == "effects")
+    kind, manifest, tables = views.read_folder(folders / "compare")
+    chart = next(c for c in views.chart_list(kind, tables, manifest) if c.name == "effects")
     fig = charts.new_figure(chart.width, chart.height)
     chart.draw(fig)
     metrics = report_charts.effect_metrics(tables["effects"])
@@ -92,8 +92,8 @@ def test_charts_name_their_axes_and_fit_their_titles(folders, kind):
 
     from escoba_sim.output import charts
 
-    kind, manifest, tables = report_folder.read_folder(folders / kind)
-    for c in report_charts.chart_list(kind, tables, manifest):
+    kind, manifest, tables = views.read_folder(folders / kind)
+    for c in views.chart_list(kind, tables, manifest):
         fig = charts.new_figure(c.width, c.height)
         c.draw(fig)
         fig.suptitle(c.title, fontsize="medium")
@@ -140,7 +140,7 @@ def test_report_works_on_an_interrupted_run_and_marks_it_partial(odd_runs, cli):
 
 
 def test_convergence_chart_shows_every_player(odd_runs):
-    kind, manifest, tables = report_folder.read_folder(odd_runs / "three")
+    kind, manifest, tables = views.read_folder(odd_runs / "three")
     assert set(tables["convergence"]["label"].to_list()) == {"greedy", "maxoros", "random"}
 
 
@@ -157,7 +157,7 @@ def test_one_win_rate_one_interval_in_terminal_json_report_and_chart(tmp_path, c
     assert a["entrants"][0]["games"]["ci95"] == pytest.approx(b["entrants"][0]["games"]["ci95"], rel=1e-12)
     lo, hi = a["entrants"][0]["games"]["ci95"]
     for d in ("a", "b"):
-        _, _, tables = report_folder.read_folder(tmp_path / d)
+        _, _, tables = views.read_folder(tmp_path / d)
         est = tables["estimates"].filter((tables["estimates"]["label"] == "greedy")
                                          & (tables["estimates"]["metric"] == "win_rate")).row(0, named=True)
         assert (est["lo"], est["hi"]) == pytest.approx((lo, hi), rel=1e-12)
@@ -200,8 +200,8 @@ def test_a_variant_without_effect_is_named_on_the_page_and_in_the_chart(tmp_path
     compare.compare(compare.build_variants([], ["capture=any", "ties=none"]), "greedy", "maxoros", 40, out, seed=2)
     page = report.write_report(out).read_text()
     assert "No effect on any deal" in page and "greedy and maxoros always capture when they can" in page
-    _, manifest, tables = report_folder.read_folder(out)
-    chart = next(c for c in report_charts.chart_list("compare", tables, manifest) if c.name == "effects")
+    _, manifest, tables = views.read_folder(out)
+    chart = next(c for c in views.chart_list("compare", tables, manifest) if c.name == "effects")
     fig = Figure()
     chart.draw(fig)
     ticks = {t.get_text() for ax in fig.axes for t in ax.get_yticklabels()}
@@ -219,9 +219,9 @@ def ranked(tmp_path_factory):
 def _drawn(out, name):
     from matplotlib.figure import Figure
 
-    _, manifest, tables = report_folder.read_folder(out)
+    _, manifest, tables = views.read_folder(out)
     fig = Figure()
-    next(c for c in report_charts.chart_list("tournament", tables, manifest) if c.name == name).draw(fig)
+    next(c for c in views.chart_list("tournament", tables, manifest) if c.name == name).draw(fig)
     return fig
 
 
@@ -268,7 +268,7 @@ def test_page_tables_print_an_estimate_and_its_interval_with_the_same_decimals()
 
 def test_a_run_page_names_each_players_win_rate_without_the_first_player(folders):
     """maxoros' row of a run's estimates read "game win rate of the first player"."""
-    _, _, tables = report_folder.read_folder(folders / "run")
+    _, _, tables = views.read_folder(folders / "run")
     est = next(df for caption, df, _ in report.people_tables("run", tables) if caption.startswith("Estimates"))
     quantities = est.filter(est["label"] == "random")["quantity"].to_list()
     assert "game win rate" in quantities and not any("first player" in q for q in quantities)

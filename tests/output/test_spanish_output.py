@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from escoba_sim import i18n
-from escoba_sim.output import console, report, report_charts, report_folder
+from escoba_sim.output import console, report, views
 from escoba_sim.runs import runner
 from escoba_sim.runs import spec as runspec
 from escoba_sim.series import compare, skill, tournament
@@ -119,10 +119,10 @@ def test_the_charts_words_are_spanish(folders, kind):
 
     from escoba_sim.output import charts
 
-    k, manifest, tables = report_folder.read_folder(folders["es"] / f"out_{kind}")
+    k, manifest, tables = views.read_folder(folders["es"] / f"out_{kind}")
     with i18n.use("es"):
         texts = []
-        for c in report_charts.chart_list(k, tables, manifest):
+        for c in views.chart_list(k, tables, manifest):
             fig = charts.new_figure(c.width, c.height)
             c.draw(fig)
             texts += [c.title] + [t.get_text() for t in fig.findobj(matplotlib.text.Text)]
