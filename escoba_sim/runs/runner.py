@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from ..batch import warn_if_slow
+from ..errors import EscobaError, Parameter
 from ..i18n import translate as _
 from ..strategies import StrategyError, plugins_in
 from . import stats
@@ -251,11 +252,11 @@ class _Session:
                 stop_workers(own)
                 own = None
             _mark_interrupted(out, self.manifest)
-            raise RunError(_failure_message(e, spec, out, len(state.done))) from None
+            raise _failure(e, spec, out, len(state.done)) from None
         except OSError as e:  # writing a chunk, the summary or the manifest: a full disk, a folder gone
             _mark_interrupted(out, self.manifest)
-            raise RunError(_("cannot write {path} ({reason}); {kept}").format(
-                path=e.filename or out, reason=e.strerror or e, kept=_kept(spec, out, len(state.done)))) from None
+            raise RunError(_("cannot write {path} ({reason}); {kept}"), path=e.filename or out,
+                           reason=e.strerror or e, kept=_kept(spec, out, len(state.done))) from None
         except BaseException:
             _mark_interrupted(out, self.manifest)
             raise
@@ -358,14 +359,15 @@ def _mark_interrupted(out: Path | None, manifest: dict) -> None:
         pass
 
 
-def _kept(spec: RunSpec, out: Path | None, done: int) -> str:
+def _kept(spec: RunSpec, out: Path | None, done: int) -> EscobaError:
+    """What a failed run keeps, as a part of its message (``{kept}``), the parameter named by the front end."""
     if out is None:
-        return _("nothing was saved (use --out DIR to keep finished chunks)")
-    return _("{done} of {total} chunks are saved in {folder}; continue with: {command}").format(
-        done=done, total=spec.n_chunks, folder=out, command=resume_command(out, spec))
+        return EscobaError(_("nothing was saved (use {out} DIR to keep finished chunks)"), out=Parameter("out"))
+    return EscobaError(_("{done} of {total} chunks are saved in {folder}; continue with: {command}"),
+                       done=done, total=spec.n_chunks, folder=out, command=resume_command(out, spec))
 
 
-def _failure_message(e: ChunkFailed, spec: RunSpec, out: Path | None, done: int) -> str:
+def _failure(e: ChunkFailed, spec: RunSpec, out: Path | None, done: int) -> RunError:
     err = e.error
     if isinstance(err, cf.process.BrokenProcessPool):
         what = _("a worker process died (killed, or out of memory)")
@@ -376,7 +378,7 @@ def _failure_message(e: ChunkFailed, spec: RunSpec, out: Path | None, done: int)
                                                           reason=err.strerror or err)
     else:
         what = f"{type(err).__name__}: {' '.join(str(err).split())}"
-    return _("chunk {k} failed: {problem}; {kept}").format(k=e.k, problem=what, kept=_kept(spec, out, done))
+    return RunError(_("chunk {k} failed: {problem}; {kept}"), k=e.k, problem=what, kept=_kept(spec, out, done))
 
 
 class _Fold:
