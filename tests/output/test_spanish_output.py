@@ -183,14 +183,15 @@ def test_errors_of_a_run_and_a_tune_are_spanish_too(tmp_path):
     from escoba_sim import tune
 
     with i18n.use("es"):
-        with pytest.raises(runspec.RunError, match="da al menos un rival con --vs"):
+        with pytest.raises(runspec.RunError, match="da al menos un rival con vs$") as raised:
             runspec.make_spec("greedy", [], "ludoteka", 10)
+        assert raised.value.render(lambda name: "--" + name) == "da al menos un rival con --vs"
         with pytest.raises(runspec.RunError, match="aquí no hay ninguna serie"):
             runner.resume(tmp_path / "nothing")
         with pytest.raises(tune.TuneError, match="^popsize debe ser al menos 2") as raised:  # the parameter's name
             tune.make_tune_spec("heuristic", pool=["greedy"], popsize=1)
         assert raised.value.render(lambda name: "--" + name) == "--popsize debe ser al menos 2"  # as the CLI says it
-    with pytest.raises(runspec.RunError, match="give at least one opponent with --vs"):
+    with pytest.raises(runspec.RunError, match="give at least one opponent with vs$"):
         runspec.make_spec("greedy", [], "ludoteka", 10)
 
 

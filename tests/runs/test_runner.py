@@ -334,12 +334,16 @@ def test_output_folder_guards(tmp_path):
 
 
 def test_make_spec_errors():
-    with pytest.raises(RunError, match="--vs"):
+    # a Python caller reads the library's parameter names; the command line renders each as its flag
+    with pytest.raises(RunError, match="^give at least one opponent with vs$") as raised:
         make_spec("greedy", [], None, 10)
+    assert raised.value.render(lambda name: "--" + name) == "give at least one opponent with --vs"
     with pytest.raises(RunError, match="rules are for 4 players but 2"):
         make_spec("greedy", ["random"], "cardgames(players=4)", 10)
-    with pytest.raises(RunError, match="--teams needs 4 or 6"):
+    with pytest.raises(RunError, match="^teams needs 4 or 6 players: .* e.g. rules '") as raised:
         make_spec("greedy", ["random"], None, 10, teams=True)
+    assert raised.value.parameter == "teams"
+    assert raised.value.render(lambda name: "--" + name).startswith("--teams needs 4 or 6 players")
     with pytest.raises(RunError, match="exactly two"):
         make_spec("greedy", ["random", "maxoros"], "cardgames(players=4)", 10, teams=True)
     with pytest.raises(RunError, match="two strategies"):
