@@ -2,6 +2,7 @@
 caller reads the library's parameter names, the command line its flags, and a command as escoba-sim argv."""
 
 import click
+import pytest
 
 from escoba_sim.cli.errors import render
 from escoba_sim.errors import Command, EscobaError, Parameter
@@ -76,8 +77,6 @@ def _cli_of(error, *options) -> str:
 
 
 def test_series_tune_and_cluster_messages_name_parameters_for_python_and_flags_on_the_command_line():
-    import pytest
-
     from escoba_sim.runs.cluster import ClusterError, connect
     from escoba_sim.series.compare import CompareError, build_variants
     from escoba_sim.series.skill import SkillError, check_ladder
@@ -103,8 +102,8 @@ def test_series_tune_and_cluster_messages_name_parameters_for_python_and_flags_o
     assert _cli_of(raised.value, ("--scheduler",)) == "--scheduler: give tcp://HOST:PORT or local"
 
 
+@pytest.mark.core("tune")
 def test_a_tune_s_arguments_are_named_by_parameter_and_by_flag():
-    import pytest
 
     from escoba_sim.tune import TuneError, make_tune_spec
 
