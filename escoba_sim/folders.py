@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -154,15 +155,28 @@ def read_sealed_parquet(path: Path, fingerprint: str, columns: list[str], checks
 
 # --- a damaged file --------------------------------------------------------------------------------------
 
-def set_aside(p: Path, why: str, action: str) -> None:
+def set_aside(p: Path, why: str, action: str, *, warn: bool = True, strict: bool = False) -> None:
     """A damaged file is computed again, not trusted; it is kept beside as NAME.damaged, not lost, with one
-    warning line (``action``: the text of an ``N_`` message, ``evaluating it``, translated here)."""
-    print(_("warning: {path} is {problem}; {action} again (the file is kept as {aside})").format(
-        path=p, problem=why, action=_(action), aside=f"{p.name}{DAMAGED}"), file=sys.stderr)
-    try:
-        os.replace(p, p.with_name(p.name + DAMAGED))
-    except OSError:  # a folder in its place, say: left where it is and overwritten by the new file
-        pass
+    warning line (``action``: what is done again, translated: ``evaluating it``, ``playing chunk 3``).
+
+    ``warn=False`` keeps the line for a caller that warns about the first few files only (a run may have
+    thousands of chunks). A file already gone is nothing to keep. A file that cannot be moved is left where
+    it is, to be overwritten by the new one; ``strict`` (a run's chunks) first removes a folder of the
+    aside's name in the way and lets any other failure to move it be an error."""
+    if warn:
+        print(_("warning: {path} is {problem}; {action} again (the file is kept as {aside})").format(
+            path=p, problem=why, action=action, aside=f"{p.name}{DAMAGED}"), file=sys.stderr)
+    aside = p.with_name(p.name + DAMAGED)
+    if not strict:
+        try:
+            os.replace(p, aside)
+        except OSError:  # a folder in its place, say: left where it is and overwritten by the new file
+            pass
+        return
+    if p.exists() or p.is_symlink():
+        if aside.is_dir() and not aside.is_symlink():
+            shutil.rmtree(aside)
+        os.replace(p, aside)
 
 
 # --- places that cannot be the folder --------------------------------------------------------------------

@@ -1,13 +1,20 @@
-"""The line-up: who sits at a table where a person plays (``escoba-sim play``, the web page's games), from
-the rules the person wrote (``game.rules.read_rules``: whether they set the player count), the computer's
-strategies, teams and the partner. ``table_seats`` is the one place those are fitted to seats and checked;
-``seat_specs`` gives each computer seat its strategy once the ruleset is fixed.
+"""The line-up: who sits at the table, from the rules as written (``game.rules.read_rules``: whether the text
+set the player count), the strategies, teams and a partner. The one home of fitting them to seats and checking
+them, for every command that plays:
+
+- ``fit_sides``: a run's entrants, one per side (``runs.spec.make_spec``: run, compare, tournament, skill);
+- ``check_one_per_seat``: one strategy per seat (``trace``, a hand played seat by seat);
+- ``table_seats``: a person's table (``play``, the page), and ``seat_specs`` each computer seat's strategy.
+
+The engines' own checks (``batch``, the compiled core) only guard their inputs' lengths against a caller that
+bypassed these; they decide nothing.
 
 Errors are ``LineupError`` naming the parameter at fault by its library name (``Parameter("vs")``); the
 command line renders it as its flag (``--vs``)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import EscobaError, Parameter
@@ -20,6 +27,46 @@ PERSON_SEAT = 0
 
 class LineupError(EscobaError):
     """The table asked for cannot be set (a cheating opponent, rules and seats that do not fit); one line."""
+
+
+def fit_sides(given: GivenRules, entrants: Sequence[str], *, teams: bool = False,
+              players_fixed: bool | None = None) -> Ruleset:
+    """The ruleset a run of ``entrants`` (one per side) plays: with ``teams`` (or rules with teams) two
+    entrants on 4 or 6 seats; otherwise one seat each, the player count following the entrants unless it is
+    fixed (``players_fixed``; by default when the text set it or the rules are not the 2-player default).
+    Raises ``LineupError`` naming the parameter at fault."""
+    r = given.rules
+    if players_fixed is None:
+        players_fixed = r.players != 2 or "players" in given.written
+    if teams or r.teams:
+        if len(entrants) != 2:
+            raise LineupError(_("{teams} needs exactly two strategies (one per side), got {count}"),
+                              parameter="teams", teams=Parameter("teams"), count=len(entrants))
+        if r.players not in (4, 6):
+            raise LineupError(_("{teams} needs 4 or 6 players: set them in the rules, e.g. {rules_parameter} "
+                                "'{rules}'"), parameter="teams", teams=Parameter("teams"),
+                              rules_parameter=Parameter("rules"), rules=r.replace(players=4, teams=True).canonical())
+        return r.replace(teams=True)
+    if r.players == len(entrants):
+        return r
+    if players_fixed:
+        hint = " " + _("(add {teams} for two teams)") if len(entrants) == 2 and r.players in (4, 6) else ""
+        raise LineupError(_("the rules are for {players} players but {count} strategies were given "
+                            "({strategy} plus {opponents} {vs})") + hint, parameter="vs",
+                          players=r.players, count=len(entrants), opponents=len(entrants) - 1,
+                          strategy=Parameter("strategy"), vs=Parameter("vs"), teams=Parameter("teams"))
+    return parse_rules(r.replace(players=len(entrants)))  # validates the player count
+
+
+def check_one_per_seat(rules: Ruleset, strategies: Sequence[str]) -> None:
+    """One strategy per seat of ``rules`` (a hand played seat by seat: ``trace``), the first as ``strategy``
+    and the others as ``vs``; a LineupError says how many to give, or how to change the player count."""
+    if len(strategies) != rules.players:
+        raise LineupError(_("{rules} is played by {players} players: give {strategy} and {others} {vs} (got {given} "
+                            "strategies); change the player count with {rules_parameter}, e.g. "
+                            "'ludoteka(players={given})'"), parameter="vs", rules=rules.canonical(),
+                          players=rules.players, others=rules.players - 1, given=len(strategies),
+                          strategy=Parameter("strategy"), vs=Parameter("vs"), rules_parameter=Parameter("rules"))
 
 
 @dataclass

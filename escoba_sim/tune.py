@@ -319,11 +319,11 @@ def _saved(out: Path, spec: TuneSpec, g: int, c: int, x: list[float]) -> dict | 
         e = read_json_object(p, finite=True)
     except UntrustedFile as err:
         folders.set_aside(p, _("not a readable evaluation ({reason})").format(reason=str(err).removeprefix(str(p) + ': ')),
-                   N_("evaluating it"))
+                   _("evaluating it"))
         return None
     problem = _eval_problem(spec, g, c, e)
     if problem is not None:
-        folders.set_aside(p, problem, N_("evaluating it"))
+        folders.set_aside(p, problem, _("evaluating it"))
         return None
     if e["x"] != x:
         raise TuneError(_("{path} holds another candidate than this tune proposes: the folder was changed"), folder=out,
@@ -454,12 +454,12 @@ def final_check(spec: TuneSpec, tuned: str, out: Path | None = None) -> dict:
             saved = read_json_object(path, finite=True)
         except UntrustedFile as err:
             folders.set_aside(path, _("not a readable check ({reason})").format(
-                reason=str(err).removeprefix(str(path) + ': ')), N_("playing the check"))
+                reason=str(err).removeprefix(str(path) + ': ')), _("playing the check"))
         else:
             if not folders.is_sealed(fingerprint(spec), "check", saved) or not all(
                     _finite(saved.get(k)) for k in ("points_per_hand", "lo", "hi", "seed")):
                 folders.set_aside(path, _("changed after it was written, or not this tune's (its checksum differs)"),
-                           N_("playing the check"))
+                           _("playing the check"))
             elif saved.get("tuned") == tuned and saved.get("deals") == spec.check:
                 return saved
     rules = parse_rules(spec.rules)

@@ -87,6 +87,7 @@ def trace(*, strategy, vs, seed, game, hand_index, old_hand_index, deck, dealer,
     from ..game.cards import parse_cards
     from ..game.engine import MAX_HANDS_PER_GAME
     from ..hands.record import check_deck, format_trace, play_record
+    from ..lineup import check_one_per_seat
 
     option = "--hand-index"
     if old_hand_index is not None:  # the old spelling still works, with a note
@@ -97,10 +98,7 @@ def trace(*, strategy, vs, seed, game, hand_index, old_hand_index, deck, dealer,
             option=option, index=hand_index, last=MAX_HANDS_PER_GAME - 1), 2)
 
     strategies = [strategy, *vs]
-    if len(strategies) != ruleset.players:
-        fail(_("{rules} is played by {players} players: give --strategy and {others} --vs (got {given} "
-               "strategies); change the player count with --rules, e.g. 'ludoteka(players={given})'").format(
-            rules=ruleset.canonical(), players=ruleset.players, others=ruleset.players - 1, given=len(strategies)))
+    check_one_per_seat(ruleset, strategies)
     cards = None
     if deck is not None:
         try:

@@ -76,11 +76,9 @@ def run(*, strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairi
         given = read_rules(rules_text)
     except RulesError as e:
         fail(f"--rules: {e}")
-    rules = given.rules
     try:
         sprt_spec = Sprt.parse(sprt, alpha, beta) if sprt else None
-        spec = make_spec(strategy, vs, rules, count, hands=hands_mode, teams=teams,
-                         players_fixed=rules.players != 2 or "players" in given.written, pairing=pairing,
+        spec = make_spec(strategy, vs, given, count, hands=hands_mode, teams=teams, pairing=pairing,
                          seed=seed, chunk_size=chunk or 0, sprt=sprt_spec, save_hands=save_hands)
     except (RunError, RulesError) as e:
         fail(e)

@@ -14,8 +14,6 @@ from __future__ import annotations
 import concurrent.futures as cf
 import concurrent.futures.process  # noqa: F401  (BrokenProcessPool)
 import math
-import os
-import shutil
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -27,7 +25,7 @@ import numpy as np
 
 from ..batch import warn_if_slow
 from ..errors import EscobaError, Parameter
-from ..folders import DAMAGED
+from ..folders import set_aside
 from ..i18n import translate as _
 from ..strategies import StrategyError, plugins_in
 from . import stats
@@ -283,7 +281,7 @@ def _open_folder(out: Path, spec: RunSpec, resume: bool, argv, loaded: dict) -> 
             loaded[k] = read_chunk(p, spec, k)
         except ChunkInvalid as e:  # replayed rather than trusted; the file is kept aside, not lost
             bad += 1
-            _set_aside(p, e, k, warn=bad <= 3)
+            set_aside(p, str(e), _("playing chunk {k}").format(k=k), warn=bad <= 3, strict=True)
     if spec.keep_deals:  # a chunk whose deal file is missing or bad is played again, both files rewritten
         for k in sorted(loaded):
             p = out / "deals" / chunk_name(k)
@@ -292,7 +290,7 @@ def _open_folder(out: Path, spec: RunSpec, resume: bool, argv, loaded: dict) -> 
             except ChunkInvalid as e:
                 bad += 1
                 del loaded[k]
-                _set_aside(p, e, k, warn=bad <= 3)
+                set_aside(p, str(e), _("playing chunk {k}").format(k=k), warn=bad <= 3, strict=True)
     if bad > 3:
         print(_("warning: {n} chunks in all are damaged or not this run's; playing them again").format(n=bad),
               file=sys.stderr)
@@ -328,20 +326,6 @@ def _finish(spec: RunSpec, out: Path | None, manifest: dict, state: _Fold, secon
         manifest.update(status=status if status != "incomplete" else "interrupted", ended=utc_now())
         write_json(manifest_path(out), manifest, out)
     return RunResult(spec, summary, out, agg)
-
-
-def _set_aside(p: Path, problem: Exception, k: int, *, warn: bool) -> None:
-    """A damaged chunk or deal file is played again and kept as NAME.damaged (a folder of that name in the way
-    is removed; a file already gone is nothing to keep). Unlike ``folders.set_aside`` the run warns about the
-    first few files only (a run may have thousands of chunks) and a file that cannot be moved is an error."""
-    if warn:
-        print(_("warning: {path} is {problem}; playing chunk {k} again (the file is kept as {aside})").format(
-            path=p, problem=problem, k=k, aside=f"{p.name}{DAMAGED}"), file=sys.stderr)
-    if p.exists() or p.is_symlink():
-        aside = p.with_name(p.name + DAMAGED)
-        if aside.is_dir() and not aside.is_symlink():
-            shutil.rmtree(aside)
-        os.replace(p, aside)
 
 
 def _chunk_index(p: Path) -> int | None:

@@ -19,18 +19,19 @@ size: only the chunk boundaries (and what is reported per chunk) move.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 from ..batch import engine_for
 from ..errors import EscobaError, Parameter
+from ..folders import fingerprint
 from ..game.columns import MAX_COUNT
 from ..game.rng import draw_seed
-from ..game.rules import RulesError, Ruleset, parse_rules
+from ..game.rules import GivenRules, RulesError, Ruleset, parse_rules, read_rules
 from ..i18n import N_
 from ..i18n import translate as _
+from ..lineup import LineupError, fit_sides
 from ..strategies import StrategyError, check_strategy, parse_strategy
 
 MODES = ("games", "hands")
@@ -176,16 +177,15 @@ class RunSpec:
     def fingerprint(self, k: int) -> str:
         """What chunk ``k``'s aggregates depend on, digested: seed, ruleset digest, strategies, mode,
         pairing, the chunk's deal range and the deal stream. A chunk file carries it, so one from another run (another
-        seed, say) or another chunk is never taken for this one."""
-        import hashlib
-
-        first, count = self.chunk_range(k)
+        seed, say) or another chunk is never taken for this one. The folders' digest, cut to 32 hex digits
+        (the length every chunk file written so far carries)."""
         from ..game.rng import DEAL_STREAM_VERSION
 
+        first, count = self.chunk_range(k)
         key = {"seed": self.seed, "rules_digest": self.rules.digest(), "strategies": list(self.strategies),
                "mode": self.mode, "pairing": self.pairing, "chunk": k, "first_deal": first, "deals": count,
                "deal_stream": DEAL_STREAM_VERSION}
-        return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:32]
+        return fingerprint(key)[:32]
 
     @classmethod
     def from_json(cls, d: dict) -> RunSpec:
@@ -281,15 +281,17 @@ def default_chunk(deals: int, mode: str, deal_seconds: float = 0.0) -> int:
     return max(1, min(cap, max(floor, -(-deals // TARGET_CHUNKS))))
 
 
-def make_spec(strategy: str, vs: Iterable[str], rules: Ruleset | str | None = None, n: int = 1000, *,
+def make_spec(strategy: str, vs: Iterable[str], rules: Ruleset | GivenRules | str | None = None, n: int = 1000, *,
               hands: bool = False, teams: bool = False, players_fixed: bool | None = None,
               pairing: str = "duplicate", seed: int | None = None, chunk_size: int = 0,
               sprt: Sprt | None = None, save_hands: bool = False, keep_deals: bool = False) -> RunSpec:
-    """Validate a run's arguments and fix the table: players from the strategies, teams from the rules."""
+    """Validate a run's arguments and fix the table (``lineup.fit_sides``): the player count follows the
+    strategies unless the rules as written set it (``GivenRules``, ``players_fixed``), teams from the rules."""
     entrants = tuple(check_strategy(s) for s in (strategy, *vs))
     if len(entrants) < 2:
         raise RunError(_("give at least one opponent with {vs}"), parameter="vs", vs=Parameter("vs"))
-    r = parse_rules(rules)
+    given = rules if isinstance(rules, GivenRules) else read_rules(rules)
+    r = given.rules
     resolved = []
     for s in entrants:  # NAME:tuned needs parameters tuned for this ruleset
         try:
@@ -303,25 +305,10 @@ def make_spec(strategy: str, vs: Iterable[str], rules: Ruleset | str | None = No
                 spec.make()
             except StrategyError as e:
                 raise RunError(_("{error} (the reference engine is in use)").format(error=e)) from None
-    if players_fixed is None:
-        players_fixed = r.players != 2
-    if teams or r.teams:
-        if len(entrants) != 2:
-            raise RunError(_("{teams} needs exactly two strategies (one per side), got {count}"), parameter="teams",
-                           teams=Parameter("teams"), count=len(entrants))
-        if r.players not in (4, 6):
-            raise RunError(_("{teams} needs 4 or 6 players: set them in the rules, e.g. {rules_parameter} '{rules}'"),
-                           parameter="teams", teams=Parameter("teams"), rules_parameter=Parameter("rules"),
-                           rules=r.replace(players=4, teams=True).canonical())
-        r = r.replace(teams=True)
-    elif r.players != len(entrants):
-        if players_fixed:
-            hint = " " + _("(add {teams} for two teams)") if len(entrants) == 2 and r.players in (4, 6) else ""
-            raise RunError(_("the rules are for {players} players but {count} strategies were given "
-                             "({strategy} plus {opponents} {vs})") + hint, parameter="vs",
-                           players=r.players, count=len(entrants), opponents=len(entrants) - 1,
-                           strategy=Parameter("strategy"), vs=Parameter("vs"), teams=Parameter("teams"))
-        r = parse_rules(r.replace(players=len(entrants)))  # validates the player count
+    try:
+        r = fit_sides(given, entrants, teams=teams, players_fixed=players_fixed)
+    except LineupError as e:
+        raise RunError.around(e, "{problem}") from None
     if pairing not in PAIRINGS:
         raise RunError(_("{option}: `{pairing}` is not one of {choices}"), parameter="pairing",
                        option=Parameter("pairing"), pairing=pairing, choices=', '.join(PAIRINGS))
