@@ -63,7 +63,7 @@ def stops_cleanly(continue_with: str | None, as_json: bool = False):
 
 
 def same_command() -> str:
-    """This command line again: a compare or tournament folder continues where it stopped."""
+    """This command line again: a series folder (compare, tournament, skill) continues where it stopped."""
     return shlex.join(["escoba-sim", *sys.argv[1:]])
 
 

@@ -1,5 +1,5 @@
-"""The commands that play one strategy-vs-strategy run: run, resume (a run, comparison or tournament
-folder, ``series.resume``) and bench (hands per second of each engine)."""
+"""The commands that play one strategy-vs-strategy run: run, resume (a run's or a series' folder,
+``series.resume``) and bench (hands per second of each engine)."""
 
 from __future__ import annotations
 

@@ -56,7 +56,7 @@ class DealLayout:
     ``pos_total(e, q)`` e's hands in position q and the total points it made there. Every
     estimate of a run is a function of these sums, its standard error the delta method with
     the deal as the unit (``stats``). The full vector adds ``points(e, k)`` for every other
-    ``SIDE_COLUMNS[k]``; it is written per deal for a comparison or tournament, which pairs
+    ``SIDE_COLUMNS[k]``; it is written per deal for a run of a series, which pairs
     runs deal by deal (``series.tables.series_deal_sums``), and kept out of the chunk's Gram
     matrix, whose cost grows with the square of its columns.
     """

@@ -10,7 +10,7 @@
     DIR/records/chunk-000123/*.json   every counted hand as a hand record with --save-hands
                                 (``runs.hand_records``, written as the run ends)
     DIR/deals/chunk-000123.parquet    per-deal vectors (``runs.aggregates.DealLayout``) of a run in a
-                                comparison or tournament, which pairs them across runs
+                                series (comparison, tournament, skill), which pairs them
                                 (``series.tables.series_deal_sums``); checked like a chunk file
     DIR/summary.json            the same as ``run --json``
     DIR/.lock                   the folder's lock (fcntl.flock while a run or resume writes)

@@ -108,7 +108,7 @@ class RunSpec:
     chunk_size: int = 0  # deals per chunk; 0 picks default_chunk()
     sprt: Sprt | None = None
     save_hands: bool = False
-    keep_deals: bool = False  # write per-deal vectors (a comparison or tournament pairs them across runs)
+    keep_deals: bool = False  # write per-deal vectors (a series pairs them across runs)
 
     def __post_init__(self) -> None:
         if self.chunk_size == 0:

@@ -158,7 +158,7 @@ def series_deal_sums(run_dirs: list[Path], specs: list[RunSpec], n_chunks: int, 
                      lineups: int = 1):
     """Per-deal sums across the runs of a series, paired by deal, one chunk at a time (flat memory).
 
-    Every run of a comparison or tournament plays the same deals with the same chunk
+    Every run of a series (a comparison, tournament or skill ladder) plays the same deals with the same chunk
     size, so chunk ``k`` of each run holds the same deal indices. The runs' per-deal
     vectors (each deal file verified: ``runs.folder.read_deals``; a bad one is a
     one-line RunError) are put side by side (run ``i`` at columns ``i * P ...``) and
@@ -351,7 +351,7 @@ def json_rows(df) -> list[dict]:
 
 
 def series_completeness(d: Path, manifest: dict, summarized: bool) -> dict:
-    """Which runs of a comparison or tournament are finished (a series is partial until all are)."""
+    """Which runs of a series are finished (a series is partial until all are)."""
     listed = manifest.get("pairs") or manifest.get("rulesets") or []  # a skill ladder has both: a run per pair
     # run k is always runs/NN: the folder names the manifest holds are not followed
     runs = [f"runs/{k:02d}" for k in range(len(listed) if isinstance(listed, list) else 0)]
