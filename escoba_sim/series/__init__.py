@@ -1,1 +1,2 @@
-"""Series of runs on the same deals: what compare and tournament share, and the two commands."""
+"""Series of runs on the same deals: a comparison of rulesets, a tournament of strategies and a skill ladder
+(one table of kinds, ``kinds.SERIES``), the per-deal tables they share, and resuming any folder."""
