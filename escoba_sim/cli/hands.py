@@ -121,23 +121,14 @@ def trace(*, strategy, vs, seed, game, hand_index, old_hand_index, deck, dealer,
     if dealer is not None and dealer >= ruleset.players:
         fail(_("--dealer: {dealer} is not a seat (0 to {last} with {players} players)").format(
             dealer=dealer, last=ruleset.players - 1, players=ruleset.players))
-    from ..strategies import PluginError, StrategyError
-
-    try:  # the reference engine plays; a core-only strategy (ismcts) decides through the compiled core
-        _state, record = play_record(ruleset, strategies, seed, game, hand_index, dealer=dealer, deck=cards)
-    except PluginError as e:
-        fail(str(e))
-    except StrategyError as e:
-        fail(str(e))
+    # the reference engine plays; a core-only strategy (ismcts) decides through the compiled core
+    _state, record = play_record(ruleset, strategies, seed, game, hand_index, dealer=dealer, deck=cards)
     notes = None
     if with_analysis:
-        from ..hands.evaluate import DEFAULT_SAMPLES, EvaluationError
+        from ..hands.evaluate import DEFAULT_SAMPLES
         from ..hands.review import analyze_record, trace_notes
 
-        try:
-            an = analyze_record(record, samples=samples or DEFAULT_SAMPLES)
-        except EvaluationError as e:
-            fail(str(e))
+        an = analyze_record(record, samples=samples or DEFAULT_SAMPLES)
         record["analysis"] = an.to_json()
         notes = trace_notes(an)
     if as_json:
@@ -208,10 +199,7 @@ def moves(hand_text, table_text, ruleset, as_json):
         table = parse_cards(table_text)
     except CardError as e:
         fail(f"--table: {e}")
-    try:
-        legal = legal_moves_for(ruleset, hand, table)
-    except ValueError as e:
-        fail(str(e))
+    legal = legal_moves_for(ruleset, hand, table)
     if as_json:
         emit_json({"rules": ruleset.canonical(), "hand": cards_str(sorted(hand)), "table": cards_str(sorted(table)),
                    "moves": [{"card": card_str(m.card), "take": [card_str(c) for c in m.take],
@@ -291,9 +279,7 @@ def play(*, vs, teams, partner, rules_text, seed, count, hands_mode, out, sample
 
     from ..hands.evaluate import DEFAULT_SAMPLES
     from ..hands.play import Session
-    from ..hands.table import PlayError
     from ..lineup import table_seats
-    from ..strategies import StrategyError
 
     seats = table_seats(rules_text, list(vs), teams=teams, partner=partner)
     rules = seats.rules
@@ -306,11 +292,7 @@ def play(*, vs, teams, partner, rules_text, seed, count, hands_mode, out, sample
                    err=True)
     colour = sys.stdout.isatty() if colour is None else colour
     ask, say = terminal_io(colour)
-    try:
-        session = Session(seats, seed, Path(out), ask=ask, say=say, colour=colour,
-                          samples=samples or DEFAULT_SAMPLES)
-    except (StrategyError, PlayError) as e:
-        fail(e)
+    session = Session(seats, seed, Path(out), ask=ask, say=say, colour=colour, samples=samples or DEFAULT_SAMPLES)
     say(_("rules {rules}; you are seat 0; {others}").format(
         rules=rules.canonical(), others=", ".join(session.seats.name(s) for s in range(1, rules.players))))
     play_keeping_the_hand(session, count, hands_mode)
@@ -358,8 +340,8 @@ def play_keeping_the_hand(session, count: int, hands_mode: bool) -> None:
             click.echo("", err=True)  # off the prompt's line, where the terminal echoed ^C
         click.echo(_("Interrupted") + kept(e), err=True)
         sys.exit(exit_code())
-    except SaveFailed as e:
-        fail(e)
+    except SaveFailed:  # before ValueError's clause: nothing was kept, so the line is the error's own (reporting)
+        raise
     except OSError as e:  # the terminal went away (a closed pipe, EIO)
         fail(f"{type(e).__name__}: {e.strerror or e}{kept(e)}")
     except ValueError as e:  # a plugin's failure (PluginError) and every one-line error of the library
@@ -394,7 +376,7 @@ Examples:
 @json_option(_("Print every decision and the totals as JSON."))
 def analyze(record, seats, samples, seed, as_json):
     # the help text is the command's (above), translated
-    from ..hands.evaluate import DEFAULT_SAMPLES, EvaluationError
+    from ..hands.evaluate import DEFAULT_SAMPLES
     from ..hands.review import AnalysisError, analyze_record, format_analysis
 
     data = load_record_file(record)
@@ -408,8 +390,6 @@ def analyze(record, seats, samples, seed, as_json):
                             on_decision=progress)
     except AnalysisError as e:
         fail(f"{record}: {e}", 2)
-    except EvaluationError as e:
-        fail(str(e))
     if as_json:
         emit_json(an.to_json())
     else:
