@@ -10,7 +10,7 @@ import click
 
 from ..i18n import ngettext
 from ..i18n import translate as _
-from .errors import fail
+from .errors import fail, render
 from .options import (
     COUNT,
     SAMPLES,
@@ -39,15 +39,15 @@ def load_record_file(path: str):
         else:
             text = read_text(path)
     except UntrustedFile as e:
-        fail(_("cannot read the record {reason}").format(reason=e), 2)
+        fail(_("cannot read the record {reason}").format(reason=render(e)), 2)
     except ValueError as e:  # a NUL byte in the name
-        fail(_("{path}: cannot read the record ({reason})").format(path=path, reason=e), 2)
+        fail(_("{path}: cannot read the record ({reason})").format(path=path, reason=render(e)), 2)
     except UnicodeDecodeError:
         fail(_("{path}: not a text file; a hand record is JSON").format(path=path), 2)
     try:
         return parse_json(text, str(path))
     except UntrustedFile as e:
-        fail(str(e), 2)
+        fail(e, 2)
 
 
 @click.command(help=_("""Play one hand and print it play by play, or as a hand record.
@@ -107,7 +107,8 @@ def trace(*, strategy, vs, seed, game, hand_index, old_hand_index, deck, dealer,
             cards = parse_cards(deck, distinct=True)
             check_deck(cards, "--deck")
         except ValueError as e:
-            fail(str(e) if str(e).startswith("--deck") else f"--deck: {e}")
+            said = render(e)  # check_deck's names the flag it was given; a card's does not
+            fail(said if said.startswith("--deck") else f"--deck: {said}")
         if seed is None:
             seed = 0
         if dealer is None:
@@ -157,7 +158,7 @@ def replay(file, as_json):
     try:
         st, problems = replay_record(data)
     except RecordError as e:
-        fail(f"{file}: {e}", 2)
+        fail(f"{file}: {render(e)}", 2)
     score = score_json(st.rules, st.result) if st.over and st.result is not None else None
     if as_json:
         emit_json({"ok": not problems, "rules": st.rules.canonical(), "moves": len(data["moves"]),
@@ -194,11 +195,11 @@ def moves(hand_text, table_text, ruleset, as_json):
     try:
         hand = parse_cards(hand_text)
     except CardError as e:
-        fail(f"--hand: {e}")
+        fail(f"--hand: {render(e)}")
     try:
         table = parse_cards(table_text)
     except CardError as e:
-        fail(f"--table: {e}")
+        fail(f"--table: {render(e)}")
     legal = legal_moves_for(ruleset, hand, table)
     if as_json:
         emit_json({"rules": ruleset.canonical(), "hand": cards_str(sorted(hand)), "table": cards_str(sorted(table)),
@@ -324,7 +325,6 @@ def play_keeping_the_hand(session, count: int, hands_mode: bool) -> None:
     play (saved as unfinished by the session): exit 1 for an error, 130 for Ctrl-C, 143 for SIGTERM."""
     from ..hands.table import SaveFailed
     from ..runs.signals import exit_code, stop_on_signals
-    from .errors import render
 
     def kept(e: BaseException) -> str:
         if session.unfinished is not None:
@@ -389,7 +389,7 @@ def analyze(record, seats, samples, seed, as_json):
         an = analyze_record(data, seats=list(seats) or None, samples=samples or DEFAULT_SAMPLES, seed=seed,
                             on_decision=progress)
     except AnalysisError as e:
-        fail(f"{record}: {e}", 2)
+        fail(f"{record}: {render(e)}", 2)
     if as_json:
         emit_json(an.to_json())
     else:

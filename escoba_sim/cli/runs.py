@@ -9,7 +9,7 @@ import sys
 import click
 
 from ..i18n import translate as _
-from .errors import fail
+from .errors import fail, render
 from .options import (
     COUNT,
     chunk_option,
@@ -75,7 +75,7 @@ def run(*, strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairi
     try:
         given = read_rules(rules_text)
     except RulesError as e:
-        fail(f"--rules: {e}")
+        fail(f"--rules: {render(e)}")
     rules = given.rules
     sprt_spec = Sprt.parse(sprt, alpha, beta) if sprt else None
     spec = make_spec(strategy, vs, rules, count, hands=hands_mode, teams=teams,
