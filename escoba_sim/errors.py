@@ -28,6 +28,15 @@ def _as_is(name: str) -> str:
     return name
 
 
+def _rebuilt(cls: type, args: tuple, state: dict) -> "EscobaError":
+    """An ``EscobaError`` of class ``cls`` as it was pickled: its attributes (template, fields, parameter, folder,
+    resume, and a subclass's own) set as they were, ``__init__`` not called (a subclass's takes other arguments)."""
+    error = cls.__new__(cls, *args)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
+
 class EscobaError(ValueError):
     """An error a person can act on. ``template`` is the message with ``{placeholders}`` for ``fields``;
     ``parameter``: the library parameter at fault, if one is; ``folder``: the folder concerned; ``resume``:
@@ -60,3 +69,6 @@ class EscobaError(ValueError):
 
     def __str__(self) -> str:
         return self.render()
+
+    def __reduce__(self):  # raised in a worker process (a process pool, Dask), re-raised in the parent
+        return _rebuilt, (type(self), self.args, self.__dict__)

@@ -5,7 +5,7 @@ opens only a regular file (never a FIFO, a device such as ``/dev/zero`` or
 ``/dev/stdin``, or a folder), without following a final symlink and without
 blocking, reads at most ``limit`` bytes, and parses JSON and TOML with their
 depth bounded and integers too long to be values refused (``NaN`` and
-``Infinity``, which the tool's own summaries may hold, only where asked). Every failure is an :class:`UntrustedFile` (a ``ValueError``) with a
+``Infinity``, which the tool's own summaries may hold, only where asked). Every failure is an :class:`UntrustedFile` (an ``EscobaError``) with a
 one-line message that names the file.
 
 Writing: a file is written to a fresh temporary name beside it (created with
@@ -29,6 +29,7 @@ import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
+from .errors import EscobaError
 from .i18n import N_
 from .i18n import translate as _
 
@@ -38,7 +39,7 @@ TOML_LIMIT = 1 * MiB
 MAX_DEPTH = 64  # no file the tool writes nests more than a few levels
 
 
-class UntrustedFile(ValueError):
+class UntrustedFile(EscobaError):
     """A file that cannot be read as what it should be (one line, naming the file)."""
 
 

@@ -36,7 +36,9 @@ OUT = Parameter("out")  # the folder parameter every command that writes a folde
 
 class Damaged(ValueError):
     """A file of a folder that is not what the folder's manifest says it holds; the message says why, in a
-    few words (``unreadable (...)``, ``from another run or chunk ...``)."""
+    few words (``unreadable (...)``, ``from another run or chunk ...``). Not an ``EscobaError``: it never reaches
+    a person as it is (the runner plays the chunk again, a folder's reader makes it the ``{problem}`` of its
+    own error: tests/test_error_base.py)."""
 
 
 # --- the manifest ----------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import click
 
 from ..i18n import ngettext
 from ..i18n import translate as _
-from .errors import fail
+from .errors import fail, render
 from .options import (
     COUNT,
     SAMPLES,
@@ -39,15 +39,15 @@ def load_record_file(path: str):
         else:
             text = read_text(path)
     except UntrustedFile as e:
-        fail(_("cannot read the record {reason}").format(reason=e), 2)
+        fail(_("cannot read the record {reason}").format(reason=render(e)), 2)
     except ValueError as e:  # a NUL byte in the name
-        fail(_("{path}: cannot read the record ({reason})").format(path=path, reason=e), 2)
+        fail(_("{path}: cannot read the record ({reason})").format(path=path, reason=render(e)), 2)
     except UnicodeDecodeError:
         fail(_("{path}: not a text file; a hand record is JSON").format(path=path), 2)
     try:
         return parse_json(text, str(path))
     except UntrustedFile as e:
-        fail(str(e), 2)
+        fail(e, 2)
 
 
 @click.command(help=_("""Play one hand and print it play by play, or as a hand record.
@@ -105,7 +105,8 @@ def trace(*, strategy, vs, seed, game, hand_index, old_hand_index, deck, dealer,
             cards = parse_cards(deck, distinct=True)
             check_deck(cards, "--deck")
         except ValueError as e:
-            fail(str(e) if str(e).startswith("--deck") else f"--deck: {e}")
+            said = render(e)  # check_deck's names the flag it was given; a card's does not
+            fail(said if said.startswith("--deck") else f"--deck: {said}")
         if seed is None:
             seed = 0
         if dealer is None:
@@ -119,23 +120,14 @@ def trace(*, strategy, vs, seed, game, hand_index, old_hand_index, deck, dealer,
     if dealer is not None and dealer >= ruleset.players:
         fail(_("--dealer: {dealer} is not a seat (0 to {last} with {players} players)").format(
             dealer=dealer, last=ruleset.players - 1, players=ruleset.players))
-    from ..strategies import PluginError, StrategyError
-
-    try:  # the reference engine plays; a core-only strategy (ismcts) decides through the compiled core
-        _state, record = play_record(ruleset, strategies, seed, game, hand_index, dealer=dealer, deck=cards)
-    except PluginError as e:
-        fail(str(e))
-    except StrategyError as e:
-        fail(str(e))
+    # the reference engine plays; a core-only strategy (ismcts) decides through the compiled core
+    _state, record = play_record(ruleset, strategies, seed, game, hand_index, dealer=dealer, deck=cards)
     notes = None
     if with_analysis:
-        from ..hands.evaluate import DEFAULT_SAMPLES, EvaluationError
+        from ..hands.evaluate import DEFAULT_SAMPLES
         from ..hands.review import analyze_record, trace_notes
 
-        try:
-            an = analyze_record(record, samples=samples or DEFAULT_SAMPLES)
-        except EvaluationError as e:
-            fail(str(e))
+        an = analyze_record(record, samples=samples or DEFAULT_SAMPLES)
         record["analysis"] = an.to_json()
         notes = trace_notes(an)
     if as_json:
@@ -164,7 +156,7 @@ def replay(file, as_json):
     try:
         st, problems = replay_record(data)
     except RecordError as e:
-        fail(f"{file}: {e}", 2)
+        fail(f"{file}: {render(e)}", 2)
     score = score_json(st.rules, st.result) if st.over and st.result is not None else None
     if as_json:
         emit_json({"ok": not problems, "rules": st.rules.canonical(), "moves": len(data["moves"]),
@@ -201,15 +193,12 @@ def moves(hand_text, table_text, ruleset, as_json):
     try:
         hand = parse_cards(hand_text)
     except CardError as e:
-        fail(f"--hand: {e}")
+        fail(f"--hand: {render(e)}")
     try:
         table = parse_cards(table_text)
     except CardError as e:
-        fail(f"--table: {e}")
-    try:
-        legal = legal_moves_for(ruleset, hand, table)
-    except ValueError as e:
-        fail(str(e))
+        fail(f"--table: {render(e)}")
+    legal = legal_moves_for(ruleset, hand, table)
     if as_json:
         emit_json({"rules": ruleset.canonical(), "hand": cards_str(sorted(hand)), "table": cards_str(sorted(table)),
                    "moves": [{"card": card_str(m.card), "take": [card_str(c) for c in m.take],
@@ -289,9 +278,7 @@ def play(*, vs, teams, partner, rules_text, seed, count, hands_mode, out, sample
 
     from ..hands.evaluate import DEFAULT_SAMPLES
     from ..hands.play import Session
-    from ..hands.table import PlayError
     from ..lineup import table_seats
-    from ..strategies import StrategyError
 
     seats = table_seats(rules_text, list(vs), teams=teams, partner=partner)
     rules = seats.rules
@@ -304,11 +291,7 @@ def play(*, vs, teams, partner, rules_text, seed, count, hands_mode, out, sample
                    err=True)
     colour = sys.stdout.isatty() if colour is None else colour
     ask, say = terminal_io(colour)
-    try:
-        session = Session(seats, seed, Path(out), ask=ask, say=say, colour=colour,
-                          samples=samples or DEFAULT_SAMPLES)
-    except (StrategyError, PlayError) as e:
-        fail(e)
+    session = Session(seats, seed, Path(out), ask=ask, say=say, colour=colour, samples=samples or DEFAULT_SAMPLES)
     say(_("rules {rules}; you are seat 0; {others}").format(
         rules=rules.canonical(), others=", ".join(session.seats.name(s) for s in range(1, rules.players))))
     play_keeping_the_hand(session, count, hands_mode)
@@ -340,7 +323,6 @@ def play_keeping_the_hand(session, count: int, hands_mode: bool) -> None:
     play (saved as unfinished by the session): exit 1 for an error, 130 for Ctrl-C, 143 for SIGTERM."""
     from ..hands.table import SaveFailed
     from ..runs.signals import exit_code, stop_on_signals
-    from .errors import render
 
     def kept(e: BaseException) -> str:
         if session.unfinished is not None:
@@ -356,8 +338,8 @@ def play_keeping_the_hand(session, count: int, hands_mode: bool) -> None:
             click.echo("", err=True)  # off the prompt's line, where the terminal echoed ^C
         click.echo(_("Interrupted") + kept(e), err=True)
         sys.exit(exit_code())
-    except SaveFailed as e:
-        fail(e)
+    except SaveFailed:  # before ValueError's clause: nothing was kept, so the line is the error's own (reporting)
+        raise
     except OSError as e:  # the terminal went away (a closed pipe, EIO)
         fail(f"{type(e).__name__}: {e.strerror or e}{kept(e)}")
     except ValueError as e:  # a plugin's failure (PluginError) and every one-line error of the library
@@ -392,7 +374,7 @@ Examples:
 @json_option(_("Print every decision and the totals as JSON."))
 def analyze(record, seats, samples, seed, as_json):
     # the help text is the command's (above), translated
-    from ..hands.evaluate import DEFAULT_SAMPLES, EvaluationError
+    from ..hands.evaluate import DEFAULT_SAMPLES
     from ..hands.review import AnalysisError, analyze_record, format_analysis
 
     data = load_record_file(record)
@@ -405,9 +387,7 @@ def analyze(record, seats, samples, seed, as_json):
         an = analyze_record(data, seats=list(seats) or None, samples=samples or DEFAULT_SAMPLES, seed=seed,
                             on_decision=progress)
     except AnalysisError as e:
-        fail(f"{record}: {e}", 2)
-    except EvaluationError as e:
-        fail(str(e))
+        fail(f"{record}: {render(e)}", 2)
     if as_json:
         emit_json(an.to_json())
     else:

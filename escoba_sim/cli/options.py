@@ -10,6 +10,7 @@ import click
 
 from ..i18n import N_
 from ..i18n import translate as _
+from .errors import render
 
 
 class CountType(click.ParamType):
@@ -71,8 +72,8 @@ class RulesType(click.ParamType):
             return value
         try:
             return parse_rules(value)
-        except RulesError as e:
-            self.fail(str(e), param, ctx)
+        except RulesError as e:  # a bad value of this option: click's usage error (exit 2), said as ``render`` says it
+            self.fail(render(e), param, ctx)
 
 
 class StrategyType(click.ParamType):
@@ -85,8 +86,8 @@ class StrategyType(click.ParamType):
 
         try:
             return check_strategy(value)
-        except StrategyError as e:
-            self.fail(str(e), param, ctx)
+        except StrategyError as e:  # as a bad --rules value: click's usage error, exit 2
+            self.fail(render(e), param, ctx)
 
 
 class SamplesType(CountType):

@@ -11,26 +11,23 @@ import sys
 import click
 
 from ..i18n import translate as _
-from .errors import fail
 from .options import emit_json, given_on_command_line
 
 
 @contextlib.contextmanager
 def executor(scheduler: str | None, jobs: int | None, quiet: bool = False):
-    """Yield (executor, jobs) from ``runs.cluster.executor_for``: its errors are one line, exit 1, and
-    unless ``quiet`` the Dask scheduler's address and threads go to stderr."""
-    from ..runs.cluster import ClusterError, executor_for
+    """Yield (executor, jobs) from ``runs.cluster.executor_for`` (its ``ClusterError`` is one line, exit 1, as
+    every library error: ``cli.errors.reporting``); unless ``quiet`` the Dask scheduler's address and threads go to
+    stderr."""
+    from ..runs.cluster import executor_for
 
     def connected(address: str, threads: int) -> None:
         click.echo(_("Dask scheduler {address}: {threads} worker threads").format(address=address, threads=threads),
                    err=True)
 
     given = scheduler is not None and given_on_command_line("jobs")
-    try:
-        with executor_for(scheduler, jobs, jobs_given=given, on_connect=None if quiet else connected) as pair:
-            yield pair
-    except ClusterError as e:
-        fail(e)
+    with executor_for(scheduler, jobs, jobs_given=given, on_connect=None if quiet else connected) as pair:
+        yield pair
 
 
 @contextlib.contextmanager
@@ -39,7 +36,6 @@ def stops_cleanly(continue_with: str | None, as_json: bool = False):
     (``continue_with`` None: nothing is kept, so the summary of the finished chunks is printed, marked partial)."""
     from ..runs.runner import RunInterrupted
     from ..runs.signals import exit_code, stop_on_signals
-    from ..runs.spec import RunError
 
     nothing_kept = " " + _("(nothing was saved: use --out DIR to keep finished chunks)")
     try:
@@ -58,8 +54,6 @@ def stops_cleanly(continue_with: str | None, as_json: bool = False):
         click.echo(_("Interrupted. Continue with: {command}").format(command=continue_with) if continue_with
                    else _("Interrupted") + nothing_kept, err=True)
         sys.exit(exit_code())
-    except RunError as e:
-        fail(e)
 
 
 def same_command() -> str:
@@ -87,19 +81,16 @@ def play_and_print_series(plan, *, jobs, as_json, quiet, scheduler, continue_wit
     summary as its kind's view does (``output.views``); Ctrl-C says ``continue_with``."""
     from ..output.console import ProgressBar
     from ..output.views import VIEWS
-    from ..series.kinds import SERIES_ERRORS, play_series
+    from ..series.kinds import play_series
 
-    try:
-        with executor(scheduler, jobs, quiet) as (pool, jobs), stops_cleanly(continue_with), \
-                ProgressBar(plan.first, enabled=not quiet and sys.stderr.isatty(), runs=plan.runs,
-                            standings=not quiet and not as_json) as bar:
-            def on_run(k, label):
-                bar.start_run(k, label)
-                if not bar.enabled and not quiet:
-                    click.echo(f"[{k + 1}/{plan.runs}] {label}", err=True)
-            summary = play_series(plan, jobs=jobs, executor=pool, argv=sys.argv[1:], on_run=on_run, on_chunk=bar)
-    except SERIES_ERRORS as e:
-        fail(e)
+    with executor(scheduler, jobs, quiet) as (pool, jobs), stops_cleanly(continue_with), \
+            ProgressBar(plan.first, enabled=not quiet and sys.stderr.isatty(), runs=plan.runs,
+                        standings=not quiet and not as_json) as bar:
+        def on_run(k, label):
+            bar.start_run(k, label)
+            if not bar.enabled and not quiet:
+                click.echo(f"[{k + 1}/{plan.runs}] {label}", err=True)
+        summary = play_series(plan, jobs=jobs, executor=pool, argv=sys.argv[1:], on_run=on_run, on_chunk=bar)
     if as_json:
         emit_json(summary)
         return

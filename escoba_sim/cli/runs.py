@@ -9,7 +9,7 @@ import sys
 import click
 
 from ..i18n import translate as _
-from .errors import fail
+from .errors import fail, render
 from .options import (
     COUNT,
     chunk_option,
@@ -68,20 +68,17 @@ def run(*, strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairi
     # the help text is the command's (above), translated
     from ..game.rules import RulesError, read_rules
     from ..runs.runner import run as run_chunks
-    from ..runs.spec import RunError, Sprt, make_spec
+    from ..runs.spec import Sprt, make_spec
 
     if save_hands and not out:
         fail(_("--save-hands needs --out DIR (the hands are written there)"))
     try:
         given = read_rules(rules_text)
     except RulesError as e:
-        fail(f"--rules: {e}")
-    try:
-        sprt_spec = Sprt.parse(sprt, alpha, beta) if sprt else None
-        spec = make_spec(strategy, vs, given, count, hands=hands_mode, teams=teams, pairing=pairing,
-                         seed=seed, chunk_size=chunk or 0, sprt=sprt_spec, save_hands=save_hands)
-    except (RunError, RulesError) as e:
-        fail(e)
+        fail(f"--rules: {render(e)}")
+    sprt_spec = Sprt.parse(sprt, alpha, beta) if sprt else None
+    spec = make_spec(strategy, vs, given, count, hands=hands_mode, teams=teams, pairing=pairing,
+                     seed=seed, chunk_size=chunk or 0, sprt=sprt_spec, save_hands=save_hands)
     if seed is None:
         click.echo(_("seed {seed} (drawn at random; pass --seed {seed} to repeat this run)").format(seed=spec.seed),
                    err=True)
@@ -116,13 +113,9 @@ Example:
 @scheduler_option
 def resume(directory, jobs, as_json, quiet, trust_plugins, scheduler):
     # the help text is the command's (above), translated
-    from ..runs.spec import RunError
     from ..series.resume import open_folder
 
-    try:
-        folder = open_folder(directory, trust_plugins=trust_plugins)
-    except RunError as e:
-        fail(e)
+    folder = open_folder(directory, trust_plugins=trust_plugins)
     if folder.series is not None:
         play_and_print_series(folder.series, jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler,
                     continue_with=f"escoba-sim resume {shlex.quote(str(directory))}")

@@ -33,13 +33,7 @@ SKILL_DEFAULT_N = 1000
 def _play(start, out: str, *, jobs, as_json, quiet, scheduler) -> None:
     """A new series: ``start()`` plans it from the command's arguments (its kind's ``series.kinds`` start; its
     manifest keeps the same), then it is played and its summary printed."""
-    from ..runs.spec import RunError
-
-    try:
-        plan = start()
-    except RunError as e:
-        fail(e)
-    play_and_print_series(plan, jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler,
+    play_and_print_series(start(), jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler,
                           continue_with=str(Command(("resume", str(out)))))
 
 
@@ -202,14 +196,10 @@ Example:
 @out_option(_("Where to write (default: DIRECTORY/report)."))
 def report(directory, out):
     # the help text is the command's (above), translated
-    from ..files import UntrustedFile
-    from ..output.report import ReportError, write_report
-    from ..runs.spec import RunError
+    from ..output.report import write_report
 
     try:
         page = write_report(directory, out)
-    except (ReportError, RunError, UntrustedFile) as e:
-        fail(e)
     except OSError as e:
         where = e.filename or out or f"{directory}/report"
         fail(_("cannot write the report to {path} ({reason}); choose another --out").format(

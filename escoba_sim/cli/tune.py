@@ -5,7 +5,6 @@ from __future__ import annotations
 import click
 
 from ..i18n import translate as _
-from .errors import fail
 from .options import (
     COUNT,
     STRATEGY,
@@ -54,8 +53,7 @@ def tune(*, strategy, ruleset, pool, params, evals, games, check, popsize, sigma
     # the help text is the command's (above), translated
     from pathlib import Path
 
-    from ..files import UntrustedFile
-    from ..tune import TuneError, make_tune_spec
+    from ..tune import make_tune_spec
     from ..tune import tune as run_tune
 
     def progress(p):
@@ -68,14 +66,11 @@ def tune(*, strategy, ruleset, pool, params, evals, games, check, popsize, sigma
             score=f"{b['score']:+.4f}", lo=f"{b['lo']:+.4f}", hi=f"{b['hi']:+.4f}",
             best_generation=b["generation"] + 1, candidate=b["candidate"] + 1) + left, err=True)
 
-    try:
-        spec = make_tune_spec(strategy, rules=ruleset, pool=pool, evals=evals, games=games, seed=seed, sigma=sigma,
-                              popsize=popsize, params=params, check=check)
-        with executor(scheduler, jobs, quiet=as_json) as (workers, jobs), stops_cleanly(same_command()):
-            summary = run_tune(spec, out, jobs=jobs if scheduler is None else 1, executor=workers,
-                               on_generation=progress)
-    except (TuneError, UntrustedFile) as e:  # UntrustedFile: a symlinked folder inside --out
-        fail(e)
+    spec = make_tune_spec(strategy, rules=ruleset, pool=pool, evals=evals, games=games, seed=seed, sigma=sigma,
+                          popsize=popsize, params=params, check=check)
+    with executor(scheduler, jobs, quiet=as_json) as (workers, jobs), stops_cleanly(same_command()):
+        summary = run_tune(spec, out, jobs=jobs if scheduler is None else 1, executor=workers,
+                           on_generation=progress)
     if as_json:
         emit_json(summary)
         return

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..errors import EscobaError
 from ..i18n import translate as _
 
 SUITS = ("oros", "copas", "espadas", "bastos")
@@ -24,7 +25,7 @@ SEVENS_MASK = sum(1 << c for c in SEVENS)
 OROS_MASK = (1 << 10) - 1
 
 
-class CardError(ValueError):
+class CardError(EscobaError):
     """A card or list of cards that cannot be parsed or is not allowed."""
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ..errors import EscobaError
 from ..i18n import N_, ngettext
 from ..i18n import translate as _
 from .cards import OROS_MASK, SEVENS_MASK, SIETE_OROS, card_str, cards_str, mask_of, value
@@ -23,7 +24,7 @@ MAX_HANDS_PER_GAME = 10_000  # a game ends with probability 1; this only guards 
 VOIDS_OFF = 1  # HandState.voids: the seat's play contradicted the reading this deal
 
 
-class IllegalMove(ValueError):
+class IllegalMove(EscobaError):
     """A move that the rules do not allow in the current state."""
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from ..errors import EscobaError
 from ..files import UntrustedFile, read_toml
 from ..i18n import N_, translate
 from ..i18n import ngettext as i18n_ngettext
@@ -35,7 +36,7 @@ TIES = ("shared", "none")
 MAX_TARGET = 1000
 
 
-class RulesError(ValueError):
+class RulesError(EscobaError):
     """A ruleset that cannot be parsed or cannot be played."""
 
 

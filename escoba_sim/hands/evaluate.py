@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import EscobaError
 from ..game import engine
 from ..game.cards import card_str, cards_str, mask_of
 from ..game.engine import HandState, Move
@@ -48,7 +49,7 @@ EXACT_MAX_CARDS = 8  # solve exactly with at most this many cards in the two han
 FULL = (1 << 40) - 1
 
 
-class EvaluationError(RuntimeError):
+class EvaluationError(EscobaError, RuntimeError):
     """The evaluator cannot run here (no compiled core)."""
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..batch import make_player
+from ..errors import EscobaError
 from ..game import engine
 from ..game.cards import CardError, card_str, cards_str, parse_card, parse_cards, value
 from ..game.columns import COLUMN_TEXT, SIDE_COLUMNS
@@ -37,7 +38,7 @@ FORMAT = "escoba-sim/hand"
 VERSION = 1
 
 
-class RecordError(ValueError):
+class RecordError(EscobaError):
     """A record that is not a well-formed hand record (as opposed to one with an illegal move)."""
 
 
@@ -570,9 +571,9 @@ def legal_moves_for(rules: Ruleset, hand: list[int], table: list[int]) -> list[M
     """
     both = sorted(set(hand) & set(table))
     if both:
-        raise ValueError(_("{cards} cannot be both in the hand and on the table").format(cards=cards_str(both)))
+        raise CardError(_("{cards} cannot be both in the hand and on the table").format(cards=cards_str(both)))
     if not hand:
-        raise ValueError(_("the hand is empty: give at least one card"))
+        raise CardError(_("the hand is empty: give at least one card"))
     n = rules.n_sides
     st = HandState(rules, 0, [], [sorted(hand)] + [[] for _ in range(rules.players - 1)], sorted(table), [],
                    [0] * n, [0] * n, [0] * n, to_play=0)

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import EscobaError
 from ..game import engine
 from ..game.engine import Move
 from ..game.rules import Ruleset
@@ -44,7 +45,7 @@ def marks_text(name: str, n: int) -> str:
     return ngettext("{n} inaccuracy", "{n} inaccuracies", n).format(n=n)
 
 
-class AnalysisError(ValueError):
+class AnalysisError(EscobaError):
     """A record that cannot be analysed (not a hand record, or an illegal move)."""
 
 

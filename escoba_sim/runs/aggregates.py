@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import EscobaError, Parameter
 from ..game.columns import SIDE_COLUMNS
 from .spec import RunSpec
 
@@ -224,14 +225,29 @@ def _outcomes(tot: list[np.ndarray]) -> list[np.ndarray]:
     return [np.where(t == top, np.where(n_top == 1, 0, 1), 2) for t in tot]
 
 
+class ChunkOverflow(EscobaError, OverflowError):
+    """A chunk whose sums of cross products could pass 2**63 - 1: a smaller ``chunk_size`` keeps them exact
+    (raised by both engines' ``deal_moments``; the message names the parameter, a front end its own word)."""
+
+
+CHUNK_SIZE = Parameter("chunk_size")
+
+
+def chunk_overflow(deals: int, top: int) -> ChunkOverflow:
+    """The error of a chunk of ``deals`` rows with values up to ``top`` in absolute value (``_core.aggregates``
+    raises it too)."""
+    return ChunkOverflow("a chunk's cross products could pass 2**63 ({deals} deals, values up to {top}): "
+                         "use a smaller {chunk_size}", deals=deals, top=top, chunk_size=CHUNK_SIZE)
+
+
 def deal_moments(deal: np.ndarray, p: int) -> tuple[np.ndarray, np.ndarray]:
     """``deal_sum`` and ``deal_gram`` of the first ``p`` columns of a chunk's rows, exactly (the NumPy reference
-    of ``native.core.deal_moments``); OverflowError when a cross product's sum could pass 2**63 - 1."""
+    of ``native.core.deal_moments``); ChunkOverflow (an OverflowError) when a cross product's sum could pass
+    2**63 - 1."""
     d = deal[:, :p]
     top = max(int(d.max()), -int(d.min())) if d.size else 0
     if top * top * len(d) > 2**63 - 1:
-        raise OverflowError(f"a chunk's cross products could pass 2**63 ({len(d)} deals, values up to {top}): "
-                            "use a smaller --chunk")
+        raise chunk_overflow(len(d), top)
     return d.sum(axis=0), gram(d)
 
 

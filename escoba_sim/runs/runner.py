@@ -29,7 +29,7 @@ from ..folders import set_aside
 from ..i18n import translate as _
 from ..strategies import StrategyError, plugins_in
 from . import stats
-from .aggregates import empty_aggregates, merge
+from .aggregates import ChunkOverflow, empty_aggregates, merge
 from .chunk import play_chunk
 from .executor import ChunkFailed, make_executor, run_pool, stop_workers
 from .folder import (
@@ -362,6 +362,8 @@ def _failure(e: ChunkFailed, spec: RunSpec, out: Path | None, done: int) -> RunE
     elif isinstance(err, OSError):
         what = _("cannot write {path} ({reason})").format(path=err.filename or _("its files"),
                                                           reason=err.strerror or err)
+    elif isinstance(err, ChunkOverflow):  # it names chunk_size, which the front end renders (--chunk)
+        what = EscobaError("OverflowError: {problem}", problem=err)
     else:
         what = f"{type(err).__name__}: {' '.join(str(err).split())}"
     return RunError(_("chunk {k} failed: {problem}; {kept}"), k=e.k, problem=what, kept=_kept(spec, out, done))

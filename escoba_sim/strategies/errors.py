@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import difflib
 
+from ..errors import EscobaError
 from ..i18n import translate as _
 
 
-class StrategyError(ValueError):
+class StrategyError(EscobaError):
     """A strategy spec that does not parse: unknown name or parameter, bad value, missing plugin."""
 
 

@@ -2,11 +2,14 @@
 the very integers of their NumPy reference (runs.aggregates), on played and on random batches; bad batches
 are refused by both."""
 
+import pickle
+
 import numpy as np
 import pytest
 
 from escoba_sim import native
 from escoba_sim.batch import play_games, play_hands
+from escoba_sim.cli.errors import render
 from escoba_sim.game.columns import SIDE_COLUMNS, empty_games, empty_hands
 from escoba_sim.game.rules import parse_rules
 from escoba_sim.runs import aggregates, chunk
@@ -117,10 +120,24 @@ def test_deal_moments_refuse_sums_that_could_wrap():
     deal = np.zeros((4, 14), np.int64)
     deal[0, 0] = 2**31  # 2**62 * 4 deals may pass 2**63 - 1
     for moments in (native.core.deal_moments, aggregates.deal_moments):
-        with pytest.raises(OverflowError, match="smaller --chunk"):
+        with pytest.raises(OverflowError, match="smaller chunk_size") as raised:  # the library's parameter
             moments(deal, 14)
+        assert isinstance(raised.value, aggregates.ChunkOverflow) and raised.value.fields["chunk_size"] == "chunk_size"
+        assert render(raised.value) == ("a chunk's cross products could pass 2**63 (4 deals, values up to "
+                                        "2147483648): use a smaller --chunk")  # the command line's flag
     deal[0, 0] = 1_518_500_249  # its square times 4 stays below 2**63
     assert native.core.deal_moments(deal, 14)[1][0, 0] == aggregates.deal_moments(deal, 14)[1][0, 0] == 1_518_500_249**2
+
+
+def test_a_run_failed_by_the_overflow_names_the_parameter_as_its_front_end_does():
+    from escoba_sim.runs.executor import ChunkFailed
+    from escoba_sim.runs.runner import _failure
+
+    raised = pickle.loads(pickle.dumps(aggregates.chunk_overflow(4, 2**31)))  # raised in a worker process
+    failure = _failure(ChunkFailed(2, raised), None, None, 0)
+    said = "chunk 2 failed: OverflowError: a chunk's cross products could pass 2**63 (4 deals, values up to 2147483648)"
+    assert str(failure) == said + ": use a smaller chunk_size; nothing was saved (use out DIR to keep finished chunks)"
+    assert render(failure) == said + ": use a smaller --chunk; nothing was saved (use --out DIR to keep finished chunks)"
 
 
 def bad_batches():
