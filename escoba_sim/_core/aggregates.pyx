@@ -94,8 +94,8 @@ def add_rotation(sums, where, hands, games, int r, first, teams):
 
 def deal_moments(deal, int p):
     """``deal_sum`` and ``deal_gram`` of the first ``p`` columns of a chunk's rows (int64, C order), exactly:
-    the twin of ``runs.aggregates.deal_moments``; its ChunkOverflow (an OverflowError naming ``chunk_size``) when
-    a cross product's sum could pass 2**63 - 1."""
+    the twin of ``runs.aggregates.deal_moments``. ``OverflowError(deals, top)`` when a cross product's sum could
+    pass 2**63 - 1: ``runs.chunk`` says it as the reference does (``runs.aggregates.chunk_overflow``)."""
     if not isinstance(deal, np.ndarray) or deal.ndim != 2 or not 0 <= p <= min(deal.shape[1], ESC_MOMENTS_MAX_COLS):
         raise ValueError(f"deal_moments takes a (deals x columns) array and at most {ESC_MOMENTS_MAX_COLS} of its columns")
     cdef const int64_t *d = <int64_t *>_first(deal, np.int64, deal.shape, "deal")
@@ -108,7 +108,5 @@ def deal_moments(deal, int p):
     with nogil:
         rc = esc_deal_moments(d, count, width, p, s, g, &top)
     if rc != 0:
-        from ..runs.aggregates import chunk_overflow  # the one message of both engines (a rare path: imported here)
-
-        raise chunk_overflow(count, top)
+        raise OverflowError(count, top)  # the numbers only: the message is the library's, one floor up
     return total, gram

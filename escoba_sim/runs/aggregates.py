@@ -227,15 +227,15 @@ def _outcomes(tot: list[np.ndarray]) -> list[np.ndarray]:
 
 class ChunkOverflow(EscobaError, OverflowError):
     """A chunk whose sums of cross products could pass 2**63 - 1: a smaller ``chunk_size`` keeps them exact
-    (raised by both engines' ``deal_moments``; the message names the parameter, a front end its own word)."""
+    (raised by ``deal_moments`` here and, for the compiled one, by ``runs.chunk``; the message names the
+    parameter, a front end its own word)."""
 
 
 CHUNK_SIZE = Parameter("chunk_size")
 
 
 def chunk_overflow(deals: int, top: int) -> ChunkOverflow:
-    """The error of a chunk of ``deals`` rows with values up to ``top`` in absolute value (``_core.aggregates``
-    raises it too)."""
+    """The error of a chunk of ``deals`` rows with values up to ``top`` in absolute value."""
     return ChunkOverflow("a chunk's cross products could pass 2**63 ({deals} deals, values up to {top}): "
                          "use a smaller {chunk_size}", deals=deals, top=top, chunk_size=CHUNK_SIZE)
 

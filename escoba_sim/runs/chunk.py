@@ -108,8 +108,18 @@ def _compiled_or_reference():
     """The chunk's sums in one compiled pass when the core is loaded, else their NumPy reference
     (``aggregates``; a test checks that both give the same integers)."""
     if native.core is not None:
-        return native.core.add_rotation, native.core.deal_moments
+        return native.core.add_rotation, _compiled_deal_moments
     return aggregates.add_rotation, aggregates.deal_moments
+
+
+def _compiled_deal_moments(deal, p: int):
+    """The compiled ``deal_moments``, its overflow said as the reference says it (``aggregates.chunk_overflow``:
+    a smaller ``chunk_size``)."""
+    try:
+        return native.core.deal_moments(deal, p)
+    except OverflowError as e:
+        deals, top = e.args
+        raise aggregates.chunk_overflow(deals, top) from None
 
 
 def _hand_rows(h: dict[str, np.ndarray], r: int):

@@ -119,7 +119,10 @@ def test_deal_moments_are_exact_for_any_values(top):
 def test_deal_moments_refuse_sums_that_could_wrap():
     deal = np.zeros((4, 14), np.int64)
     deal[0, 0] = 2**31  # 2**62 * 4 deals may pass 2**63 - 1
-    for moments in (native.core.deal_moments, aggregates.deal_moments):
+    with pytest.raises(OverflowError) as raised:  # the core gives the numbers, the library the message
+        native.core.deal_moments(deal, 14)
+    assert raised.value.args == (4, 2**31)
+    for moments in (chunk._compiled_deal_moments, aggregates.deal_moments):
         with pytest.raises(OverflowError, match="smaller chunk_size") as raised:  # the library's parameter
             moments(deal, 14)
         assert isinstance(raised.value, aggregates.ChunkOverflow) and raised.value.fields["chunk_size"] == "chunk_size"
