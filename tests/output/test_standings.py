@@ -10,7 +10,6 @@ import pytest
 from click.testing import CliRunner
 from conftest import engine_sized
 
-from escoba_sim import native
 from escoba_sim.cli import main
 from escoba_sim.output.console import LiveStandings, standings_line
 from escoba_sim.runs.runner import run
@@ -78,11 +77,10 @@ def test_tournament_piped_shows_each_pairs_standings(tmp_path):
         assert len(mine) == 4 and f"{n:,} games" in mine[-1]
 
 
-@pytest.mark.skipif(native.ENGINE != "cython", reason="a run of 20,000 games")
 def test_terminal_run_shows_standings_under_the_bar():
     pexpect = pytest.importorskip("pexpect")
-    cmd = [sys.executable, "-c", "from escoba_sim.cli import main; main()", *RUN[:5], "-n", "2e4", "--seed", "3",
-           "--chunk", "500", "-j", "1", "--sprt", "elo0=-40,elo1=0"]
+    cmd = [sys.executable, "-c", "from escoba_sim.cli import main; main()", *RUN[:5], "-n", engine_sized("2e4", "400"),
+           "--seed", "3", "--chunk", engine_sized("500", "10"), "-j", "1", "--sprt", "elo0=-40,elo1=0"]
     child = pexpect.spawn(cmd[0], cmd[1:], env=dict(os.environ, TERM="xterm", COLUMNS="80"), encoding="utf-8",
                           timeout=120, dimensions=(40, 80))
     child.expect(pexpect.EOF)
