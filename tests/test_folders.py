@@ -8,6 +8,7 @@ from __future__ import annotations
 import click
 import numpy as np
 import pytest
+from helpers import needs_core
 
 from escoba_sim import folders
 from escoba_sim.cli.errors import render
@@ -80,10 +81,8 @@ def test_a_run_chunk_of_another_run_is_refused_by_its_fingerprint(tmp_path):
 def test_a_damaged_tune_evaluation_is_set_aside_through_the_module(tmp_path, monkeypatch):
     pytest.importorskip("cma")
     from escoba_sim import tune
-    from escoba_sim.native import ENGINE
 
-    if ENGINE != "cython":
-        pytest.skip("tune plays on the compiled core")
+    needs_core("tune")
     spec = tune.make_tune_spec("heuristic", evals=2, games=20, seed=5, popsize=2, check=20, params=("risk",))
     out = tmp_path / "t"
     tune.tune(spec, out)
@@ -110,7 +109,7 @@ def run_kind(kind: str, out):
         tune.tune(tune.make_tune_spec("heuristic", evals=2, games=20, popsize=2, params=("risk",)), out)
 
 
-@pytest.mark.parametrize("kind", ["run", "compare", "tune"])
+@pytest.mark.parametrize("kind", ["run", "compare", pytest.param("tune", marks=pytest.mark.core("tune"))])
 def test_every_kind_of_folder_refuses_a_file_and_a_foreign_folder_in_the_same_words(tmp_path, kind):
     a_file = tmp_path / "file"
     a_file.write_text("x")

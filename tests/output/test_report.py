@@ -4,6 +4,7 @@ import json
 import re
 
 import pytest
+from conftest import engine_sized
 
 from escoba_sim.output import report, report_charts, views
 from escoba_sim.runs import runner
@@ -115,8 +116,8 @@ def odd_runs(tmp_path_factory):
     base = tmp_path_factory.mktemp("odd")
     runner.run(runspec.make_spec("greedy", ["random"], "ludoteka", 4000, seed=3, sprt=runspec.Sprt(0, 5)),
                base / "sprt")
-    runner.run(runspec.make_spec("greedy", ["maxoros"], "ludoteka", 4000, seed=1, chunk_size=250), base / "cut",
-               only_chunks=[0, 1, 2, 5])
+    runner.run(runspec.make_spec("greedy", ["maxoros"], "ludoteka", engine_sized(4000, 400), seed=1,
+                                 chunk_size=engine_sized(250, 25)), base / "cut", only_chunks=[0, 1, 2, 5])  # of 8
     runner.run(runspec.make_spec("greedy", ["maxoros", "random"], "ludoteka", 300, seed=2), base / "three")
     return base
 
@@ -149,9 +150,9 @@ def test_one_win_rate_one_interval_in_terminal_json_report_and_chart(tmp_path, c
     the convergence chart. Now one interval, whatever the chunk size."""
     import json as js
 
-    args = ["run", "-s", "greedy", "--vs", "maxoros", "-n", "3000", "--seed", "3", "-q"]
+    args = ["run", "-s", "greedy", "--vs", "maxoros", "-n", engine_sized(3000, 300), "--seed", "3", "-q"]
     a = js.loads(cli(*args, "--json", "--out", tmp_path / "a").stdout)
-    b = js.loads(cli(*args, "--json", "--chunk", "100", "--out", tmp_path / "b").stdout)
+    b = js.loads(cli(*args, "--json", "--chunk", engine_sized(100, 10), "--out", tmp_path / "b").stdout)
     for s in (a, b):
         assert s["entrants"][0]["games"]["interval"] == "deal"
     assert a["entrants"][0]["games"]["ci95"] == pytest.approx(b["entrants"][0]["games"]["ci95"], rel=1e-12)

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import needs_core
 
 from escoba_sim import i18n
 from escoba_sim.output import console, report, views
@@ -188,11 +189,13 @@ def test_errors_of_a_run_and_a_tune_are_spanish_too(tmp_path):
         assert raised.value.render(lambda name: "--" + name) == "da al menos un rival con --vs"
         with pytest.raises(runspec.RunError, match="aquí no hay ninguna serie"):
             runner.resume(tmp_path / "nothing")
+    with pytest.raises(runspec.RunError, match="give at least one opponent with vs$"):
+        runspec.make_spec("greedy", [], "ludoteka", 10)
+    needs_core("tune")  # a tune's spec is refused on the reference engine before its parameters are read
+    with i18n.use("es"):
         with pytest.raises(tune.TuneError, match="^popsize debe ser al menos 2") as raised:  # the parameter's name
             tune.make_tune_spec("heuristic", pool=["greedy"], popsize=1)
         assert raised.value.render(lambda name: "--" + name) == "--popsize debe ser al menos 2"  # as the CLI says it
-    with pytest.raises(runspec.RunError, match="give at least one opponent with vs$"):
-        runspec.make_spec("greedy", [], "ludoteka", 10)
 
 
 def test_a_report_of_no_folder_says_so_in_spanish(tmp_path):

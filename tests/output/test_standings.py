@@ -8,15 +8,16 @@ import sys
 
 import pytest
 from click.testing import CliRunner
+from conftest import engine_sized
 
-from escoba_sim import native
 from escoba_sim.cli import main
 from escoba_sim.output.console import LiveStandings, standings_line
 from escoba_sim.runs.runner import run
 from escoba_sim.runs.spec import make_spec
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]")
-RUN = ["run", "-s", "greedy", "--vs", "maxoros", "-n", "4000", "--seed", "3", "--chunk", "250", "-j", "1"]
+N, CHUNK = engine_sized(4000, 400), engine_sized(250, 25)  # 8 chunks
+RUN = ["run", "-s", "greedy", "--vs", "maxoros", "-n", str(N), "--seed", "3", "--chunk", str(CHUNK), "-j", "1"]
 
 
 def invoke(*args):
@@ -32,10 +33,10 @@ def test_piped_run_prints_standings_every_few_chunks_and_the_last_is_the_final_s
     final = json.loads(invoke(*RUN, "--json").stdout)
     lines = standings(r.stderr)
     assert r.exit_code == 0
-    # 8 chunks of 250 deals, a line every ceil(8 / 10) = 1 merged chunk
+    # 8 chunks of CHUNK deals (2 games each), a line every ceil(8 / 10) = 1 merged chunk
     assert len(lines) == final["chunks"]["planned"] == 8
     assert [int(re.search(r"([\d,]+) games", x).group(1).replace(",", "")) for x in lines] == \
-        [500 * k for k in range(1, 9)]
+        [2 * CHUNK * k for k in range(1, 9)]
     assert lines[-1] == standings_line(final)
     el = final["elo"]
     assert f"score {el['score']:.4f} [{el['score_ci95'][0]:.4f}, {el['score_ci95'][1]:.4f}]" in lines[-1]
@@ -66,20 +67,20 @@ def test_every_n_chunks_and_a_last_line():
 
 
 def test_tournament_piped_shows_each_pairs_standings(tmp_path):
-    r = invoke("tournament", "greedy", "maxoros", "random", "-n", "1000", "--seed", "2", "--out", tmp_path / "t",
-               "-j", "1", "--chunk", "125")
+    n = engine_sized(1000, 100)  # n / 2 deals a pair in 4 chunks
+    r = invoke("tournament", "greedy", "maxoros", "random", "-n", n, "--seed", "2", "--out", tmp_path / "t",
+               "-j", "1", "--chunk", engine_sized(125, 13))
     lines = standings(r.stderr)
     assert r.exit_code == 0
     for pair in ("greedy vs maxoros", "greedy vs random", "maxoros vs random"):
         mine = [x for x in lines if x.startswith(pair + " ")]
-        assert len(mine) == 4 and "1,000 games" in mine[-1]
+        assert len(mine) == 4 and f"{n:,} games" in mine[-1]
 
 
-@pytest.mark.skipif(native.ENGINE != "cython", reason="a run of 20,000 games")
 def test_terminal_run_shows_standings_under_the_bar():
     pexpect = pytest.importorskip("pexpect")
-    cmd = [sys.executable, "-c", "from escoba_sim.cli import main; main()", *RUN[:5], "-n", "2e4", "--seed", "3",
-           "--chunk", "500", "-j", "1", "--sprt", "elo0=-40,elo1=0"]
+    cmd = [sys.executable, "-c", "from escoba_sim.cli import main; main()", *RUN[:5], "-n", engine_sized("2e4", "400"),
+           "--seed", "3", "--chunk", engine_sized("500", "10"), "-j", "1", "--sprt", "elo0=-40,elo1=0"]
     child = pexpect.spawn(cmd[0], cmd[1:], env=dict(os.environ, TERM="xterm", COLUMNS="80"), encoding="utf-8",
                           timeout=120, dimensions=(40, 80))
     child.expect(pexpect.EOF)
@@ -92,7 +93,8 @@ def test_terminal_run_shows_standings_under_the_bar():
 
 
 def test_three_sides_show_each_ones_share_of_games_won():
-    args = ["run", "-s", "greedy", "--vs", "maxoros", "--vs", "random", "-n", "600", "--seed", "2", "-j", "1"]
+    args = ["run", "-s", "greedy", "--vs", "maxoros", "--vs", "random", "-n", engine_sized(600, 120), "--seed", "2",
+            "-j", "1"]
     r = invoke(*args)
     final = json.loads(invoke(*args, "--json").stdout)
     lines = [x for x in r.stderr.splitlines() if x.startswith("greedy vs maxoros vs random ")]

@@ -8,6 +8,8 @@ at 1000 (a number cut or folded across lines would differ), and no line may be w
 import re
 
 import pytest
+from conftest import engine_sized
+from helpers import needs_core
 from rich.cells import cell_len
 
 NUMBER = re.compile(r"[+-]?\d+(?:,\d{3})*\.\d+%?")
@@ -53,7 +55,7 @@ def test_run_of_four_strategies_with_a_long_spec_fits(cli, monkeypatch, here):
 
 
 def test_run_with_sprt_fits(cli, monkeypatch, here):
-    _check(cli, monkeypatch, ["run", "-s", "greedy", "--vs", "maxoros", "-n", "2000", "--seed", "1",
+    _check(cli, monkeypatch, ["run", "-s", "greedy", "--vs", "maxoros", "-n", engine_sized(2000, 400), "--seed", "1",
                               "--sprt", "elo0=0,elo1=20"], ["SPRT", "LLR"])
 
 
@@ -74,15 +76,17 @@ def test_compare_design_effects_tables_fit(cli, monkeypatch, here):
 def test_trace_and_analyze_fit_with_headers(cli, monkeypatch, here):
     _check(cli, monkeypatch, ["trace", "-s", "greedy", "--vs", "maxoros", "--seed", "5"],
            ["#  seat hand", "move", "score sheet"])
-    _check(cli, monkeypatch, ["trace", "-s", "greedy", "--vs", "maxoros", "--seed", "5", "--analyze",
-                              "--samples", "40"], ["#  seat hand", "value ±se of the move played"])
     monkeypatch.setenv("COLUMNS", "80")
     (here / "hand.json").write_text(cli("trace", "-s", "greedy", "--vs", "maxoros", "--seed", "5", "--json").stdout)
-    _check(cli, monkeypatch, ["analyze", "hand.json", "--samples", "40"], ["played", "value", "best", "loss"])
     _check(cli, monkeypatch, ["replay", "hand.json"], ["score sheet"])
     _check(cli, monkeypatch, ["moves", "--hand", "5b 7o 1c", "--table", "1o 4c Rb 2e 3e"], ["takes"])
+    needs_core("the hint evaluator")  # trace --analyze and analyze value the decisions
+    _check(cli, monkeypatch, ["trace", "-s", "greedy", "--vs", "maxoros", "--seed", "5", "--analyze",
+                              "--samples", "40"], ["#  seat hand", "value ±se of the move played"])
+    _check(cli, monkeypatch, ["analyze", "hand.json", "--samples", "40"], ["played", "value", "best", "loss"])
 
 
+@pytest.mark.core("the hint evaluator")
 def test_analyze_stacks_the_best_move_under_the_played_one_when_narrow(cli, monkeypatch, here):
     """At 60 columns one line per decision would not fit: a better move goes on a second, headed line."""
     monkeypatch.setenv("COLUMNS", "80")

@@ -6,8 +6,6 @@ import sys
 
 import pytest
 
-from escoba_sim import native
-
 SCRIPT = """
 import json, resource
 from escoba_sim.runs.chunk import play_chunk
@@ -21,8 +19,8 @@ print(json.dumps({"faults": resource.getrusage(resource.RUSAGE_SELF).ru_minflt -
 """
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux") or native.ENGINE != "cython",
-                    reason="glibc's malloc and the compiled core's batches")
+@pytest.mark.core("the compiled core's batches")
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc")
 def test_chunks_after_the_first_take_no_memory_from_the_system():
     r = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, check=True, timeout=120)
     got = json.loads(r.stdout)

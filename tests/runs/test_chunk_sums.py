@@ -16,7 +16,7 @@ from escoba_sim.runs import aggregates, chunk
 from escoba_sim.runs.aggregates import DealLayout, chunk_sums, fit_histograms
 from escoba_sim.runs.spec import Sprt, make_spec
 
-pytestmark = pytest.mark.skipif(native.ENGINE != "cython", reason="the compiled sums live in the core")
+pytestmark = pytest.mark.core("the compiled chunk sums (add_rotation, deal_moments)")
 
 # (rules, lineup by entrant): 2 players, 3, teams of two and of three, 6 alone
 TABLES = [("ludoteka", ["greedy", "maxoros"]), ("tradicional", ["random", "heuristic"]),

@@ -136,7 +136,8 @@ def test_run_on_cluster_equals_local(cli, dask_cluster, tmp_path):
 
 
 def test_resume_on_cluster_equals_uninterrupted(cli, dask_cluster, tmp_path):
-    spec = make_spec("greedy", ["random"], "tradicional", 2000, seed=5, chunk_size=100)
+    spec = make_spec("greedy", ["random"], "tradicional", engine_sized(2000, 400), seed=5,
+                     chunk_size=engine_sized(100, 20))
     assert spec.n_chunks == 10
     run(spec, tmp_path / "part", only_chunks=[0, 3, 4])  # as if interrupted
     assert runfolder.read_manifest(tmp_path / "part")["status"] == "interrupted"
@@ -146,18 +147,20 @@ def test_resume_on_cluster_equals_uninterrupted(cli, dask_cluster, tmp_path):
 
 
 def test_compare_and_tournament_on_cluster(cli, dask_cluster, tmp_path):
-    r = cli("compare", "--vary", "ties=shared,none", "-n", "400", "--seed", "2", "--out", tmp_path / "c1", "--json",
+    n = engine_sized(400, 100)
+    r = cli("compare", "--vary", "ties=shared,none", "-n", n, "--seed", "2", "--out", tmp_path / "c1", "--json",
             "--scheduler", dask_cluster.address)
     assert r.exit_code == 0, r.output
-    local = cli("compare", "--vary", "ties=shared,none", "-n", "400", "--seed", "2", "--out", tmp_path / "c2",
+    local = cli("compare", "--vary", "ties=shared,none", "-n", n, "--seed", "2", "--out", tmp_path / "c2",
                 "--json")
     assert json.loads(r.stdout) == json.loads(local.stdout)
     assert tables.read_tables(tmp_path / "c1")["effects"].equals(tables.read_tables(tmp_path / "c2")["effects"])
 
-    r = cli("tournament", "greedy", "maxoros", "random", "-n", "300", "--seed", "4", "--out", tmp_path / "t1",
+    n = engine_sized(300, 60)
+    r = cli("tournament", "greedy", "maxoros", "random", "-n", n, "--seed", "4", "--out", tmp_path / "t1",
             "--json", "--scheduler", dask_cluster.address, "-j", "3")
     assert r.exit_code == 0, r.output
-    local = cli("tournament", "greedy", "maxoros", "random", "-n", "300", "--seed", "4", "--out", tmp_path / "t2",
+    local = cli("tournament", "greedy", "maxoros", "random", "-n", n, "--seed", "4", "--out", tmp_path / "t2",
                 "--json")
     assert json.loads(r.stdout) == json.loads(local.stdout)
 
@@ -212,11 +215,12 @@ def test_killed_worker_loses_only_its_chunk(fresh_cluster, tmp_path):
 
 def test_scheduler_local(cli, tmp_path):
     """--scheduler local: an embedded cluster of worker processes, the same result as a local run."""
-    r = cli("run", "-s", "greedy", "--vs", "random", "--vs", "maxoros", "--hands", "-n", "3000", "--seed", "8",
-            "--chunk", "100", "-j", "2", "--json", "--scheduler", "local")
+    n, chunk = engine_sized(3000, 600), engine_sized(100, 20)
+    r = cli("run", "-s", "greedy", "--vs", "random", "--vs", "maxoros", "--hands", "-n", n, "--seed", "8",
+            "--chunk", chunk, "-j", "2", "--json", "--scheduler", "local")
     assert r.exit_code == 0, r.output
     assert "2 worker threads" in r.stderr
-    spec = make_spec("greedy", ["random", "maxoros"], None, 3000, hands=True, seed=8, chunk_size=100)
+    spec = make_spec("greedy", ["random", "maxoros"], None, n, hands=True, seed=8, chunk_size=chunk)
     assert strip(json.loads(r.stdout)) == strip(run(spec).summary)
 
 

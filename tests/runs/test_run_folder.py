@@ -17,8 +17,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 from conftest import engine_sized
+from helpers import needs_core
 
-from escoba_sim import native
 from escoba_sim.runs import chunk, executor, signals
 from escoba_sim.runs import folder as runfolder
 from escoba_sim.runs.runner import RunInterrupted, resume, run
@@ -496,8 +496,7 @@ def test_the_compiled_core_checks_for_signals_between_hands(play, strategy, coun
     from escoba_sim import batch
     from escoba_sim.game.rules import PRESETS
 
-    if native.ENGINE != "cython":
-        pytest.skip("the compiled core is not loaded")
+    needs_core("a long compiled call")
 
     class Stop(Exception):
         pass

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 from click.testing import CliRunner
+from conftest import engine_sized
 
 from escoba_sim.cli import main
 from escoba_sim.runs.spec import CHUNK_SECONDS, MAX_CHUNK, MIN_CHUNK, make_spec
@@ -25,41 +26,48 @@ def unchunked(summary: dict) -> dict:
 
 
 def test_run_results_do_not_depend_on_chunk():
-    args = ["run", "-s", "greedy", "--vs", "maxoros", "-n", "3000", "--seed", "4", "--json", "-q", "-j", "1"]
-    a = json.loads(invoke(*args, "--chunk", "100").stdout)
-    b = json.loads(invoke(*args, "--chunk", "333").stdout)
+    n, small, large = engine_sized(3000, 300), engine_sized(100, 10), engine_sized(333, 33)  # 15 and 5 chunks
+    args = ["run", "-s", "greedy", "--vs", "maxoros", "-n", n, "--seed", "4", "--json", "-q", "-j", "1"]
+    a = json.loads(invoke(*args, "--chunk", small).stdout)
+    b = json.loads(invoke(*args, "--chunk", large).stdout)
     assert (a["chunks"]["planned"], b["chunks"]["planned"]) == (15, 5)
     assert unchunked(a) == unchunked(b)
 
 
 @pytest.mark.parametrize("kind,args", [
-    ("tournament", ["greedy", "maxoros", "random", "-n", "1200"]),
-    ("compare", ["--vary", "ties=shared,none", "-n", "1200"]),
+    ("tournament", ["greedy", "maxoros", "random"]),
+    ("compare", ["--vary", "ties=shared,none"]),
 ])
 def test_series_results_do_not_depend_on_chunk_and_the_folder_keeps_it(tmp_path, kind, args):
+    n, small, large = engine_sized(1200, 120), engine_sized(70, 7), engine_sized(250, 25)
     got = {}
-    for chunk in (70, 250):
+    for chunk in (small, large):
         out = tmp_path / f"{kind}-{chunk}"
-        r = invoke(kind, *args, "--seed", "9", "-j", "1", "--chunk", chunk, "--out", out, "--json", "-q")
+        r = invoke(kind, *args, "-n", n, "--seed", "9", "-j", "1", "--chunk", chunk, "--out", out, "--json", "-q")
         assert r.exit_code == 0, r.output
         got[chunk] = json.loads(r.stdout)
-        assert got[chunk]["chunks"] == -(-600 // chunk)
+        assert got[chunk]["chunks"] == -(-(n // 2) // chunk)  # n games a pair: n / 2 duplicate deals
         assert json.loads((out / "manifest.json").read_text())["chunk_size"] == chunk
         for run_manifest in (out / "runs").glob("*/manifest.json"):
             assert json.loads(run_manifest.read_text())["spec"]["chunk_size"] == chunk
-    assert unchunked(got[70]) == unchunked(got[250])
+    assert unchunked(got[small]) == unchunked(got[large])
     # and resume keeps the folder's size: the finished folder is read, nothing played again
-    r = invoke("resume", tmp_path / f"{kind}-70", "--json", "-q")
-    assert r.exit_code == 0 and json.loads(r.stdout) == got[70]
+    r = invoke("resume", tmp_path / f"{kind}-{small}", "--json", "-q")
+    assert r.exit_code == 0 and json.loads(r.stdout) == got[small]
 
 
-def test_default_chunk_of_cheap_strategies_is_as_before():
-    # the runs every test and benchmark measures keep their chunks: a 16th, from 250 to MAX_CHUNK
+def test_default_chunk_of_cheap_strategies_is_as_before(monkeypatch):
+    # the runs every test and benchmark measures keep their chunks: a 16th, from 250 to MAX_CHUNK. These are
+    # the compiled core's sizes (the estimate of a deal's time follows the engine): checked on either engine
+    from escoba_sim.runs import spec as runspec
+
+    monkeypatch.setattr(runspec, "engine_for", lambda strategies: "cython")
     assert make_spec("greedy", ["maxoros"], None, 10**6).chunk_size == MAX_CHUNK["games"]
     assert make_spec("greedy", ["maxoros"], None, 10**6, hands=True).chunk_size == 10**6 // 2 // 16
     assert make_spec("greedy", ["maxoros"], None, 300).chunk_size == MIN_CHUNK
 
 
+@pytest.mark.core("ismcts")
 def test_default_chunk_of_a_slow_strategy_lands_every_few_seconds(tmp_path):
     # the example: `tournament greedy maxoros ismcts -n 300` played each pair as one 250-deal chunk
     spec = make_spec("greedy", ["ismcts"], None, 300)
@@ -76,6 +84,7 @@ def test_default_chunk_of_a_slow_strategy_lands_every_few_seconds(tmp_path):
     assert [s.chunk_size for s in series_chunk_size(tmp_path, "tournament", specs)] == [spec.chunk_size] * 2
 
 
+@pytest.mark.core("ismcts")
 def test_series_default_chunk_is_the_slowest_pairs(tmp_path, monkeypatch):
     from escoba_sim.runs import spec as runspec
     from escoba_sim.series.tournament import tournament

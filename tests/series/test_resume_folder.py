@@ -5,6 +5,7 @@ import re
 import shutil
 
 import pytest
+from conftest import engine_sized
 from helpers import EXAMPLE_PLUGIN
 
 from escoba_sim.game.rules import parse_rules
@@ -36,14 +37,15 @@ def test_resume_a_run_folder_equals_an_uninterrupted_run(tmp_path):
 
 def test_resume_a_comparison_and_a_tournament(tmp_path):
     variants = build_variants([], ["ties=shared,none"])
-    want = compare(variants, "greedy", "maxoros", 300, tmp_path / "c", seed=4)
+    n = engine_sized(300, 60)
+    want = compare(variants, "greedy", "maxoros", n, tmp_path / "c", seed=4)
     shutil.rmtree(tmp_path / "c" / "runs" / "01")
     assert open_folder(tmp_path / "c").series.runs == 2
     labels = []
     assert resume_folder(tmp_path / "c", on_run=lambda k, label: labels.append((k, label))) == want
     assert labels == [(0, "ludoteka"), (1, "ties=none")]
 
-    want = tournament(["greedy", "maxoros", "random"], 300, tmp_path / "t", seed=4)
+    want = tournament(["greedy", "maxoros", "random"], n, tmp_path / "t", seed=4)
     shutil.rmtree(tmp_path / "t" / "runs" / "02")
     labels = []
     assert resume_folder(tmp_path / "t", on_run=lambda k, label: labels.append(label)) == want

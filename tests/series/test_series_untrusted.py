@@ -12,10 +12,15 @@ import shutil
 import numpy as np
 import polars as pl
 import pytest
+from conftest import engine_sized
 from helpers import one_error
 
 from escoba_sim.folders import CHECKSUM_KEY, FINGERPRINT_KEY
 from escoba_sim.runs import chunk
+
+# 4 chunks a run: 1,000 deals in the default 250 on the compiled core, 100 deals in chunks of 25 on the reference
+N = engine_sized(2000, 200)
+CHUNK = [] if engine_sized(1, 0) else ["--chunk", "25"]
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +34,8 @@ def series(tmp_path_factory):
     made = {}
     for kind, args in (("compare", ["compare", "-r", "ludoteka", "-r", "robo"]),
                        ("tournament", ["tournament", "greedy", "random", "maxoros"])):
-        r = CliRunner().invoke(main, [*args, "-n", "2000", "--seed", "5", "--out", str(base / kind), "-q", "--json"],
-                               catch_exceptions=False)
+        r = CliRunner().invoke(main, [*args, "-n", str(N), *CHUNK, "--seed", "5", "--out", str(base / kind), "-q",
+                                      "--json"], catch_exceptions=False)
         assert r.exit_code == 0, r.output
         made[kind] = json.loads(r.stdout)
 
@@ -137,7 +142,7 @@ def test_a_full_disk_in_a_tournament_says_to_resume_the_tournament(tmp_path, cli
 
     monkeypatch.setattr(chunk, "write_deals", full)
     out = tmp_path / "t"
-    line = one_error(cli("tournament", "greedy", "random", "maxoros", "-n", "2000", "--seed", "5", "--out", out,
+    line = one_error(cli("tournament", "greedy", "random", "maxoros", "-n", N, *CHUNK, "--seed", "5", "--out", out,
                          "-q", "-j", "1"))
     assert "No space left on device" in line
     assert line.endswith(f"escoba-sim resume {out}") and "runs/" not in line.rsplit("resume", 1)[1]

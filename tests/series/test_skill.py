@@ -304,6 +304,7 @@ def test_skill_intervals_cover_the_large_ladder_value():
     assert all(0.92 <= r <= 0.98 for r in rates.values()), rates
 
 
+@pytest.mark.core("ismcts")
 def test_a_ladder_with_a_slow_strategy_plays_one_chunk_size(tmp_path):
     """A searching strategy's pairs get small default chunks and the others large ones; every run of the
     ladder must cut its deals alike (chunk k the same deals in all), else the pairs cannot be put side by

@@ -13,6 +13,9 @@ from helpers import chromium
 
 from escoba_sim.web.app import create_app
 
+# both walks ask for a hint and the analysis (tests/web/test_api.py plays the page's moves on either engine)
+pytestmark = pytest.mark.core("the hint evaluator")
+
 SAMPLES = 500  # deals per hint and per analysed decision: the page is under test, not the numbers
 
 
