@@ -30,9 +30,6 @@ class PluginError(StrategyError):
         """The same failure, placed in a deal (e.g. ``game 12 hand 3``)."""
         return PluginError(self.plugin, self.what, self.seat, self.move, where)
 
-    def __reduce__(self):  # raised in a worker process, re-raised in the parent
-        return PluginError, (self.plugin, self.what, self.seat, self.move, self.where)
-
 
 def suggestion(word: str, choices) -> str:
     """`` (did you mean X?)`` for the closest of ``choices``, or nothing."""
