@@ -42,6 +42,8 @@ def test_make_spec_fits_its_table_there_and_reads_the_text_as_written():
 
 def test_trace_seats_one_strategy_per_seat():
     check_one_per_seat(parse_rules("ludoteka(players=3)"), ["greedy", "random", "maxoros"])
+    with pytest.raises(LineupError, match="got 2 strategies"):  # too few, as too many
+        check_one_per_seat(parse_rules("ludoteka(players=3)"), ["greedy", "random"])
     with pytest.raises(LineupError) as e:
         check_one_per_seat(parse_rules("ludoteka"), ["greedy", "random", "maxoros"])
     assert str(e.value) == ("ludoteka is played by 2 players: give strategy and 1 vs (got 3 strategies); change the "
