@@ -41,6 +41,20 @@ def test_a_damaged_file_is_set_aside_with_one_warning_not_lost(tmp_path, capsys)
     assert warning.count("\n") == 1 and "g0000-c00.json.damaged" in warning and "evaluating it again" in warning
 
 
+def test_a_run_sets_aside_past_a_folder_in_the_way_and_a_tune_leaves_the_file(tmp_path, capsys):
+    for strict in (True, False):
+        p = tmp_path / f"chunk-{strict}.parquet"
+        p.write_text("damaged")
+        (tmp_path / f"{p.name}.damaged").mkdir()  # a folder of the aside's name, in the way
+        (tmp_path / f"{p.name}.damaged" / "x").write_text("")
+        folders.set_aside(p, "unreadable", "playing chunk 0", warn=False, strict=strict)
+        if strict:  # a run's chunk: the folder in the way goes, the damaged file is kept
+            assert not p.exists() and (tmp_path / f"{p.name}.damaged").read_text() == "damaged"
+        else:  # left where it is, to be overwritten by the new file
+            assert p.read_text() == "damaged" and (tmp_path / f"{p.name}.damaged").is_dir()
+    assert capsys.readouterr().err == ""  # warn=False: the caller warns
+
+
 def test_a_record_sealed_for_another_folder_or_place_is_not_taken():
     record = folders.seal(folders.fingerprint({"spec": 1}), "g0001-c00", {"score": 0.5})
     assert folders.is_sealed(folders.fingerprint({"spec": 1}), "g0001-c00", record)
