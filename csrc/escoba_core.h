@@ -154,6 +154,8 @@ static ESC_ALWAYS_INLINE void esc_play_hand_body(const esc_rules *R, const esc_p
     esc_rng rng = { esc_mix64(base ^ ((hand_index << 2) | ESC_STREAM_DECK)) };
     esc_shuffle(&rng, h.deck);
     esc_deal(&h, R, dealer);
+    esc_plays plays; /* the moves, for a seat that reads the other hands (infer: a constant) */
+    if (infer) { plays.n = 0; h.plays = &plays; }
     rng.state = esc_mix64(base ^ ((hand_index << 2) | ESC_STREAM_PLAY));
     const int draw = R->deal == ESC_DEAL_DRAW, soplar = R->soplar, teams = R->teams;
     const int n = R->players, per_round = n * R->hand_size;

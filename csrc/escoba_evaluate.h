@@ -56,7 +56,8 @@ static inline int esc_eval_apply(esc_hand *d, int seat, int blow, esc_move o) {
  * h->pending is the laid card, the options are blows, take 0 = no blow).
  * Returns 0, or -1 when the trees' memory cannot be allocated. */
 static inline int esc_eval_sample(const esc_hand *h, int seat, int blow, const esc_move *opts, int n, int samples,
-                                  double c, int rollout, double prior, uint64_t seed, int infer, int16_t *out) {
+                                  double c, int rollout, double prior, uint64_t seed, int infer,
+                                  const esc_read_model *model, int16_t *out) {
     const size_t cap = (size_t)n * (size_t)samples + (size_t)n;
     esc_ismcts_node *pool = (esc_ismcts_node *)malloc(sizeof(esc_ismcts_node) * cap);
     if (pool == NULL) return -1;
@@ -76,13 +77,16 @@ static inline int esc_eval_sample(const esc_hand *h, int seat, int blow, const e
     for (uint64_t m = ~known & ((1ULL << 40) - 1); m; m &= m - 1) unseen[n_unseen++] = (uint8_t)__builtin_ctzll(m);
     esc_rng rng = { seed };
     /* ismcts' rollouts and prior, greedy blows */
-    const esc_ismcts_cfg cfg = { c, rollout, 0, 0, -1, 0, 0, 0.0, prior };
+    const esc_ismcts_cfg cfg = { c, rollout, 0, 0, -1, 0, 0, 0.0, prior, 0.0, 0.0 };
     double margin[ESC_MAX_SEATS];
     esc_hand deal, d;
     uint64_t forbid[ESC_MAX_SEATS];
     const int inferred = infer && esc_ismcts_forbidden(h, seat, ~known & ESC_ALL_CARDS, forbid);
+    esc_reading reading; /* with a model: the posterior over the other hands (as ismcts' infer = 2) */
+    const int read = model != NULL && esc_read_build(&reading, h, seat, unseen, n_unseen, model, -1, &rng) == 1;
     for (int k = 0; k < samples && !esc_stop; k++) {
-        if (inferred) esc_ismcts_determinize_inferred(&deal, h, seat, unseen, n_unseen, forbid, &rng);
+        if (read) esc_read_deal(&deal, h, seat, &reading, unseen, n_unseen, &rng);
+        else if (inferred) esc_ismcts_determinize_inferred(&deal, h, seat, unseen, n_unseen, forbid, &rng);
         else esc_ismcts_determinize(&deal, h, seat, unseen, n_unseen, &rng);
         for (int i = 0; i < n; i++) {
             d = deal;
@@ -92,6 +96,7 @@ static inline int esc_eval_sample(const esc_hand *h, int seat, int blow, const e
         }
     }
     free(pool);
+    if (read) esc_read_free(&reading);
     return 0;
 }
 

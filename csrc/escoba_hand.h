@@ -33,6 +33,12 @@ typedef struct {
 
 /* ---------- one hand ---------- */
 
+/* one move as the table saw it (public): who played which card and took what, the table and every card
+ * in the piles just before it, and the stock's position then (deck[pos..] was the stock). Kept, in
+ * esc_plays, only when a seat reads the other hands (ismcts' infer = 2, escoba_reading.h). */
+typedef struct { uint64_t take, table, seen; int8_t seat, card; uint8_t pos; } esc_play;
+typedef struct { int n; esc_play m[40]; } esc_plays; /* the hand's moves in order (blows apart): at most 40 */
+
 typedef struct {
     const esc_rules *R;
     uint64_t hands[ESC_MAX_SEATS];
@@ -48,6 +54,10 @@ typedef struct {
      * played against that reading this deal, so nothing is inferred for it until its next refill.
      * Kept only when a seat reads it (esc_apply_move's `infer`); ismcts' `infer` option reads it. */
     uint16_t voids[ESC_MAX_SEATS];
+    /* the hand's moves (esc_plays), kept with the voids when a seat reads them (esc_apply_move's `infer`)
+     * and the hand loop supplies the log; NULL otherwise. Determinizations copy the pointer and never
+     * write through it (the searches play with infer = 0). */
+    esc_plays *plays;
 } esc_hand;
 
 #define ESC_VOIDS_OFF 1u
@@ -101,6 +111,7 @@ static ESC_ALWAYS_INLINE void esc_deal(esc_hand *h, const esc_rules *R, int deal
     h->last_capturer = -1;
     h->lucky_deal = 0;
     h->pending = -1;
+    h->plays = NULL;
     /* whole arrays, each a few vector stores (a loop over the seats would mispredict its exit) */
     memset(h->hands, 0, sizeof h->hands);
     memset(h->piles, 0, sizeof h->piles);
@@ -159,11 +170,20 @@ static inline void esc_note_voids(esc_hand *h, int seat, esc_move mv, uint64_t c
 /* play `mv` for `seat` of `side` (cap: its capturing cards before the move): a capture
  * takes its cards (an escoba when the table empties), a lay may leave a pending blow
  * under soplar; one card is drawn under deal=draw. With `infer` the seats' voids are
- * kept (esc_note_voids). The
+ * kept (esc_note_voids), and the move is logged in h->plays when there is a log. The
  * hand loop and the searches (ismcts, evaluate, oracle) share it, so the rule lives in one place. */
 static ESC_ALWAYS_INLINE void esc_apply_move(esc_hand *h, int seat, int side, esc_move mv, uint64_t cap, int soplar,
                                              int draw, int infer) {
-    if (infer) esc_note_voids(h, seat, mv, cap, draw);
+    if (infer) {
+        esc_note_voids(h, seat, mv, cap, draw);
+        if (h->plays && h->plays->n < 40) {
+            esc_play *p = &h->plays->m[h->plays->n++];
+            p->take = mv.take; p->table = h->table; p->seat = (int8_t)seat; p->card = (int8_t)mv.card;
+            p->pos = (uint8_t)h->pos;
+            p->seen = 0;
+            for (int s = 0; s < ESC_MAX_SEATS; s++) p->seen |= h->piles[s];
+        }
+    }
     const uint64_t cbit = 1ULL << mv.card;
     h->hands[seat] &= ~cbit;
     if (mv.take) {

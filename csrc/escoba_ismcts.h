@@ -34,7 +34,8 @@
  * escoba_strategies.h, blows included); with `exploit` every option is solved
  * and perfect-information UCT chooses among the optimal ones (esc_ismcts_exploit).
  * With `infer` the determinizations respect the public voids (esc_hand.voids:
- * values a seat showed it lacks by laying when they would have captured).
+ * values a seat showed it lacks by laying when they would have captured); with infer = 2 they are
+ * drawn from the posterior over the other hands given their moves this round (escoba_reading.h).
  *
  * Blows (soplar): with blows = 0 every blow follows
  * greedy's rule (always, best greedy key), at the real table and inside the
@@ -160,12 +161,15 @@ typedef struct {
                       with at most `exact` cards in both hands */
     int exploit;   /* with `exact`: 1 chooses among the minimax-optimal options by a perfect-information search
                       averaging over the replies (esc_ismcts_exploit); 0 plays the first optimal one */
-    int infer;     /* 1: determinizations respect the values each seat showed it did not hold (esc_hand.voids) */
+    int infer;     /* 1: determinizations respect the values each seat showed it did not hold (esc_hand.voids);
+                      2: they are drawn from the posterior over the other hands given their moves this round
+                      (escoba_reading.h), with the opponent model below */
     double stop;   /* > 0: the search ends once the runner-up root option could not reach the most visited one's
                       visits even with `stop` times the iterations left (1: the choice can no longer change) */
     double prior;  /* > 0: the hand-set heuristic's view of each option guides the tree: untried options are
                       expanded best first, and UCB adds prior * (score - best sibling's score) / (visits + 1),
                       a progressive bias (Chaslot et al. 2008) that fades as an option's own visits grow */
+    double temperature, uniform; /* infer = 2: the opponent model (esc_read_model) */
 } esc_ismcts_cfg;
 
 /* the hand-set heuristic weights (strategies/registry.py, _WEIGHTS) that heuristic rollouts play with */
@@ -277,6 +281,9 @@ static inline void esc_ismcts_determinize_stock(esc_hand *d, const esc_hand *h, 
     *d = *h;
     memcpy(d->deck + h->pos, u, (size_t)n);
 }
+
+/* infer = 2: the posterior over the other hands (it uses the legal moves, scores and deals above) */
+#include "escoba_reading.h"
 
 /* `infer`: the cards each other seat is read not to hold (its voids' values, esc_hand.voids), 0 for a seat
  * with no reading, proved wrong (ESC_VOIDS_OFF), or too few allowed unseen cards to fill its hand; returns
@@ -518,6 +525,11 @@ static ESC_COLD esc_move esc_ismcts_search(const esc_hand *h, int seat, int iter
     for (uint64_t m = ~known & ((1ULL << 40) - 1); m; m &= m - 1) unseen[n_unseen++] = (uint8_t)__builtin_ctzll(m);
     uint64_t forbid[ESC_MAX_SEATS];
     const int inferred = cfg->infer && !see_all && esc_ismcts_forbidden(h, seat, ~known & ESC_ALL_CARDS, forbid);
+    esc_reading reading;
+    const esc_read_model model = { cfg->temperature, cfg->uniform };
+    /* nothing read (no other seat has moved this round) or no memory: the voids, as infer = 1 */
+    const int read = cfg->infer == 2 && !see_all
+        && esc_read_build(&reading, h, seat, unseen, n_unseen, &model, -1, &sub) == 1;
 
     int32_t n_nodes = 1;
     pool[0].child = pool[0].sibling = -1;
@@ -530,6 +542,7 @@ static ESC_COLD esc_move esc_ismcts_search(const esc_hand *h, int seat, int iter
     for (int it = 0; it < iters && !esc_stop; it++) {
         if (see_all == 1) d = *h;
         else if (see_all == 2) esc_ismcts_determinize_stock(&d, h, seat, &sub);
+        else if (read) esc_read_deal(&d, h, seat, &reading, unseen, n_unseen, &sub);
         else if (inferred) esc_ismcts_determinize_inferred(&d, h, seat, unseen, n_unseen, forbid, &sub);
         else esc_ismcts_determinize(&d, h, seat, unseen, n_unseen, &sub);
         esc_ismcts_iterate(pool, &n_nodes, iters + 1, &d, seat, 0, cfg, &sub, margin);
@@ -547,6 +560,7 @@ static ESC_COLD esc_move esc_ismcts_search(const esc_hand *h, int seat, int iter
         }
     }
     free(pool);
+    if (read) esc_read_free(&reading);
     return moves[best];
 }
 
@@ -635,13 +649,15 @@ static ESC_COLD esc_move esc_ismcts_exploit(const esc_hand *v, int seat, int ite
 #define ESC_ISMCTS_PARAMS(X) \
     X(ESC_ISMCTS_ITERS, "iters") X(ESC_ISMCTS_C, "c") X(ESC_ISMCTS_ROLLOUT, "rollout") X(ESC_ISMCTS_EXACT, "exact") \
     X(ESC_ISMCTS_BLOWS, "blows") X(ESC_ISMCTS_LEAF, "leaf") X(ESC_ISMCTS_EXPLOIT, "exploit") \
-    X(ESC_ISMCTS_INFER, "infer") X(ESC_ISMCTS_STOP, "stop") X(ESC_ISMCTS_PRIOR, "prior")
+    X(ESC_ISMCTS_INFER, "infer") X(ESC_ISMCTS_STOP, "stop") X(ESC_ISMCTS_PRIOR, "prior") \
+    X(ESC_ISMCTS_TEMPERATURE, "temperature") X(ESC_ISMCTS_UNIFORM, "uniform")
 enum { ESC_ISMCTS_PARAMS(ESC_ENUM_ID) ESC_N_ISMCTS_PARAMS };
 
 static inline esc_ismcts_cfg esc_ismcts_cfg_of(const double *p) {
     esc_ismcts_cfg cfg = { p[ESC_ISMCTS_C], (int)p[ESC_ISMCTS_ROLLOUT], (int)p[ESC_ISMCTS_EXACT],
                            (int)p[ESC_ISMCTS_BLOWS], (int)p[ESC_ISMCTS_LEAF], (int)p[ESC_ISMCTS_EXPLOIT],
-                           (int)p[ESC_ISMCTS_INFER], p[ESC_ISMCTS_STOP], p[ESC_ISMCTS_PRIOR] };
+                           (int)p[ESC_ISMCTS_INFER], p[ESC_ISMCTS_STOP], p[ESC_ISMCTS_PRIOR],
+                           p[ESC_ISMCTS_TEMPERATURE], p[ESC_ISMCTS_UNIFORM] };
     return cfg;
 }
 

@@ -33,6 +33,7 @@ enum { ESC_VEC_BLOW = 0, ESC_VEC_CARD = 1, ESC_VEC_TAKE_PHASE = 2, ESC_VEC_DONE 
 
 typedef struct {
     esc_hand h;
+    esc_plays plays;      /* the hand's moves, when a seat reads the other hands (infer) */
     esc_rng rng;          /* the hand's PLAY stream, drawn by the other seats' strategies */
     uint64_t game;        /* game index of the hand (deck and play streams) */
     uint64_t played;      /* cards played from a hand so far */
@@ -263,6 +264,7 @@ static inline void esc_vec_deal(esc_vec *V, esc_vec_env *e, uint64_t game) {
     esc_shuffle(&deck_rng, e->h.deck);
     const int dealer = (int)(game % (uint64_t)V->R.players);
     esc_deal(&e->h, &V->R, dealer);
+    if (V->infer) { e->plays.n = 0; e->h.plays = &e->plays; }
     e->rng.state = esc_stream_state(V->seed, game, 0, ESC_STREAM_PLAY);
     e->played = 0;
     e->reward = 0.0f;

@@ -1,10 +1,11 @@
 # What the compiled modules share (common.pyx): the ruleset, the seats and a position as C values, and
 # whether a call runs under the signal guard. The other modules and escoba_sim/_vec.pyx cimport these.
-from .csrc cimport esc_rules, esc_player, esc_hand
+from .csrc cimport esc_rules, esc_player, esc_hand, esc_plays
 
 
 cdef class Position:
-    cdef readonly object hands, table, piles, escobas, voids, stock
+    cdef readonly object hands, table, piles, escobas, voids, stock, plays
+    cdef esc_plays c_plays
     cdef readonly int stock_left, dealer, last_capturer, pending
 
 

@@ -88,13 +88,29 @@ cdef class Position:
     ones are empty); the stock is only its size ``stock_left``, unless ``stock`` gives its cards in draw
     order (only the cheating oracle reads them); ``pending`` is a laid card awaiting a blow (-1: none);
     ``voids`` per seat are the public voids (engine.HandState.voids) that ismcts' ``infer`` and the
-    evaluator read, None = nothing inferred."""
+    evaluator read, None = nothing inferred; ``plays`` are the hand's moves so far as the table saw them
+    (engine.public_plays: (seat, card, take, table before, pile cards before, stock_left before) each, blows
+    apart), which infer = 2 and the hand reading weigh, None = none kept."""
 
     def __init__(self, *, hands, table, piles=(), escobas=(), int stock_left=0, int dealer=0,
-                 int last_capturer=-1, int pending=-1, voids=None, stock=None):
+                 int last_capturer=-1, int pending=-1, voids=None, stock=None, plays=None):
         self.hands, self.table, self.piles, self.escobas = hands, table, piles, escobas
         self.stock_left, self.dealer, self.last_capturer, self.pending = stock_left, dealer, last_capturer, pending
         self.voids, self.stock = voids, stock
+        self.plays = None if plays is None else tuple(plays)
+        if self.plays is not None and len(self.plays) > 40:
+            raise ValueError(f"a hand has at most 40 moves, {len(self.plays)} given")
+        self.c_plays.n = 0
+        for seat, card, take, table_before, seen, left in self.plays or ():
+            if not (0 <= seat < 6 and 0 <= card < 40 and 0 <= left <= 40):
+                raise ValueError(f"not a move of a hand: {(seat, card, take, table_before, seen, left)}")
+            self.c_plays.m[self.c_plays.n].seat = seat
+            self.c_plays.m[self.c_plays.n].card = card
+            self.c_plays.m[self.c_plays.n].take = take
+            self.c_plays.m[self.c_plays.n].table = table_before
+            self.c_plays.m[self.c_plays.n].seen = seen
+            self.c_plays.m[self.c_plays.n].pos = 40 - left
+            self.c_plays.n += 1
 
 
 cdef int c_position(esc_hand *h, const esc_rules *R, Position position) except -1:
@@ -115,6 +131,7 @@ cdef int c_position(esc_hand *h, const esc_rules *R, Position position) except -
     h.pending = position.pending
     for i, v in enumerate(position.voids or ()):
         h.voids[i] = v
+    h.plays = &position.c_plays if position.plays is not None else NULL
     stock = position.stock
     if stock is not None:  # the stock's cards in draw order into the deck after h.pos (the oracle's view)
         if len(stock) != 40 - h.pos:

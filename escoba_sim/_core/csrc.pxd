@@ -39,6 +39,13 @@ cdef extern from "escoba_hand.h" nogil:
     ctypedef struct esc_hand_result:
         int8_t dealer, lucky_deal, leftovers, leftover_taker
         int16_t side[11][6]
+    ctypedef struct esc_play:
+        uint64_t take, table, seen
+        int8_t seat, card
+        uint8_t pos
+    ctypedef struct esc_plays:
+        int n
+        esc_play m[40]
     ctypedef struct esc_hand:
         const esc_rules *R
         uint64_t hands[6]
@@ -50,6 +57,7 @@ cdef extern from "escoba_hand.h" nogil:
         uint8_t deck[40]
         int pos, dealer, last_capturer, lucky_deal, pending
         uint16_t voids[6]
+        esc_plays *plays
     ctypedef struct esc_move:
         int card
         uint64_t take
@@ -72,6 +80,15 @@ cdef extern from "escoba_ismcts.h" nogil:
     int esc_ismcts_forbidden(const esc_hand *h, int seat, uint64_t unseen_mask, uint64_t *forbid)
     void esc_ismcts_determinize_inferred(esc_hand *d, const esc_hand *h, int seat, const uint8_t *unseen,
                                          int n_unseen, const uint64_t *forbid, esc_rng *rng)
+
+cdef extern from "escoba_reading.h" nogil:
+    # reading the other hands (ismcts' infer = 2, the hint, hands.reading)
+    ctypedef struct esc_read_model:
+        double temperature, uniform
+    int esc_read_marginals(const esc_hand *h, int seat, const esc_read_model *m, int upto, uint64_t seed,
+                           double *card, double *value)
+    double esc_read_move_probability(const esc_hand *h, const esc_play *p, uint64_t held, const esc_read_model *m)
+    double esc_read_probability(const esc_hand *h, int seat, const esc_read_model *m, uint64_t holding)
 
 cdef extern from "escoba_core.h" nogil:
     ctypedef int (*esc_push_fn)(void *ctx, const esc_hand_result *res) noexcept nogil
@@ -96,5 +113,6 @@ cdef extern from "escoba_core.h" nogil:
 
 cdef extern from "escoba_evaluate.h" nogil:
     int esc_eval_sample(const esc_hand *h, int seat, int blow, const esc_move *opts, int n, int samples, double c,
-                        int rollout, double prior, uint64_t seed, int infer, int16_t *out)
+                        int rollout, double prior, uint64_t seed, int infer, const esc_read_model *model,
+                        int16_t *out)
     void esc_eval_exact(const esc_hand *h, int seat, int blow, const esc_move *opts, int n, int *values)

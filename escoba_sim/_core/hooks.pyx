@@ -14,7 +14,8 @@ from .csrc cimport (ESC_GREEDY, esc_below, esc_capturing_cards, esc_deal, esc_de
                     esc_hand, esc_hand_result, esc_init_tables, esc_ismcts_blow, esc_ismcts_determinize_inferred,
                     esc_ismcts_forbidden, esc_ismcts_play, esc_kth_option, esc_count_options, esc_mix64, esc_move,
                     esc_next, esc_next_seat, esc_note_voids, esc_player, esc_reach_of, esc_rng, esc_rules, esc_score,
-                    esc_shuffle, esc_stream_state, esc_tbl, esc_tbl_init)
+                    esc_play, esc_read_model, esc_read_move_probability, esc_read_probability, esc_shuffle,
+                    esc_stream_state, esc_tbl, esc_tbl_init)
 
 from ..game import columns as result_columns
 
@@ -195,3 +196,34 @@ def ismcts_turns_hand(rules, strategies, seed, int game):
         h.piles[h.last_capturer % 2 if R.teams else h.last_capturer] |= h.table
     esc_score(&h, leftovers, &res)
     return [res.side[7][s] for s in range(R.n_sides)], [res.side[8][s] for s in range(R.n_sides)]
+
+
+def move_probability(rules, play, held, double temperature, double uniform):
+    """The opponent model's probability (csrc/escoba_reading.h) that a seat holding ``held`` (a mask, the
+    card played among them) makes ``play``: (seat, card, take, table before, pile cards before, stock
+    left), as engine.HandState.plays records it. The fit of the model and the tests read it."""
+    cdef esc_rules R = c_rules(rules)
+    cdef esc_hand h
+    cdef esc_play p
+    cdef esc_read_model m
+    memset(&h, 0, sizeof(esc_hand))
+    h.R = &R
+    seat, card, take, table, seen, left = play
+    p.seat, p.card, p.take, p.table, p.seen, p.pos = seat, card, take, table, seen, 40 - left
+    m.temperature, m.uniform = temperature, uniform
+    return esc_read_move_probability(&h, &p, held, &m)
+
+
+def holding_probability(rules, int seat, Position position, double temperature, double uniform, holding):
+    """Two players: the posterior probability (csrc/escoba_reading.h) that the other seat holds exactly
+    ``holding`` (a mask), given the position's ``plays``; None when the holdings are too many to enumerate."""
+    cdef esc_rules R = c_rules(rules)
+    cdef esc_hand h
+    cdef esc_read_model m
+    m.temperature, m.uniform = temperature, uniform
+    c_position(&h, &R, position)
+    h.pending = -1
+    cdef double p = esc_read_probability(&h, seat, &m, holding)
+    if p == -2.0:
+        raise MemoryError("not enough memory to read the other hands")
+    return None if p < 0 else p

@@ -4,7 +4,9 @@
 ``decide_move`` and ``decide_blow`` expose one compiled decision (esc_decide_move / esc_decide_blow, which
 the hand loop calls): the reference engine plays the core-only ismcts and oracle through them in ``trace``
 and ``play`` (strategies.compiled.CoreStrategy). ``evaluate_sample`` and ``evaluate_exact`` are the
-evaluator's searches (csrc/escoba_evaluate.h; hands.evaluate calls them). Each takes its position packed
+evaluator's searches (csrc/escoba_evaluate.h; hands.evaluate calls them); ``read_hands`` is the posterior
+over the other hands that ismcts' infer = 2 and the evaluator draw from (csrc/escoba_reading.h;
+hands.reading shows it). Each takes its position packed
 in one ``Position`` (common.pyx) and runs under the signal guard (guard.pxd): a search cut short by a
 signal whose handler did not stop the program is searched again, so no result depends on it.
 """
@@ -16,7 +18,8 @@ import numpy as np
 
 from .common cimport Position, c_players, c_position, c_rules
 from .csrc cimport (esc_capturing_cards, esc_decide_blow, esc_decide_move, esc_eval_exact, esc_eval_sample,
-                    esc_hand, esc_init_tables, esc_move, esc_player, esc_rng, esc_rules, esc_tbl, esc_tbl_init)
+                    esc_hand, esc_init_tables, esc_move, esc_player, esc_read_marginals, esc_read_model, esc_rng,
+                    esc_rules, esc_tbl, esc_tbl_init)
 from .guard cimport esc_guard_off, guard, stopped
 
 if esc_init_tables() != 0:
@@ -94,19 +97,26 @@ cdef esc_move *_options(options) except NULL:
 
 
 def evaluate_sample(rules, int seat, Position position, options, *, bint blow, int samples, double c, seed,
-                    int rollout=0, double prior=0.0):
+                    int rollout=0, double prior=0.0, model=None):
     """The evaluator's determinized search (csrc/escoba_evaluate.h): an int16 array (samples, options)
     of hand margins for ``seat``'s side. Only the decider's view is read: its own hand, the table, the
     piles and escobas, the other hands' sizes (their cards are never read) and the stock's size;
     ``options`` are (card, take mask) pairs (with ``blow``: blows of the position's pending card, take
     0 = no blow). With the position's ``voids`` the deals respect them, as ismcts' ``infer``; None deals
-    uniformly. ``rollout`` and ``prior`` are ismcts' options of those names (0: greedy rollouts, no prior)."""
+    uniformly; with ``model`` (temperature, uniform) and the position's ``plays``, they are drawn from the
+    posterior over the other hands (read_hands), as ismcts' infer = 2. ``rollout`` and ``prior`` are
+    ismcts' options of those names (0: greedy rollouts, no prior)."""
     cdef esc_rules R = c_rules(rules)
     cdef esc_hand h
     c_position(&h, &R, position)
     if not blow:
         h.pending = -1
     cdef int infer = position.voids is not None
+    cdef esc_read_model m
+    cdef esc_read_model *mp = NULL
+    if model is not None:
+        m.temperature, m.uniform = model
+        mp = &m
     cdef int n = len(options), rc
     out = np.zeros((samples, n), dtype=np.int16)
     cdef int16_t[:, ::1] o = out
@@ -116,7 +126,7 @@ def evaluate_sample(rules, int seat, Position position, options, *, bint blow, i
     try:
         while True:
             with nogil:
-                rc = esc_eval_sample(&h, seat, blow, opts, n, samples, c, rollout, prior, s, infer, &o[0, 0]) if n and samples else 0
+                rc = esc_eval_sample(&h, seat, blow, opts, n, samples, c, rollout, prior, s, infer, mp, &o[0, 0]) if n and samples else 0
             if not stopped():
                 break
     finally:
@@ -156,3 +166,30 @@ def evaluate_exact(rules, int seat, Position position, options, bint blow):
     finally:
         free(opts)
         free(values)
+
+
+def read_hands(rules, int seat, Position position, double temperature, double uniform, int upto=-1, seed=0):
+    """What ``seat`` may believe of the other hands (csrc/escoba_reading.h, esc_read_marginals): the
+    probability that each seat holds each card, (players, 40), and at least one card of each value,
+    (players, 11) (column v = value v; column 0 unused), from the position's ``plays`` of this round
+    under the opponent model (``temperature``, ``uniform``), each seat's first ``upto`` of them (-1: all,
+    0: none, the prior). Only the reader's view is read (the other hands' sizes, never their cards).
+    Returns (cards, values, read): read is False when no move was weighed (the prior is shown). ``seed``
+    draws the sampled deals (more than two players)."""
+    cdef esc_rules R = c_rules(rules)
+    cdef esc_hand h
+    cdef esc_read_model m
+    m.temperature, m.uniform = temperature, uniform
+    c_position(&h, &R, position)
+    h.pending = -1
+    cards = np.zeros((6, 40), dtype=np.float64)
+    values = np.zeros((6, 11), dtype=np.float64)
+    cdef double[:, ::1] cv = cards
+    cdef double[:, ::1] vv = values
+    cdef uint64_t s = seed
+    cdef int rc
+    with nogil:
+        rc = esc_read_marginals(&h, seat, &m, upto, s, &cv[0, 0], &vv[0, 0])
+    if rc < 0:
+        raise MemoryError("not enough memory to read the other hands")
+    return cards[:rules.players], values[:rules.players], rc == 1

@@ -161,6 +161,10 @@ class HandState:
     # would have captured, so, if it captures whenever it can, it holds none until its next refill; bit 0
     # (VOIDS_OFF) = its play contradicted that this deal (note_voids). ismcts' `infer` reads it.
     voids: list[int] = field(default_factory=list)
+    # public, one per move (blows apart), as the table saw it just before: (seat, card, take mask, table mask,
+    # the piles' cards, stock left). ismcts' infer = 2 and the hand reading (hands.reading) weigh a seat's
+    # moves of this round (stock left unchanged since) by what it could see then (csrc/escoba_reading.h).
+    plays: list[tuple[int, int, int, int, int, int]] = field(default_factory=list)
 
     def __post_init__(self):
         if not self.voids:
@@ -316,6 +320,10 @@ def apply_move(st: HandState, move: Move, *, legal: list[Move] | None = None, op
         raise IllegalMove(explain_illegal(st, move, legal))
     missed = [] if move.take else options_of(move.card, st.table)
     note_voids(st, move, bool(missed))
+    seen = 0
+    for p in st.piles:
+        seen |= p
+    st.plays.append((seat, move.card, mask_of(move.take), mask_of(st.table), seen, len(st.stock)))
     st.hands[seat].remove(move.card)
     if move.take:
         st.table = [c for c in st.table if c not in move.take]

@@ -29,7 +29,7 @@ class CoreStrategy:
         position = self._core.Position(hands=[mask_of(h) for h in st.hands], table=mask_of(st.table),
                                        piles=list(st.piles), escobas=list(st.escobas), stock_left=len(st.stock),
                                        dealer=st.dealer, last_capturer=st.last_capturer, voids=st.voids,
-                                       stock=self._stock(st))
+                                       stock=self._stock(st), plays=st.plays)
         return st.rules, self.spec, position, st.to_play
 
     def _stock(self, st: HandState) -> list[int] | None:

@@ -116,17 +116,23 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
                        "exploit": Param(0, N_("with `exact`: 1 chooses among the minimax-best moves by a search "
                                         "averaging over the replies, 0 plays the first best"), integer=True,
                                         lo=0, hi=1),
-                       "infer": Param(1, N_("1: deal the unseen cards consistently with the values each seat showed "
-                                      "it lacked (it laid a card when one of them would have captured); "
-                                      "0 deals them uniformly"),
-                                      integer=True, lo=0, hi=1),
+                       "infer": Param(1, N_("2: deal the unseen cards from the posterior over the other hands given "
+                                      "their moves this round (see temperature, uniform); 1: consistently with "
+                                      "the values each seat showed it lacked (it laid a card when one of them "
+                                      "would have captured); 0 deals them uniformly"),
+                                      integer=True, lo=0, hi=2),
                        "stop": Param(0.25, N_("stop a search once the runner-up could not overtake the most visited "
                                      "option with this share of the iterations left (1: the choice is settled; "
                                      "0 never: every iteration runs)"), lo=0, hi=1),
                        "prior": Param(16.0, N_("the hand-set heuristic guides the tree: untried moves are expanded best "
                                       "first and each move's score, minus its best sibling's, biases its UCB value "
                                       "by this times the score over visits + 1 (0: uniform expansion, no bias)"),
-                                      lo=0, hi=100)},
+                                      lo=0, hi=100),
+                       "temperature": Param(1.0, N_("infer=2, the opponent model: a seat plays each legal move in "
+                                            "proportion to exp(heuristic score / temperature), 0: the heuristic's "
+                                            "best"), lo=0, hi=100),
+                       "uniform": Param(0.1, N_("infer=2, the opponent model: the share of uniformly random play"),
+                                        lo=0, hi=1)},
                 code=7),
     # cheats: it reads every hand and the stock order (core only, like ismcts)
     StrategyDef("oracle", N_("CHEATS: sees every hand and the stock; exact search of the rest of the hand when few "
