@@ -40,7 +40,10 @@ SPECS = {"ismcts": EARLIER_ISMCTS,
          # the same with every one of its 100 simulations run (equal simulations, as the issue asks)
          "ismcts100full": "ismcts:iters=100,c=4,rollout=0,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0,prior=0",
          # issue 24's second registration (analysis/stronger_search.py CANDIDATE2) at 100 simulations, all run
-         "ismcts100prior": "ismcts:iters=100,c=8,rollout=1,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0,prior=16"}
+         "ismcts100prior": "ismcts:iters=100,c=8,rollout=1,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0,prior=16",
+         # issue 34's registration (analysis/hand_reading.py CANDIDATE, reading the other hand) at 100, all run
+         "ismcts100read": "ismcts:iters=100,c=8,rollout=1,exact=6,blows=0,leaf=-1,exploit=0,infer=2,stop=0,prior=16,"
+                          "temperature=0.75,uniform=0.03"}
 UCT_C = 4.0  # returns are in points of hand margin, as our ismcts's c = 4
 DEFAULT_BUDGETS = "100"
 # every ISMCTSBot argument the yardstick leaves at OpenSpiel's default (open_spiel/python/algorithms/ismcts.py)
