@@ -78,7 +78,7 @@ def main():
     for name, section in (("strategy_strength", _strength_section), ("search_strength", _search_section),
                           ("openspiel_yardstick", _yardstick_section), ("tuned_weights", _tuned_section),
                           ("oracle_gap", _gap_section), ("stronger_search", _stronger_section),
-                          ("skill_study", _skill_section)):
+                          ("hand_reading", _reading_section), ("skill_study", _skill_section)):
         s = _load(name)
         if s:
             lines += section(s)
@@ -513,6 +513,75 @@ STRONGER_READING = (
     "candidate by about 0.09 points per hand on these deals. Against greedy they gain nothing measurable (the "
     "strategy table's oracle_gap rows: the share of the gap stays about half): against a player that weak, what "
     "is left is what the hidden cards are worth.")
+
+
+def _reading_section(s) -> list[str]:
+    """Issue 34: reading the other hand, registered and confirmed; what it predicts and what it is worth."""
+    ci = lambda d, k="mean": f"{d[k]:+.4f} [{d['lo']:+.4f}, {d['hi']:+.4f}]"  # noqa: E731
+    lines = ["## Reading the other hands", "",
+             f"Script: `python analysis/hand_reading.py` (its docstring holds the registration, committed before any "
+             f"confirmation deal was played). `{s['candidate']}` (the default: the posterior over the other hand "
+             f"given its moves this round, docs/ismcts.md) against `{s['old']}` (the default before it) on fresh "
+             f"duplicate deals (seed {s['confirm_seed']}, every deal once with each seating); points per hand of "
+             "the candidate minus the old default, 95% interval over deals. Cost: CPU per move against greedy "
+             "(bench_strategies.py's --against measure: the best of 40 alternated rounds of 16 fixed hands, thread "
+             "CPU time).", "",
+             "| rules | deals | candidate minus old default | CPU per move, ratio | bar (+0.15, interval above 0, "
+             "at most 2x) |", "|---|---:|---|---:|---|"]
+    cost = {c["rules"]: c for c in s.get("cost", [])}
+    for row in s.get("confirm", []):
+        c = cost.get(row["rules"])
+        ok = row["margin"] >= s["bar"] and row["lo"] > 0 and (c is None or c["ratio"] <= 2)
+        lines.append(f"| {row['rules']} | {row['deals']:,} | {row['margin']:+.4f} [{row['lo']:+.4f}, {row['hi']:+.4f}]"
+                     f" | " + (f"{c['ratio']:.2f}" if c else "-") + " | "
+                     + ("met" if ok else f"missed by {s['bar'] - row['margin']:.3f}") + " |")
+    if s.get("greedy"):
+        lines += ["", "Against greedy, on oracle_gap.py's 1,000 duplicate deals (seed 20261129): each default's "
+                  "points per hand, the difference paired by deal, and the share of the greedy-to-oracle gap "
+                  "(oracle's margin over greedy in results/oracle_gap.json; the bar under ludoteka: 0.60).", "",
+                  "| rules | candidate | old default | candidate minus old | gap | candidate share | old share |",
+                  "|---|---|---|---|---:|---:|---:|"]
+        for r in s["greedy"]:
+            share = lambda x: f"{x:.3f}" if x is not None else "-"  # noqa: E731
+            lines.append(f"| {r['rules']} | {ci(r['candidate'], 'margin')} | {ci(r['old'], 'margin')} | "
+                         f"{ci(r['candidate_minus_old'], 'margin')} | "
+                         + (f"{r['gap']:.3f}" if r["gap"] else "-")
+                         + f" | {share(r['candidate_share'])} | {share(r['old_share'])} |")
+    if s.get("worth"):
+        w = s["worth"]
+        lines += ["", f"What reading is worth in points, head to head against the old default (ludoteka, seed "
+                  f"{next(iter(w['rows'].values()))['seed']}; `{s['peek']}` is the same search seeing the other hand, "
+                  "not the stock order: a yardstick that cheats).", "", "| deals from | spec | points per hand vs "
+                  "old default |", "|---|---|---|"]
+        for label, r in w["rows"].items():
+            lines.append(f"| {label} | `{r['spec']}` | {ci(r, 'margin')} |")
+        lines += ["", f"Inference efficiency (gain from the posterior over uniform deals / gain from the true hand "
+                  f"over uniform deals): **{w['efficiency']:.3f}** (posterior minus uniform "
+                  f"{ci(w['posterior_minus_uniform'], 'margin')}; true minus uniform "
+                  f"{ci(w['true_minus_uniform'], 'margin')})."]
+    if s.get("logloss"):
+        lines += ["", "How well the posterior predicts the other hand: on every decision of self-play hands of the "
+                  "old default (fresh deals) where the other seat has moved this round, the log-loss of its true "
+                  "holding (nats; lower is better; 95% interval by hand) under the posterior, the voids alone "
+                  "(infer=1; when they exclude the true holding it is scored as uniform and counted) and uniform "
+                  "deals; the temperature swept at the candidate's uniform share.", "",
+                  "| rules | decisions | posterior | voids | uniform | posterior minus voids | voids exclude the "
+                  "truth | true holding's rank (share, median) |", "|---|---:|---|---|---|---|---:|---:|"]
+        for r in s["logloss"]:
+            lines.append(f"| {r['rules']} | {r['decisions']:,} | {ci(r['posterior'])} | {ci(r['voids'])} | "
+                         f"{ci(r['uniform'])} | {ci(r['posterior_minus_voids'])} | {r['voids_exclude_truth']:,} | "
+                         f"{r['rank_share_median']:.3f} |")
+        sweep = [k for k in s["logloss"][0] if k.startswith("temperature=")]
+        lines += ["", "| rules | " + " | ".join(sweep) + " |", "|---|" + "---|" * len(sweep)]
+        for r in s["logloss"]:
+            lines.append(f"| {r['rules']} | " + " | ".join(f"{r[k]['mean']:.4f}" for k in sweep) + " |")
+    if s.get("fit"):
+        lines += ["", "The model's fit: log-likelihood per move (nats) of the old default's self-play moves with two "
+                  "or more options, best (temperature, uniform) of the grid, and uniform play's."]
+        for f in s["fit"]:
+            lines.append(f"- {f['rules']}: {f['moves']:,} moves; best {f['best']} at {f['grid'][f['best']]:.4f}; "
+                         f"uniform play {f['uniform_play']:.4f}.")
+    return lines + [""]
 
 
 def _skill_section(s) -> list[str]:

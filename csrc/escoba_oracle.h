@@ -25,7 +25,8 @@
 /* the parameter slots of oracle: X(SLOT, name) in the order of its parameters in strategies.registry.BUILTINS,
  * checked by name at import (ESC_PARAM_NAMES, escoba_core.h) */
 #define ESC_ORACLE_PARAMS(X) \
-    X(ESC_ORACLE_EXACT, "exact") X(ESC_ORACLE_ITERS, "iters") X(ESC_ORACLE_C, "c") X(ESC_ORACLE_SEES, "sees")
+    X(ESC_ORACLE_EXACT, "exact") X(ESC_ORACLE_ITERS, "iters") X(ESC_ORACLE_C, "c") X(ESC_ORACLE_SEES, "sees") \
+    X(ESC_ORACLE_ROLLOUT, "rollout") X(ESC_ORACLE_PRIOR, "prior") X(ESC_ORACLE_STOP, "stop")
 enum { ESC_ORACLE_PARAMS(ESC_ENUM_ID) ESC_N_ORACLE_PARAMS };
 
 /* cards still to be played: every hand and the stock */
@@ -87,7 +88,9 @@ static inline int esc_oracle_exact(const double *p, const esc_hand *h) {
 
 /* The move of `seat` (its turn, any blow settled) in the true hand `h`;
  * p: exact (cards left for the exact search), iters, c, sees (0: every hand and the stock order; 1: every
- * hand only: the tree search deals the stock at random and the exact search waits for an empty stock). */
+ * hand only: the tree search deals the stock at random and the exact search waits for an empty stock),
+ * rollout, prior, stop (ismcts' options of those names: with ismcts' values, the tree search is ismcts'
+ * own search seeing the hands, which prices what reading them is worth to it). */
 static ESC_COLD esc_move esc_oracle_move(const double *p, const esc_hand *h, int seat, esc_rng *rng) {
     const int iters = (int)p[ESC_ORACLE_ITERS];
     const double c = p[ESC_ORACLE_C];
@@ -95,7 +98,9 @@ static ESC_COLD esc_move esc_oracle_move(const double *p, const esc_hand *h, int
     const int n = esc_ismcts_legal(h, h->hands[seat], moves);
     if (n == 1) return moves[0];
     if (!esc_oracle_exact(p, h)) {
-        const esc_ismcts_cfg cfg = { c, ESC_ISMCTS_ROLLOUT_GREEDY, 0, 0, -1 };
+        esc_ismcts_cfg cfg = { c, (int)p[ESC_ORACLE_ROLLOUT], 0, 0, -1 };
+        cfg.prior = p[ESC_ORACLE_PRIOR];
+        cfg.stop = p[ESC_ORACLE_STOP];
         return esc_ismcts_search(h, seat, iters, &cfg, rng, p[ESC_ORACLE_SEES] == 0 ? 1 : 2, 0);
     }
     const int me = esc_side(h->R, seat);

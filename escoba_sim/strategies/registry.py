@@ -96,11 +96,12 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
                 EndgameStrategy, {**_WEIGHTS, "max_cards": Param(6, N_("solve only with at most this many cards in hand"),
                                                                integer=True, lo=0, hi=12)}, code=6),
     # randomised search: no reference version (reference=None makes the pure-Python engine refuse it clearly)
-    StrategyDef("ismcts", N_("information-set Monte Carlo tree search over deals inferred from the values each seat "
-                "showed it lacked, guided by the heuristic (its moves first, its rollouts), stopping once its "
-                "choice is settled, the last deal solved exactly (2 players); options: greedy rollouts, no "
-                "guidance, searched blows, exact leaves, exploiting exact play, uniform deals; "
-                "ismcts:iters=950,c=4,rollout=0,exact=0,stop=0,prior=0 is the earlier default"),
+    StrategyDef("ismcts", N_("information-set Monte Carlo tree search over deals drawn from what the other seats' "
+                "moves this round say of their hands, guided by the heuristic (its moves first, its rollouts), "
+                "stopping once its choice is settled, the last deal solved exactly (2 players); options: greedy "
+                "rollouts, no guidance, searched blows, exact leaves, exploiting exact play, deals from the voids "
+                "alone or uniform deals; ismcts:infer=1 is the earlier default, "
+                "ismcts:iters=950,c=4,rollout=0,exact=0,infer=1,stop=0,prior=0 the one before"),
                 None, {"iters": Param(2000, N_("search iterations per move at most (see stop)"), integer=True, lo=1,
                                        hi=1_000_000),
                        "c": Param(8.0, N_("UCB1 exploration constant, in points of hand margin"), lo=0, hi=1000),
@@ -116,7 +117,7 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
                        "exploit": Param(0, N_("with `exact`: 1 chooses among the minimax-best moves by a search "
                                         "averaging over the replies, 0 plays the first best"), integer=True,
                                         lo=0, hi=1),
-                       "infer": Param(1, N_("2: deal the unseen cards from the posterior over the other hands given "
+                       "infer": Param(2, N_("2: deal the unseen cards from the posterior over the other hands given "
                                       "their moves this round (see temperature, uniform); 1: consistently with "
                                       "the values each seat showed it lacked (it laid a card when one of them "
                                       "would have captured); 0 deals them uniformly"),
@@ -128,10 +129,10 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
                                       "first and each move's score, minus its best sibling's, biases its UCB value "
                                       "by this times the score over visits + 1 (0: uniform expansion, no bias)"),
                                       lo=0, hi=100),
-                       "temperature": Param(1.0, N_("infer=2, the opponent model: a seat plays each legal move in "
+                       "temperature": Param(0.75, N_("infer=2, the opponent model: a seat plays each legal move in "
                                             "proportion to exp(heuristic score / temperature), 0: the heuristic's "
                                             "best"), lo=0, hi=100),
-                       "uniform": Param(0.1, N_("infer=2, the opponent model: the share of uniformly random play"),
+                       "uniform": Param(0.03, N_("infer=2, the opponent model: the share of uniformly random play"),
                                         lo=0, hi=1)},
                 code=7),
     # cheats: it reads every hand and the stock order (core only, like ismcts)
@@ -143,7 +144,13 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
                                       hi=1_000_000),
                        "c": Param(4.0, N_("UCB1 exploration constant, in points of hand margin"), lo=0, hi=1000),
                        "sees": Param(0, N_("0: every hand and the stock order; 1: every hand but not the stock order "
-                                     "(what reading the other hands alone is worth)"), integer=True, lo=0, hi=1)},
+                                     "(what reading the other hands alone is worth)"), integer=True, lo=0, hi=1),
+                       "rollout": Param(0, N_("the tree search's rollout policy, as ismcts': 0 greedy, 1 heuristic"),
+                                        integer=True, lo=0, hi=1),
+                       "prior": Param(0.0, N_("the tree search's heuristic guidance, as ismcts' prior (0: none)"),
+                                      lo=0, hi=100),
+                       "stop": Param(0.0, N_("the tree search stops once settled, as ismcts' stop (0: never)"),
+                                     lo=0, hi=1)},
                 code=8, cheats=True),
 ]}
 

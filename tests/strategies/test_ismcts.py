@@ -95,19 +95,25 @@ def test_trace_plays_ismcts_and_its_record_is_the_core_hand(cli, rules):
 
 
 def test_spec_parameters():
-    # the default (issue 24's second registration): up to 2000 iterations guided by the heuristic (its moves
-    # first, its rollouts) that stop once settled, inferred deals, the last deal solved exactly
-    # (docs/ismcts.md); the earlier defaults stay spellable
+    # the default (issue 34's registration): issue 24's search (up to 2000 iterations guided by the heuristic,
+    # its moves first and its rollouts, stopping once settled, the last deal solved exactly) dealing from the
+    # posterior over the other hand given its moves this round (docs/ismcts.md); the earlier defaults stay
+    # spellable, with infer=1
     assert parse_strategy("ismcts").canonical == \
-        "ismcts:iters=2000,c=8,rollout=1,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0.25,prior=16,temperature=1,uniform=0.1"
+        "ismcts:iters=2000,c=8,rollout=1,exact=6,blows=0,leaf=-1,exploit=0,infer=2,stop=0.25,prior=16,temperature=0.75," \
+        "uniform=0.03"
     assert parse_strategy("ismcts:iters=50").canonical == \
-        "ismcts:iters=50,c=8,rollout=1,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0.25,prior=16,temperature=1,uniform=0.1"
-    assert parse_strategy("ismcts:iters=3800,c=4,rollout=0,prior=0").canonical == \
-        "ismcts:iters=3800,c=4,rollout=0,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0.25,prior=0,temperature=1,uniform=0.1"
-    assert parse_strategy("ismcts:iters=950,c=4,rollout=0,exact=0,stop=0,prior=0").canonical == \
-        "ismcts:iters=950,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=1,stop=0,prior=0,temperature=1,uniform=0.1"
+        "ismcts:iters=50,c=8,rollout=1,exact=6,blows=0,leaf=-1,exploit=0,infer=2,stop=0.25,prior=16,temperature=0.75," \
+        "uniform=0.03"
+    assert parse_strategy("ismcts:infer=1").canonical == \
+        "ismcts:iters=2000,c=8,rollout=1,exact=6,blows=0,leaf=-1,exploit=0,infer=1,stop=0.25,prior=16,temperature=0.75," \
+        "uniform=0.03"  # issue 24's default
+    assert parse_strategy("ismcts:iters=950,c=4,rollout=0,exact=0,infer=1,stop=0,prior=0").canonical == \
+        "ismcts:iters=950,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=1,stop=0,prior=0,temperature=0.75," \
+        "uniform=0.03"
     assert parse_strategy("ismcts:iters=1000,c=4,rollout=0,exact=0,infer=0,stop=0,prior=0").canonical == \
-        "ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0,stop=0,prior=0,temperature=1,uniform=0.1"
+        "ismcts:iters=1000,c=4,rollout=0,exact=0,blows=0,leaf=-1,exploit=0,infer=0,stop=0,prior=0,temperature=0.75," \
+        "uniform=0.03"
     for bad in ("ismcts:iters=0", "ismcts:iters=2.5", "ismcts:c=-1", "ismcts:depth=3", "ismcts:stop=1.5",
                 "ismcts:stop=-0.1", "ismcts:prior=-1", "ismcts:prior=101"):
         with pytest.raises(StrategyError):

@@ -79,10 +79,11 @@ def test_the_baseline_has_blows_and_several_seat_counts():
 # ---------------------------------------------------------------- the options themselves
 
 def test_defaults_and_ranges_parse():
-    assert parse_strategy("ismcts:iters=950,c=4,rollout=0,exact=0,stop=0,prior=0").canonical == \
-        "ismcts:iters=950," + OLD.replace("infer=0", "infer=1")  # issue 14's default
+    model = ",temperature=0.75,uniform=0.03"  # infer=2's, not read by these searches
+    assert parse_strategy("ismcts:iters=950,c=4,rollout=0,exact=0,infer=1,stop=0,prior=0").canonical == \
+        "ismcts:iters=950," + OLD.replace("infer=0", "infer=1") + model  # issue 14's default
     assert parse_strategy("ismcts:iters=1000,c=4,rollout=0,exact=0,infer=0,stop=0,prior=0").canonical == \
-        "ismcts:iters=1000," + OLD  # the old search
+        "ismcts:iters=1000," + OLD + model  # the old search
     assert parse_strategy("ismcts:exact=0,blows=1").short == "ismcts:exact=0,blows=1"
     for good in ("ismcts:rollout=1", "ismcts:exact=12", "ismcts:leaf=40", "ismcts:leaf=-1,exact=0"):
         parse_strategy(good)
@@ -96,9 +97,10 @@ def test_strategies_lists_the_options_and_the_old_spelling(cli):
     out = cli("strategies")
     assert out.exit_code == 0
     text = out.output[out.output.index("ismcts"):out.output.index("oracle")]
-    for piece in ("iters=2000", "c=8", "rollout=1", "exact=6", "blows=0", "leaf=-1", "exploit=0", "infer=1",
-                  "stop=0.25", "prior=16", "settled", "searched blows", "uniform deals",
-                  "ismcts:iters=950,c=4,rollout=0,exact=0,stop=0,prior=0"):
+    for piece in ("iters=2000", "c=8", "rollout=1", "exact=6", "blows=0", "leaf=-1", "exploit=0", "infer=2",
+                  "stop=0.25", "prior=16", "temperature=0.75", "uniform=0.03", "settled", "searched blows",
+                  "uniform deals", "ismcts:infer=1 is the earlier default",
+                  "ismcts:iters=950,c=4,rollout=0,exact=0,infer=1,stop=0,prior=0"):
         assert piece in text, piece
 
 

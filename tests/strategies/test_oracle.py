@@ -32,7 +32,7 @@ def _duplicate_margin(rules, spec, opponent, seed, n):
 
 
 def test_spec_and_cheating_label(cli):
-    assert parse_strategy("oracle").canonical == "oracle:exact=18,iters=1000,c=4,sees=0"
+    assert parse_strategy("oracle").canonical == "oracle:exact=18,iters=1000,c=4,sees=0,rollout=0,prior=0,stop=0"
     assert parse_strategy("oracle").cheats and not parse_strategy("ismcts").cheats
     with pytest.raises(StrategyError):
         parse_strategy("oracle:exact=41")
