@@ -146,3 +146,18 @@ def test_sees_1_reads_every_hand_but_not_the_stock_order():
         differs += _core.decide_move(r, "oracle:exact=0,iters=300", *view(stock)) != \
             _core.decide_move(r, "oracle:exact=0,iters=300", *view(other))
     assert differs > 0
+
+
+def test_the_tree_search_takes_ismcts_rollout_prior_and_stop():
+    # oracle's tree search with ismcts' options prices what seeing the other hand is worth to ismcts' own search
+    # (analysis/hand_reading.py); each option is read
+    r = parse_rules("ludoteka")
+
+    def totals(spec):
+        return batch.play_hands(r, [spec, "greedy"], 4, 0, 30).hands["total"]
+
+    base = "oracle:exact=0,iters=200,sees=1"
+    plain = totals(base)
+    for option in ("rollout=1", "prior=16", "stop=0.25"):
+        assert not np.array_equal(totals(f"{base},{option}"), plain), option
+    assert np.array_equal(totals(f"{base},rollout=0,prior=0,stop=0"), plain)
