@@ -69,9 +69,15 @@ class SeatReading:
         """How far the moves moved value v's probability from the prior."""
         return self.values[v] - self.prior_values[v]
 
+    def ruled_out(self) -> list[int]:
+        """The values its moves proved it holds none of (a lay that one of them would have had to capture)."""
+        return [v for v in range(1, 11) if self.values[v] == 0 < self.prior_values[v]]
+
     def shown(self) -> list[int]:
-        """The values worth saying: moved at least ``SHOWN_SHIFT``, the most moved first (at most ``SHOWN_VALUES``)."""
-        moved = [v for v in range(1, 11) if abs(self.shift(v)) >= SHOWN_SHIFT]
+        """The other values worth saying: moved at least ``SHOWN_SHIFT``, the most moved first (at most
+        ``SHOWN_VALUES``)."""
+        out = set(self.ruled_out())
+        moved = [v for v in range(1, 11) if abs(self.shift(v)) >= SHOWN_SHIFT and v not in out]
         return sorted(moved, key=lambda v: (-abs(self.shift(v)), v))[:SHOWN_VALUES]
 
     def to_json(self) -> dict[str, Any]:
@@ -81,7 +87,7 @@ class SeatReading:
                                     "revealed_by": self.revealed_by[v]} for v in range(1, 11)},
                 "cards": {card_str(c): {"p": round(self.cards[c], 4), "prior": round(self.prior_cards[c], 4)}
                           for c in range(40) if self.prior_cards[c] > 0},
-                "shown": self.shown()}
+                "ruled_out": self.ruled_out(), "shown": self.shown()}
 
 
 def play_json(p: Play) -> dict[str, Any]:
@@ -178,19 +184,24 @@ def seat_lines(r: SeatReading, who: str, t) -> list[str]:
         return [t.gettext(N_("{who} has not played since the deal: every hand of the cards you cannot see is "
                              "as likely")).format(who=who)]
     n = len(r.moves)
-    shown = r.shown()
-    if not shown:
+    shown, ruled_out = r.shown(), r.ruled_out()
+    if not shown and not ruled_out:
         return [t.ngettext("{who}: its move since the deal says little about its hand",
                            "{who}: its {n} moves since the deal say little about its hand", n).format(who=who, n=n)]
     out = [t.ngettext("{who} probably holds, from its move since the deal:",
                       "{who} probably holds, from its {n} moves since the deal:", n).format(who=who, n=n)]
+    if ruled_out:
+        text = t.gettext(N_("none of {values}: certain")).format(values=", ".join(map(value_label, ruled_out)))
+        if r.revealed_by[ruled_out[0]] is not None:
+            text += " -- " + move_text(r.moves[r.revealed_by[ruled_out[0]]], t)
+        out.append("  " + text)
     for v in shown:
         p, prior = r.values[v], r.prior_values[v]
         if p < prior:
-            text = t.gettext(N_("no {value}: {p} (before its moves: {prior})")).format(
+            text = t.gettext(N_("no {value}: {p}, was {prior}")).format(
                 value=value_label(v), p=percent(1 - p), prior=percent(1 - prior))
         else:
-            text = t.gettext(N_("a {value}: {p} (before its moves: {prior})")).format(
+            text = t.gettext(N_("a {value}: {p}, was {prior}")).format(
                 value=value_label(v), p=percent(p), prior=percent(prior))
         if r.revealed_by[v] is not None:
             text += " -- " + move_text(r.moves[r.revealed_by[v]], t)
@@ -211,7 +222,7 @@ def format_reading(reading: Reading | None, *, name: Callable[[int], str] | None
         return fit_lines([t.gettext(NOT_READ)], width, indent=2)
     lines = []
     for r in reading.seats:
-        if news and not (r.read and r.shown()):
+        if news and not (r.read and (r.shown() or r.ruled_out())):
             continue
         who = name(r.seat) if name else t.gettext(N_("seat {seat}")).format(seat=r.seat)
         lines += seat_lines(r, who, t)
