@@ -3,6 +3,7 @@ under capture=any proves no capturing card (a worked example computed by hand), 
 named, and the reading shows in play's ?, analyze, trace --analyze and the page, in both languages, within 80
 columns."""
 
+import dataclasses
 import json
 import math
 import re
@@ -19,7 +20,7 @@ from escoba_sim.hands.evaluate import InfoSet, opponent_model
 from escoba_sim.hands.play import Session
 from escoba_sim.hands.reading import format_reading, read_hands, sweep_json
 from escoba_sim.lineup import table_seats
-from escoba_sim.strategies import parse_strategy
+from escoba_sim.strategies import BUILTINS, parse_strategy
 
 pytestmark = pytest.mark.core("the hand reading")
 
@@ -112,9 +113,18 @@ def test_the_reading_in_json_is_numbers_and_card_codes_whatever_the_language():
     assert data["model"] == {"temperature": temperature, "uniform": uniform}
 
 
-def test_the_opponent_model_follows_the_default_ismcts():
+def test_the_opponent_model_follows_the_default_ismcts(monkeypatch):
     params = dict(parse_strategy("ismcts").params)
     assert opponent_model() == (params["infer"], params["temperature"], params["uniform"])
+    # a new default (the fit of the model, infer = 2 by default) flows through without another change
+    ismcts = BUILTINS["ismcts"].params
+    for name, new in (("infer", 2), ("temperature", 2.5), ("uniform", 0.25)):
+        monkeypatch.setitem(ismcts, name, dataclasses.replace(ismcts[name], default=new))
+    parse_strategy.cache_clear()  # parsed specs are kept
+    assert opponent_model() == (2, 2.5, 0.25)
+    assert read_hands(laid_under_capture_any()).to_json()["model"] == {"temperature": 2.5, "uniform": 0.25}
+    monkeypatch.undo()
+    parse_strategy.cache_clear()
 
 
 def test_the_sweep_chance_of_the_table_a_move_leaves_comes_from_the_posterior():
