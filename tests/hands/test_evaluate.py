@@ -9,11 +9,11 @@ import random
 import numpy as np
 import pytest
 
+from escoba_sim.batch import make_player
 from escoba_sim.game import engine
 from escoba_sim.game.cards import mask_of, parse_cards
 from escoba_sim.game.rng import PLAY, SplitMix64, shuffled_deck
 from escoba_sim.game.rules import parse_rules
-from escoba_sim.batch import make_player
 from escoba_sim.hands import evaluate as evaluate_module
 from escoba_sim.hands.evaluate import EXACT_MAX_CARDS, InfoSet, evaluate, opponent_model
 from escoba_sim.hands.reading import read_hands

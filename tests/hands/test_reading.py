@@ -22,7 +22,7 @@ from escoba_sim.hands.reading import format_reading, read_hands, sweep_json
 from escoba_sim.lineup import table_seats
 from escoba_sim.strategies import BUILTINS, parse_strategy
 
-pytestmark = pytest.mark.core("the hand reading")
+CORE = pytest.mark.core("the hand reading")  # every test but the one without the core
 
 SAMPLES = 200
 
@@ -40,6 +40,7 @@ def laid_under_capture_any():
     return st
 
 
+@CORE
 def test_before_any_move_the_reading_is_the_hypergeometric_prior():
     first = parse_cards("1e 2e 3e 6b 7b Rb 1c 2c 3c 4c")
     st = engine.new_hand(parse_rules("ludoteka"), first + [c for c in range(40) if c not in first], 1)
@@ -57,6 +58,7 @@ def test_before_any_move_the_reading_is_the_hypergeometric_prior():
     assert "has not played since the deal" in " ".join(format_reading(read_hands(st)))
 
 
+@CORE
 def test_a_lay_under_capture_any_proves_no_capturing_card_exactly_as_computed_by_hand(monkeypatch):
     st = laid_under_capture_any()
     seat = read_hands(st).of(1)  # the default opponent model
@@ -80,6 +82,7 @@ def test_a_lay_under_capture_any_proves_no_capturing_card_exactly_as_computed_by
     assert seat.prior_values[7] == pytest.approx(1 - math.comb(29, 2) / math.comb(32, 2))
 
 
+@CORE
 def test_the_reading_names_the_values_and_the_move_that_showed_them_in_both_languages():
     st = laid_under_capture_any()
     r = read_hands(st)
@@ -97,6 +100,7 @@ def test_the_reading_names_the_values_and_the_move_that_showed_them_in_both_lang
             assert all(len(line) <= width for line in lines) and len(lines) >= 4, lines
 
 
+@CORE
 def test_the_reading_in_json_is_numbers_and_card_codes_whatever_the_language():
     st = laid_under_capture_any()
     with i18n.use("es"):
@@ -113,6 +117,7 @@ def test_the_reading_in_json_is_numbers_and_card_codes_whatever_the_language():
     assert data["model"] == {"temperature": temperature, "uniform": uniform}
 
 
+@CORE
 def test_the_opponent_model_follows_the_default_ismcts(monkeypatch):
     params = dict(parse_strategy("ismcts").params)
     assert opponent_model() == (params["infer"], params["temperature"], params["uniform"])
@@ -127,6 +132,7 @@ def test_the_opponent_model_follows_the_default_ismcts(monkeypatch):
     parse_strategy.cache_clear()
 
 
+@CORE
 def test_the_sweep_chance_of_the_table_a_move_leaves_comes_from_the_posterior():
     st = laid_under_capture_any()
     info, r = InfoSet.of(st), read_hands(st)
@@ -161,6 +167,7 @@ def hint_lines(tmp_path, lang):
 @pytest.mark.parametrize("lang,head", [("en", "seat 1 (greedy) probably holds, from its move since the deal:"),
                                        ("es", "asiento 1 (greedy) probablemente tiene, por su jugada desde el "
                                               "reparto:")])
+@CORE
 def test_plays_hint_says_what_the_other_seat_probably_holds(tmp_path, lang, head):
     said = hint_lines(tmp_path, lang)
     at = said.index("  " + head)  # seat 1 played first (seat 0 dealt): its move is read
@@ -169,6 +176,7 @@ def test_plays_hint_says_what_the_other_seat_probably_holds(tmp_path, lang, head
     assert all(len(line) <= 80 for line in block)
 
 
+@CORE
 def test_analyze_json_always_has_the_reading_and_the_terminal_with_reading(cli, tmp_path):
     from escoba_sim.hands.record import make_record
 
@@ -194,6 +202,7 @@ def test_analyze_json_always_has_the_reading_and_the_terminal_with_reading(cli, 
         assert all(len(line) <= 80 for line in o.output.splitlines())
 
 
+@CORE
 def test_trace_analyze_shows_the_reading_under_the_moves_and_in_json(cli):
     out = cli("trace", "-s", "greedy", "--vs", "greedy", "--seed", 7, "--analyze", "--samples", SAMPLES)
     assert out.exit_code == 0, out.output
@@ -208,6 +217,7 @@ def test_trace_analyze_shows_the_reading_under_the_moves_and_in_json(cli):
     assert any(s["read"] and s["seat"] != r["reader"] for r in readings for s in r["seats"])
 
 
+@CORE
 def test_the_evaluator_deals_from_the_posterior_when_the_default_ismcts_infers_2(monkeypatch):
     st = laid_under_capture_any()
     base = evaluate_module.evaluate(st, samples=SAMPLES, seed=3)
@@ -217,3 +227,15 @@ def test_the_evaluator_deals_from_the_posterior_when_the_default_ismcts_infers_2
     assert read.margins.shape == base.margins.shape
     # the voids already say 5 to 10 are gone; the posterior also reweighs the holdings of 1 to 4
     assert not (read.margins == base.margins).all()
+
+
+def test_without_the_core_the_reading_is_not_shown_and_one_line_says_so(monkeypatch):
+    from escoba_sim import native
+
+    st = laid_under_capture_any()
+    monkeypatch.setattr(native, "core", None)
+    assert read_hands(st) is None
+    assert format_reading(None) == ["(what the other seats hold is not read: that needs the compiled core)"]
+    assert format_reading(None, lang="es") == ["(no se lee qué tienen los otros asientos: hace falta el núcleo "
+                                               "compilado)"]
+    assert sweep_json(None, InfoSet.of(st), engine.legal_moves(st)[0]) is None
