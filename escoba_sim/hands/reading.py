@@ -254,13 +254,12 @@ def sweep_json(reading: Reading | None, info: InfoSet, move: Move) -> dict[str, 
 
 def sweep_line(reading: Reading | None, info: InfoSet, move: Move, label: str, *,
                name: Callable[[int], str] | None = None, lang: str | None = None) -> str | None:
-    """``sweep_json`` for people: ``after 5o, seat 1 sweeps the table only with a 7: 8% (before its
-    moves: 35%)``; ``label`` names the move."""
+    """``sweep_json`` for people: ``after 5o, seat 1 needs a 7 to sweep the table: 8%, was 35%``; ``label``
+    names the move."""
     j = sweep_json(reading, info, move)
     if j is None:
         return None
     t = i18n.translation(lang or i18n.current())
     who = name(j["seat"]) if name else t.gettext(N_("seat {seat}")).format(seat=j["seat"])
-    return t.gettext(N_("after {move}, {who} sweeps the table only with a {value}: {p} (before its moves: "
-                        "{prior})")).format(move=label, who=who, value=value_label(j["value"]), p=percent(j["p"]),
+    return t.gettext(N_("after {move}, {who} needs a {value} to sweep the table: {p}, was {prior}")).format(move=label, who=who, value=value_label(j["value"]), p=percent(j["p"]),
                                             prior=percent(j["prior"]))

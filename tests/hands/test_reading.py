@@ -149,7 +149,7 @@ def test_the_sweep_chance_of_the_table_a_move_leaves_comes_from_the_posterior():
         if need >= 5:  # seat 1 showed it holds no such card
             assert j["p"] == 0.0 < j["prior"]
             assert reading_module.sweep_line(r, info, move, "x").startswith(
-                f"after x, seat 1 sweeps the table only with a {reading_module.value_label(need)}: 0%")
+                f"after x, seat 1 needs a {reading_module.value_label(need)} to sweep the table: 0%, was ")
         checked += 1
     assert checked
 
@@ -239,3 +239,25 @@ def test_without_the_core_the_reading_is_not_shown_and_one_line_says_so(monkeypa
     assert format_reading(None, lang="es") == ["(no se lee qué tienen los otros asientos: hace falta el núcleo "
                                                "compilado)"]
     assert sweep_json(None, InfoSet.of(st), engine.legal_moves(st)[0]) is None
+
+
+@CORE
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_plays_hint_says_when_the_best_move_leaves_a_table_one_card_sweeps(tmp_path, seed):
+    said = []
+    answers = iter(["?"])
+    session = Session(table_seats("ludoteka", ["greedy"]), seed, tmp_path, ask=lambda p: next(answers, None),
+                      say=said.append, samples=SAMPLES)
+    session.play(1, hands_mode=True)
+    at = next(i for i, line in enumerate(said) if line.startswith("hint ("))
+    best = re.match(r"\s+\d+\) (\S+(?: \S+)*?)\s{2,}", said[at + 1]).group(1)
+    cards = parse_cards(best)
+    table = parse_cards(next(line for line in reversed(said[:at]) if line.startswith("  table: "))[9:])
+    left = [c for c in table if c not in cards[1:]] + ([] if len(cards) > 1 else cards[:1])
+    need = 15 - sum(value(c) for c in left)
+    lines = [line for line in said[at:] if "to sweep the table" in line]
+    if left and 1 <= need <= 10:
+        assert lines and lines[0].startswith(f"  after {best}, seat 1 (greedy) needs a "
+                                              f"{reading_module.value_label(need)} to sweep the table: "), said[at:]
+    else:
+        assert not lines

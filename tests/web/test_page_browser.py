@@ -192,8 +192,11 @@ def test_the_hint_shows_what_the_other_seat_probably_holds(server, browser, tmp_
     page.wait_for_selector("#hint-box .reading")
     wait_idle(page)
     text = page.inner_text("#hint-box .reading")
+    # the deal is drawn at random: its one move may say little (tests/web/test_api.py checks the words)
     head = "seat 1 probably holds" if lang == "en" else "asiento 1 probablemente tiene"
-    assert head in text and page.locator("#hint-box .reading .read-value").count() >= 1, text
+    little = "says little about its hand" if lang == "en" else "dice poco de su mano"
+    assert head in text or little in text, text
+    assert page.locator("#hint-box .reading .read-value").count() >= (1 if head in text else 0), text
     box = page.locator("#hint-box .reading").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5
     assert_readable(page, width)
