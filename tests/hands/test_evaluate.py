@@ -262,3 +262,27 @@ def test_the_evaluator_searches_as_the_ismcts_default_does():
     plain = evaluate(st, samples=300, seed=1, c=params["c"], rollout=0, prior=0)
     np.testing.assert_array_equal(default, spelled.margins)
     assert not np.array_equal(default, plain.margins)
+
+
+def test_ismcts_reading_the_moves_decides_the_same_whatever_the_hidden_cards():
+    """ismcts with infer = 2 deals its determinizations from the posterior over the other hands given their
+    moves this round; it is handed the true state (the hand loop's), so here a peek would show: across many
+    positions where the other seat has moved this round, the hidden cards dealt again decide the same."""
+    player = make_player("ismcts:infer=2,iters=300")
+
+    def decide(state):
+        return player.choose_move(state, engine.legal_moves(state), SplitMix64(7))
+
+    checked = 0
+    for rules in ("ludoteka", "cardgames"):
+        for seed in range(6):
+            for moves in (1, 3, 7):
+                st = position(rules, seed, moves)
+                if st is None or len(engine.legal_moves(st)) < 2 or not any(
+                        p[0] != st.to_play and p[5] == len(st.stock) for p in st.plays):
+                    continue
+                decided = decide(st)
+                for k in range(2):
+                    assert decide(redistributed(st, k)) == decided, (rules, seed, moves, k)
+                checked += 1
+    assert checked >= 20
