@@ -79,8 +79,8 @@ played. With --deck, --seed (default 0) only feeds the random strategy."""))
 @rules_option(_("Preset, preset(field=value,...) or a TOML file."))
 @json_option(_("Print the hand record (JSON) instead of the play-by-play."))
 @click.option("--analyze", "with_analysis", is_flag=True,
-              help=_("Show the evaluator's value of each play, the best move and the loss (as `analyze`); "
-                     "with --json, an `analysis` field."))
+              help=_("Show the evaluator's value of each play, the best move and the loss (as `analyze`), and "
+                     "what the player read of the other hands; with --json, an `analysis` field."))
 @click.option("--samples", type=SAMPLES, default=None, help=_("With --analyze: deals per decision (default 4000)."))
 def trace(*, strategy, vs, seed, game, hand_index, old_hand_index, deck, dealer, ruleset, as_json, with_analysis, samples):
     # the help text is the command's (above), translated
@@ -129,7 +129,7 @@ def trace(*, strategy, vs, seed, game, hand_index, old_hand_index, deck, dealer,
 
         an = analyze_record(record, samples=samples or DEFAULT_SAMPLES)
         record["analysis"] = an.to_json()
-        notes = trace_notes(an)
+        notes = trace_notes(an, width=terminal_width())
     if as_json:
         emit_json(record)
     else:
@@ -371,8 +371,11 @@ Examples:
               help=_("Deals of the unseen cards per decision (default: the evaluator's, 4000)."))
 @seed_option(_("Seed of the searches (decision k searches with a seed mixed from it and k)."), default=0,
              show_default=True)
+@click.option("--reading", "with_reading", is_flag=True,
+              help=_("Under each decision, what the decider read of the other hands from their moves this round "
+                     "(--json always has it, in a `reading` field)."))
 @json_option(_("Print every decision and the totals as JSON."))
-def analyze(record, seats, samples, seed, as_json):
+def analyze(record, seats, samples, seed, with_reading, as_json):
     # the help text is the command's (above), translated
     from ..hands.evaluate import DEFAULT_SAMPLES
     from ..hands.review import AnalysisError, analyze_record, format_analysis
@@ -391,4 +394,4 @@ def analyze(record, seats, samples, seed, as_json):
     if as_json:
         emit_json(an.to_json())
     else:
-        click.echo(format_analysis(an, record, width=terminal_width()))
+        click.echo(format_analysis(an, record, width=terminal_width(), reading=with_reading))

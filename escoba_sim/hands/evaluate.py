@@ -34,7 +34,7 @@ from ..game.rng import mix64
 from ..game.rules import Ruleset
 from ..i18n import N_
 from ..i18n import translate as _
-from ..strategies import BUILTINS
+from ..strategies import BUILTINS, parse_strategy
 
 DEFAULT_SAMPLES = 4000  # deals per decision; every option is played on each
 MAX_OPTIONS_BUDGET = 30  # a decision gets at most samples x 30 playouts: past 30 options, fewer deals each
@@ -47,6 +47,14 @@ DEFAULT_C = _ISMCTS["c"].default
 ROLLOUT, PRIOR = _ISMCTS["rollout"].default, _ISMCTS["prior"].default
 EXACT_MAX_CARDS = 8  # solve exactly with at most this many cards in the two hands
 FULL = (1 << 40) - 1
+
+
+def opponent_model() -> tuple[int, float, float]:
+    """How the default ismcts reads the other hands, which the evaluator and the reading follow: its
+    ``infer`` (0 uniform deals, 1 the public voids, 2 the posterior given the moves of this round) and the
+    opponent model's ``temperature`` and ``uniform`` (strategies/registry.py)."""
+    params = dict(parse_strategy("ismcts").params)
+    return int(params["infer"]), float(params["temperature"]), float(params["uniform"])
 
 
 class EvaluationError(EscobaError, RuntimeError):
@@ -72,13 +80,29 @@ class InfoSet:
     # per seat, the public voids (engine.HandState.voids: values a seat showed it lacks by laying when they
     # would have captured); the searched values deal the unseen cards consistently with them, as ismcts does
     voids: tuple[int, ...] | None = None
+    # the hand's moves as the table saw them (engine.HandState.plays: public), which the reading of the
+    # other hands (hands.reading) and ismcts' infer = 2 weigh
+    plays: tuple[tuple[int, int, int, int, int, int], ...] = ()
 
     @classmethod
     def of(cls, st: HandState) -> InfoSet:
         """The information set of the seat to play in ``st`` (the other hands give only their sizes)."""
         return cls(st.rules, st.to_play, mask_of(st.hands[st.to_play]), mask_of(st.table), tuple(st.piles),
                    tuple(st.escobas), tuple(len(h) for h in st.hands), len(st.stock), st.dealer,
-                   st.last_capturer, st.pending_blow[0] if st.pending_blow else None, tuple(st.voids))
+                   st.last_capturer, st.pending_blow[0] if st.pending_blow else None, tuple(st.voids),
+                   tuple(st.plays))
+
+    def view(self, core, *, voids: bool = True, plays: bool = True):
+        """The seat's view as the compiled core's ``Position``: the other hands as placeholders of their
+        sizes (their cards are never passed), the stock as its size; the public ``voids`` and ``plays``
+        unless left out."""
+        return core.Position(hands=[self.hand if s == self.seat else (1 << n) - 1
+                                    for s, n in enumerate(self.hand_sizes)],
+                             table=self.table, piles=list(self.piles), escobas=list(self.escobas),
+                             stock_left=self.stock_left, dealer=self.dealer, last_capturer=self.last_capturer,
+                             pending=self.pending if self.pending is not None else -1,
+                             voids=list(self.voids) if voids and self.voids is not None else None,
+                             plays=list(self.plays) if plays else None)
 
     @property
     def unseen(self) -> int:
@@ -205,13 +229,12 @@ def evaluate_info(info: InfoSet, moves: list[Move | None], *, blow: bool = False
                                      escobas=list(info.escobas), last_capturer=info.last_capturer, pending=pending),
                                      options, blow)
         return Evaluation(info, blow, [OptionValue(m, float(v), 0.0) for m, v in zip(moves, values)], "exact", 0, seed)
-    # the other hands as placeholders of their sizes: the search reads only the decider's hand
-    view = core.Position(hands=[info.hand if s == info.seat else (1 << n) - 1 for s, n in enumerate(info.hand_sizes)],
-                         table=info.table, piles=list(info.piles), escobas=list(info.escobas),
-                         stock_left=info.stock_left, dealer=info.dealer, last_capturer=info.last_capturer,
-                         pending=pending, voids=list(info.voids) if info.voids is not None else None)
+    # the other hands as placeholders of their sizes: the search reads only the decider's hand; the unseen
+    # cards are dealt as the default ismcts deals them (opponent_model: its infer, temperature, uniform)
+    infer, temperature, uniform = opponent_model()
+    view = info.view(core, voids=infer >= 1, plays=infer == 2)
     margins = core.evaluate_sample(r, info.seat, view, options, blow=blow, samples=samples, c=c, seed=seed,
-                                   rollout=rollout, prior=prior)
+                                   rollout=rollout, prior=prior, model=(temperature, uniform) if infer == 2 else None)
     mean = margins.mean(axis=0, dtype=np.float64)
     sd = margins.std(axis=0, ddof=1, dtype=np.float64) if samples > 1 else np.zeros(len(moves))
     values = [OptionValue(m, float(v), float(s / math.sqrt(samples))) for m, v, s in zip(moves, mean, sd)]

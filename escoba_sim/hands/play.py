@@ -28,7 +28,8 @@ from ..i18n import N_, ngettext
 from ..i18n import translate as _
 from ..lineup import PERSON_SEAT, Seats
 from .evaluate import DEFAULT_SAMPLES, EvaluationError, format_value, option_label
-from .record import format_score, score_json
+from .reading import format_reading, sweep_line
+from .record import fit_lines, format_score, score_json
 from .table import Event, Table
 
 SUIT_COLOURS = ("yellow", "red", "blue", "green")  # oros, copas, espadas, bastos
@@ -160,6 +161,19 @@ class Session:
             o = ev.options[i]
             self.say(f"  {i + (0 if blow else 1):>2}) {option_label(o.move, translated=True):<16} "
                      f"{format_value(o, ev.method, translated=True)}")
+        self.say_reading(hint)
+
+    def say_reading(self, hint) -> None:
+        """What the other seats probably hold (hands.reading), and why the best move is safe or not."""
+        ev = hint.evaluation
+        best = ev.options[ev.best].move
+        if not hint.blow and best is not None:
+            line = sweep_line(hint.reading, ev.info, best, option_label(best, translated=True), name=self.seats.name)
+            if line:
+                for part in fit_lines([line], 78, indent=2):
+                    self.say("  " + part)
+        for line in format_reading(hint.reading, name=self.seats.name, width=78):
+            self.say("  " + line)
 
     def read(self, st: HandState, prompt: str, options: list, blow: bool):
         """The person's choice among ``options`` (None = no blow), or UNDO."""

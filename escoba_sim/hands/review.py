@@ -24,6 +24,7 @@ from ..game.rules import Ruleset
 from ..i18n import N_, ngettext
 from ..i18n import translate as _
 from .evaluate import DEFAULT_SAMPLES, Evaluation, decision_seed, evaluate, format_value, option_label
+from .reading import Reading, format_reading, read_hands
 from .record import WRONG_ESCOBA_LABEL, RecordError, parse_record, replay_record, side_label
 
 # (mark, least loss in points): a loss is marked only when it is also more than twice its standard error
@@ -69,6 +70,7 @@ class Decision:
     loss: float = 0.0
     loss_spread: float = 0.0
     mark: str | None = None
+    reading: Reading | None = None  # what the decider may believe of the other hands (hands.reading)
 
     @property
     def forced(self) -> bool:
@@ -88,6 +90,7 @@ class Decision:
                         "value_best": round(ev.options[self.best].value, 4),
                         "loss": round(self.loss, 4), "loss_spread": round(self.loss_spread, 4), "mark": self.mark,
                         "samples": ev.samples, "options": ev.to_json()})
+        out["reading"] = self.reading.to_json() if self.reading is not None else None
         return out
 
     def summary(self) -> str:
@@ -193,7 +196,7 @@ def analyze_record(data: Any, *, seats: list[int] | None = None, samples: int = 
         if st.to_play in an.seats:
             ev = evaluate(st, blow=blow, samples=samples, seed=decision_seed(seed, k))
             idx = next(i for i, o in enumerate(ev.options) if o.move == played)
-            d = Decision(number, st.to_play, blow, idx, ev)
+            d = Decision(number, st.to_play, blow, idx, ev, reading=read_hands(st))
             if not d.forced:
                 d.loss, d.loss_spread = ev.loss(idx)
                 d.mark = mark_for(d.loss, d.loss_spread)
@@ -224,21 +227,32 @@ def _decisions(parsed):
         i += 1
 
 
-def trace_notes(an: Analysis) -> dict[int, str]:
+def trace_notes(an: Analysis, width: int = 80) -> dict[int, str]:
     """The evaluation of each move, by record move number, for ``record.format_trace`` (a blow not
-    taken is noted on the play that followed it)."""
+    taken is noted on the play that followed it), and under it what the decider read of the other hands
+    (hands.reading), in lines no wider than ``width``."""
     notes: dict[int, str] = {}
     for d in an.decisions:
         text = d.summary()
         if d.blow and d.evaluation.options[d.played].move is None:
             text = "[" + _("no blow: {value}").format(value=text) + "]"
         notes[d.number] = f"{notes[d.number]}  {text}" if d.number in notes else text
+        if not d.blow:  # what the decider read of the others before the move (once per move number)
+            notes[d.number] += "".join("\n" + " " * 10 + line for line in reading_lines(d, width - 10))
     return notes
 
 
-def format_analysis(an: Analysis, name: str = "", width: int = 80) -> str:
+def reading_lines(d: Decision, width: int) -> list[str]:
+    """What the decider of ``d`` read of the other hands, where their moves this round said something."""
+    if d.reading is None:
+        return []
+    return format_reading(d.reading, width=width, news=True)
+
+
+def format_analysis(an: Analysis, name: str = "", width: int = 80, reading: bool = False) -> str:
     """The analysis for people: one line per decision (when that would be wider than ``width``, a better
-    move goes on a second line under the one played), then the per-player totals; no line wider than
+    move goes on a second line under the one played), with ``reading`` what the decider read of the other
+    hands under it (where their moves said something), then the per-player totals; no line wider than
     ``width``."""
     from .record import fit_lines
 
@@ -287,6 +301,8 @@ def format_analysis(an: Analysis, name: str = "", width: int = 80) -> str:
             out.append(f"{d.number:>3}  {d.seat:<{sw}}{pl:<{pw}}{pv:<{vw}}{d.loss:>{lw}.{LOSS_DECIMALS}f}  {mark}".rstrip())
             if d.best != d.played:
                 out.append(f"{'':{5 + sw}}{bl:<{pw}}{bv}")
+        if reading and not d.blow:
+            out += [f"{'':{5 + sw}}{line}" for line in reading_lines(d, width - 5 - sw)]
     out.append("")
     for t in an.totals():
         label = side_label(an.rules, t.seat, an.strategies) if not an.rules.teams else _("seat {seat}").format(

@@ -29,6 +29,7 @@ from ..game.rules import Ruleset
 from ..i18n import translate as _
 from ..strategies import parse_strategy
 from .evaluate import DEFAULT_SAMPLES, MAX_SAMPLES, Evaluation, evaluate
+from .reading import Reading, read_hands
 from .record import make_record
 
 PERSON = "person"  # the `strategies` entry of the person's seat in a record
@@ -70,11 +71,13 @@ class Event:
 
 @dataclass(frozen=True)
 class Hint:
-    """The evaluator's answer to the person's decision (``blow``: the blow decision), and its time."""
+    """The evaluator's answer to the person's decision (``blow``: the blow decision), its time, and what the
+    other seats probably hold (``reading``: hands.reading; None without the compiled core)."""
 
     evaluation: Evaluation
     blow: bool
     seconds: float
+    reading: Reading | None = None
 
 
 class Table:
@@ -178,7 +181,7 @@ class Table:
         blow = self.decision()[0] == "blow"
         start = time.perf_counter()
         ev = evaluate(self.st, blow=blow, samples=self.samples, seed=hint_seed(self.hand_seed, self.st, blow))
-        return Hint(ev, blow, time.perf_counter() - start)
+        return Hint(ev, blow, time.perf_counter() - start, read_hands(self.st))
 
     def _apply(self, m: Move) -> None:
         st, stock = self.st, len(self.st.stock)

@@ -124,7 +124,7 @@ def create_app(out: str | Path = DEFAULT_OUT, *, samples: int = DEFAULT_SAMPLES,
             game = store.get(request.path_params["game_id"])
             with game.lock:
                 if action == "hint":
-                    return game.hint()
+                    return game.hint(page_language(request))
                 if action in ("play", "blow"):
                     getattr(game, action)(data)
                 elif action != "state":

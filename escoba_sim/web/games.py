@@ -24,6 +24,7 @@ from ..game.engine import Move
 from ..game.rng import draw_seed
 from ..game.rules import PRESETS, RulesError, parse_rules
 from ..hands.evaluate import DEFAULT_SAMPLES, MAX_SAMPLES, EvaluationError, format_value, option_label
+from ..hands.reading import format_reading, sweep_json, sweep_line
 from ..hands.record import score_json
 from ..hands.review import AnalysisError, analyze_record
 from ..hands.table import Event, SaveFailed, Table
@@ -171,8 +172,9 @@ class WebGame:
         if self.table.undo() is None:
             raise WebError(N_("nothing to take back in this hand"), 409)
 
-    def hint(self) -> dict[str, Any]:
-        """The evaluator's best options of the person's decision, as ``play``'s ``?`` gives them."""
+    def hint(self, lang: str = i18n.DEFAULT) -> dict[str, Any]:
+        """The evaluator's best options of the person's decision, as ``play``'s ``?`` gives them, and what the
+        other seats probably hold (``reading``: numbers and card codes; ``reading_text``: lines in ``lang``)."""
         if self.decision()[0] == "over":
             raise WebError(N_("the hand is over: there is no decision to evaluate"), 409)
         try:
@@ -187,6 +189,12 @@ class WebGame:
                 out["options"].append({**_option_json(o.move), "label": option_label(o.move),
                                        "value": round(o.value, 4), "spread": round(o.spread, 4),
                                        "text": format_value(o, ev.method)})
+        best = ev.options[ev.best].move
+        move = best if not hint.blow and best is not None else None
+        out["reading"] = hint.reading.to_json() if hint.reading is not None else None
+        out["sweep"] = sweep_json(hint.reading, ev.info, move) if move else None
+        sweep = sweep_line(hint.reading, ev.info, move, option_label(move), lang=lang) if move else None
+        out["reading_text"] = ([sweep] if sweep else []) + format_reading(hint.reading, width=1000, lang=lang)
         return out
 
     def next_hand(self) -> None:

@@ -9,11 +9,14 @@ import random
 import numpy as np
 import pytest
 
+from escoba_sim.batch import make_player
 from escoba_sim.game import engine
 from escoba_sim.game.cards import mask_of, parse_cards
 from escoba_sim.game.rng import PLAY, SplitMix64, shuffled_deck
 from escoba_sim.game.rules import parse_rules
-from escoba_sim.hands.evaluate import EXACT_MAX_CARDS, InfoSet, evaluate
+from escoba_sim.hands import evaluate as evaluate_module
+from escoba_sim.hands.evaluate import EXACT_MAX_CARDS, InfoSet, evaluate, opponent_model
+from escoba_sim.hands.reading import read_hands
 from escoba_sim.strategies import EndgameStrategy, make_strategy
 
 pytestmark = pytest.mark.core("the hint evaluator")
@@ -75,6 +78,38 @@ def test_it_does_not_peek_at_hidden_cards(rules, seed, moves, blow):
     assert changed >= 3  # the hidden cards really moved
     # the search itself is random: another seed gives other samples (so equality above means something)
     assert not np.array_equal(evaluate(st, blow=blow, samples=300, seed=43).margins, base.margins)
+
+
+@pytest.mark.parametrize("rules,seed,moves,blow", CASES)
+def test_reading_the_moves_does_not_peek_either(rules, seed, moves, blow, monkeypatch):
+    """What the seat reads of the other hands from their moves this round, the evaluator dealing from that
+    reading (the default ismcts' infer = 2) and ismcts itself with infer = 2 decide the same whatever the
+    hidden cards are, as long as the public moves are the same."""
+    st = position(rules, seed, moves, "random" if blow else "greedy", blow=blow)
+    assert st.plays  # there are moves to read
+    _infer, temperature, uniform = opponent_model()
+    monkeypatch.setattr(evaluate_module, "opponent_model", lambda: (2, temperature, uniform))
+    base_reading = read_hands(st).to_json()
+    base = evaluate(st, blow=blow, samples=300, seed=42)
+    player = make_player("ismcts:infer=2,iters=300")
+
+    def decide(state):
+        rng = SplitMix64(7)
+        options = engine.blow_options(state) if blow else engine.legal_moves(state)
+        return player.choose_blow(state, options, rng) if blow else player.choose_move(state, options, rng)
+
+    decided = decide(st)
+    read_something = any(s["read"] for s in base_reading["seats"])
+    for k in range(4):
+        other = redistributed(st, k)
+        assert InfoSet.of(other) == InfoSet.of(st) and other.plays == st.plays
+        assert read_hands(other).to_json() == base_reading
+        np.testing.assert_array_equal(evaluate(other, blow=blow, samples=300, seed=42).margins, base.margins)
+        assert decide(other) == decided
+    # the posterior is in use: with it the evaluator deals otherwise than from the voids alone
+    if read_something:
+        monkeypatch.setattr(evaluate_module, "opponent_model", lambda: (1, temperature, uniform))
+        assert not np.array_equal(evaluate(st, blow=blow, samples=300, seed=42).margins, base.margins)
 
 
 def exact_by_reference(st, moves, blow):
@@ -227,3 +262,27 @@ def test_the_evaluator_searches_as_the_ismcts_default_does():
     plain = evaluate(st, samples=300, seed=1, c=params["c"], rollout=0, prior=0)
     np.testing.assert_array_equal(default, spelled.margins)
     assert not np.array_equal(default, plain.margins)
+
+
+def test_ismcts_reading_the_moves_decides_the_same_whatever_the_hidden_cards():
+    """ismcts with infer = 2 deals its determinizations from the posterior over the other hands given their
+    moves this round; it is handed the true state (the hand loop's), so here a peek would show: across many
+    positions where the other seat has moved this round, the hidden cards dealt again decide the same."""
+    player = make_player("ismcts:infer=2,iters=300")
+
+    def decide(state):
+        return player.choose_move(state, engine.legal_moves(state), SplitMix64(7))
+
+    checked = 0
+    for rules in ("ludoteka", "cardgames"):
+        for seed in range(6):
+            for moves in (1, 3, 7):
+                st = position(rules, seed, moves)
+                if st is None or len(engine.legal_moves(st)) < 2 or not any(
+                        p[0] != st.to_play and p[5] == len(st.stock) for p in st.plays):
+                    continue
+                decided = decide(st)
+                for k in range(2):
+                    assert decide(redistributed(st, k)) == decided, (rules, seed, moves, k)
+                checked += 1
+    assert checked >= 20

@@ -317,3 +317,17 @@ def test_an_error_is_said_in_the_pages_language(client, headers, cookies, words)
     assert r.status_code == 409 and words in r.json()["error"]
     r = client.get("/api/nowhere", headers=headers)
     assert r.status_code == 404 and r.json()["error"] == ("no encontrado" if "deshacer" in words else "not found")
+
+
+@pytest.mark.core("the hand reading")
+def test_the_hint_says_what_the_other_seat_probably_holds_in_the_pages_language(client):
+    state = new_game(client)  # seat 0 deals the first hand: seat 1 has played once when the person is asked
+    gid = state["id"]
+    hint = client.post(f"/api/games/{gid}/hint", json={}).json()
+    seat = hint["reading"]["seats"][0]
+    assert hint["reading"]["reader"] == 0 and seat["seat"] == 1 and seat["read"] and len(seat["moves"]) == 1
+    assert all(0 <= v["p"] <= 1 for v in seat["values"].values())
+    assert hint["reading_text"] and "seat 1 probably holds, from its move since the deal:" in hint["reading_text"]
+    spanish = client.post(f"/api/games/{gid}/hint?lang=es", json={}).json()
+    assert "asiento 1 probablemente tiene, por su jugada desde el reparto:" in spanish["reading_text"]
+    assert spanish["reading"] == hint["reading"]  # numbers and card codes: the same in every language

@@ -179,3 +179,27 @@ def test_the_page_is_readable_on_a_phone(server, browser, lang):
     assert table.evaluate("e => e.scrollWidth <= e.clientWidth"), table.evaluate("e => [e.scrollWidth, e.clientWidth]")
     assert_readable(page, 390)
     assert page.errors == []
+
+
+@pytest.mark.parametrize("width,height,lang", [(1280, 800, "en"), (390, 844, "es")])
+def test_the_hint_shows_what_the_other_seat_probably_holds(server, browser, tmp_path, width, height, lang):
+    url, _ = server
+    page = open_page(browser, url, width, height, lang)
+    page.select_option("#vs", "greedy")
+    page.click("#start")  # seat 0 deals the first hand: seat 1 has moved once when the person is asked
+    page.wait_for_selector("#hand .card-button")
+    page.click("#hint")
+    page.wait_for_selector("#hint-box .reading")
+    wait_idle(page)
+    text = page.inner_text("#hint-box .reading")
+    # the deal is drawn at random: its one move may say little (tests/web/test_api.py checks the words)
+    head = "seat 1 probably holds" if lang == "en" else "asiento 1 probablemente tiene"
+    little = "says little about its hand" if lang == "en" else "dice poco de su mano"
+    assert head in text or little in text, text
+    assert page.locator("#hint-box .reading .read-value").count() >= (1 if head in text else 0), text
+    box = page.locator("#hint-box .reading").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5
+    assert_readable(page, width)
+    page.locator("#hint-box").screenshot(path=str(tmp_path / f"hint-{width}.png"))
+    page.screenshot(path=str(tmp_path / f"page-{width}.png"), full_page=True)
+    assert page.errors == []

@@ -201,6 +201,12 @@ function hint() {
           el("span", {class: "hint-cards"}, ...(o.card === null ? [] : [o.card, ...o.take].map(c => cardImage(c, "tiny"))))))),
         el("p", {class: "unit", text: say("hint_unit")}));
     }
+    // what the other seats probably hold (hands.reading), in the page's language
+    const lines = h.reading_text || [];
+    if (lines.length) {
+      box.append(el("div", {class: "reading"}, ...lines.map(line => el("p", {
+        class: line.startsWith(" ") ? "read-value" : "read-head", text: line.trim()}))));
+    }
     box.hidden = false;
   });
 }
