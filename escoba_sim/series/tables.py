@@ -355,10 +355,19 @@ def verify_runs(out: Path, manifest: dict) -> None:
     for k in range(len(listed) if isinstance(listed, list) else 0):
         run_dir = out / "runs" / f"{k:02d}"
         with continued_by(run_dir, continue_series(out, manifest)):
-            _manifest, spec = read_run_spec(run_dir)
+            # a run manifest unreadable, missing or not the series' run: the series' resume writes it again
+            # (``rebuild_run``), keeping the run's own chunks
+            rebuild = Command(continue_series(out, manifest))
+            fix = _("rebuild it with: {command}").format(command=rebuild)
+            try:
+                _manifest, spec = read_run_spec(run_dir)
+            except RunError as e:
+                if getattr(e, "resume", None) is not None:
+                    raise
+                raise FolderError("{problem}; {fix}", folder=run_dir, resume=rebuild, problem=e, fix=fix) from None
             if spec.seed != manifest.get("seed") or not spec.keep_deals:
-                raise FolderError(_("{folder} is not a run of this series (another seed, or no deal files); play the "
-                                    "series again with another {out}"), parameter=OUT, folder=run_dir, out=OUT)
+                raise FolderError(_("{folder} is not a run of this series (another seed, or no deal files); {fix}"),
+                                  folder=run_dir, resume=rebuild, fix=fix)
             read_run_chunks(run_dir, spec)
             if spec.save_hands:
                 check_records(run_dir, spec, spec.n_chunks)

@@ -59,8 +59,9 @@ def test_resume_rebuilds_an_edited_run_of_a_finished_series_so_that_report_reads
     before = json.loads((d / "summary.json").read_text())
     run = d / "runs" / "00" / "manifest.json"
     EDITS[edit](run)
-    with pytest.raises(ReportError, match=r"resume"):
-        read_folder(d)  # report: refused, saying to resume
+    with pytest.raises(ReportError) as refused:
+        read_folder(d)  # report: refused, saying to resume the series
+    assert f"escoba-sim resume {d}" in str(refused.value)
     r = cli("resume", d, "-q", "--json")
     assert r.exit_code == 0, r.output
     read_folder(d)  # report and resume now agree
