@@ -57,20 +57,34 @@ def printable(text: str, stream=None) -> str:
         return text
     except UnicodeError:
         pass
-    import unicodedata
 
     def one(c: str) -> str:
         try:
             c.encode(encoding)
             return c
         except UnicodeError:
-            pass
-        if c in STAND_INS:
-            return STAND_INS[c]
-        bare = "".join(x for x in unicodedata.normalize("NFKD", c) if not unicodedata.combining(x))
-        return bare if bare.isascii() and bare else "?"
+            return _stand_in(c)
 
     return "".join(map(one, text))
+
+
+def _stand_in(c: str) -> str:
+    """The ASCII that stands for character ``c`` (``STAND_INS``, else its letters without accents, else ``?``)."""
+    import unicodedata
+
+    if c in STAND_INS:
+        return STAND_INS[c]
+    bare = "".join(x for x in unicodedata.normalize("NFKD", c) if not unicodedata.combining(x))
+    return bare if bare.isascii() and bare else "?"
+
+
+STAND_IN_ERRORS = "escoba_sim.stand_in"  # the codec error handler of the same stand-ins (``PlainStream.errors``)
+
+
+def _stand_in_errors(e: UnicodeError):
+    if not isinstance(e, UnicodeEncodeError):
+        raise e
+    return "".join(map(_stand_in, e.object[e.start:e.end])), e.end
 
 
 class PlainStream(io.TextIOBase):
@@ -86,8 +100,8 @@ class PlainStream(io.TextIOBase):
         return self.stream.encoding
 
     @property
-    def errors(self):
-        return getattr(self.stream, "errors", "strict")
+    def errors(self):  # what encodes with the stream's own settings (input()'s prompt) gets the stand-ins too
+        return STAND_IN_ERRORS
 
     def write(self, text) -> int:
         if not isinstance(text, str):
@@ -112,9 +126,12 @@ def fit_to_terminal() -> None:
     """Make stdout and stderr print on any terminal: one whose encoding cannot print every character (an
     ISO-8859-1 or ASCII locale, ``PYTHONIOENCODING=ascii``) gets ``PlainStream`` in its place, in every command
     and language; a Unicode one is left as it is (the same bytes)."""
+    import codecs
+
     for name in ("stdout", "stderr"):
         stream = getattr(sys, name)
         if stream is not None and not isinstance(stream, PlainStream) and not prints_everything(stream):
+            codecs.register_error(STAND_IN_ERRORS, _stand_in_errors)
             setattr(sys, name, PlainStream(stream))
 
 
