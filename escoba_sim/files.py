@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import stat
 import threading
@@ -114,11 +115,20 @@ def _refuse_constant(name: str):
     raise ValueError(f"{name} is not a number a file of this tool holds")
 
 
+def _finite_float(text: str) -> float:
+    """A JSON number as ``json`` reads it, refused when it is too large to be finite (``1e999``: inf)."""
+    value = float(text)
+    if value in (math.inf, -math.inf):
+        raise ValueError(_("{number} is not a finite number").format(number=text[:40]))
+    return value
+
+
 def parse_json(text: str, what: str = "JSON", max_depth: int = MAX_DEPTH, finite: bool = False):
     """``json.loads`` for untrusted text: no integer of more than 4300 digits, bounded depth; with ``finite``
-    no NaN or Infinity either."""
+    no NaN or Infinity either, nor a number too large to be finite (``1e999``)."""
     try:
-        value = json.loads(text, parse_constant=_refuse_constant) if finite else json.loads(text)
+        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float) if finite else \
+            json.loads(text)
     except RecursionError:
         raise UntrustedFile(_("{what}: nested too deeply").format(what=what)) from None
     except json.JSONDecodeError as e:

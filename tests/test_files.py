@@ -112,3 +112,12 @@ def test_checksums_and_nonfinite_json(tmp_path):
         files.write_json(p, {"elo": float("inf")}, finite=True)
     import hashlib
     assert files.sha256_file(p) == hashlib.sha256(p.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("number", ["1e999", "-1e999", "1E400", "123456789e400"])
+def test_finite_json_refuses_a_number_too_large_to_be_finite(number):
+    # issue 36: json reads 1e999 as inf, which the finite parse let through to be refused later (or not)
+    with pytest.raises(UntrustedFile, match=f"{number} is not a finite number"):
+        files.parse_json(f'{{"a": [1, {number}]}}', finite=True)
+    assert files.parse_json(number) in (float("inf"), float("-inf"))  # without finite: as json reads it
+    assert files.parse_json('{"a": 1.7976931348623157e308}', finite=True) == {"a": 1.7976931348623157e308}

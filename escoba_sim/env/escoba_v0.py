@@ -27,6 +27,9 @@ exist, an action or a seed that is not a whole number in range: a float is
 refused, never truncated; an illegal action: ``engine.IllegalMove``, a
 ValueError) or ``RuntimeError`` (``step`` or ``observe`` before ``reset``, any
 call after ``close()``); ``env()``'s wrappers answer first as PettingZoo's do.
+
+``copy.copy`` and ``copy.deepcopy`` of an environment (wrapped or raw) keep the episode in play: the copy
+stands where the original stands and the two then play on independently.
 """
 
 from __future__ import annotations
@@ -51,7 +54,16 @@ def env(**kwargs):
     e = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return OrderEnforcing(e)
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's outer wrapper, whose ``copy.copy`` is a whole copy (a shallow one would share the hand)."""
+
+    def __copy__(self):
+        import copy
+
+        return copy.deepcopy(self)
 
 
 class raw_env(AECEnv, EzPickle):
@@ -162,3 +174,21 @@ class raw_env(AECEnv, EzPickle):
 
     def close(self):
         self._closed = True
+
+    def __deepcopy__(self, memo):
+        """The environment as it stands, mid-episode included (the hand, whose turn, the rewards so far); the copy
+        and the original then play on independently. (EzPickle alone would give a fresh environment, not reset:
+        pickling still does, as PettingZoo's environments do.)"""
+        import copy
+
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        for name, value in self.__dict__.items():
+            setattr(new, name, copy.deepcopy(value, memo))
+        return new
+
+    def __copy__(self):
+        """``copy.copy`` is ``copy.deepcopy`` here: a copy sharing the hand would move when the original moves."""
+        import copy
+
+        return copy.deepcopy(self)

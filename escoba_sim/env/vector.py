@@ -135,9 +135,9 @@ class EscobaVectorEnv(VectorEnv):
         if a.dtype.kind not in "iu":
             raise ValueError(f"actions must be integers (an action id per env, 0 to {N_ACTIONS - 1}), got an "
                              f"array of {a.dtype}")
-        a = a.reshape(-1)
-        if a.size != self.num_envs:
-            raise ValueError(f"expected {self.num_envs} actions (one per env), got {a.size}")
+        if a.shape != (self.num_envs,):  # a (2, 2) array for 4 envs is not flattened: whose action is whose?
+            raise ValueError(f"expected {self.num_envs} actions (one per env: an array of shape ({self.num_envs},)), "
+                             f"got an array of shape {a.shape}")
         if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
             i = int(np.argmax(a > np.iinfo(np.int64).max))
             raise ValueError(f"env {i}: action {a[i]} is not an action (0 to {N_ACTIONS - 1})")

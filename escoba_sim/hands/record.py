@@ -227,7 +227,7 @@ def parse_record(data: Any) -> Parsed:
         raise RecordError(_("`format` is {got}, not a hand record ({format})").format(got=_brief(fmt),
                                                                                      format=repr(FORMAT)))
     version = data.get("version", VERSION)
-    if version != VERSION:
+    if type(version) is not int or version != VERSION:  # `true` and 1.0 are equal to 1, yet not a version
         raise RecordError(_("record version {got} is not supported (this escoba-sim reads version {version})").format(
             got=_brief(version), version=VERSION))
     rules_text = _need(data, "rules", str, _("a ruleset such as \"ludoteka\""))

@@ -8,14 +8,131 @@ named by short labels in tables; long specs are listed once in full.
 
 from __future__ import annotations
 
+import io
 import math
 import sys
+from typing import TYPE_CHECKING
 
-from ..game.columns import COLUMN_TEXT, POINT_COLUMNS
 from ..i18n import N_
 from ..i18n import translate as _
-from ..runs.runner import Progress
-from ..runs.spec import RunSpec
+
+if TYPE_CHECKING:  # the names of annotations; the modules load where they are used (the command line loads
+    from ..runs.runner import Progress  # this one at its start: ``fit_to_terminal``)
+    from ..runs.spec import RunSpec
+
+
+# --- terminals that cannot print every character ---------------------------------------------------------
+# What stands for a character the terminal's encoding cannot print (an ISO-8859-1 or ASCII stdout): these, else
+# the letters without their accents (``ó`` -> ``o``), else ``?``. Only what the encoding lacks is replaced, so
+# a UTF-8 terminal gets the very same bytes.
+STAND_INS = {"∞": "inf", "±": "+-", "–": "-", "—": "-", "−": "-", "…": "...", "×": "x", "·": ".", "≤": "<=",
+             "≥": ">=", "≈": "~", "≠": "!=", "→": "->", "←": "<-", "“": '"', "”": '"', "„": '"', "‘": "'",
+             "’": "'", "«": '"', "»": '"', "¿": "", "¡": "", "ª": "a", "º": "o", "°": "o", "€": "EUR", "•": "*",
+             "━": "-", "─": "-", "│": "|", "✓": "v", "✗": "x", "\u00a0": " "}
+
+
+def _encoding_of(stream) -> str:
+    """The name of the codec ``stream`` writes with (``utf-8`` when it says none)."""
+    import codecs
+
+    try:
+        return codecs.lookup(getattr(stream, "encoding", None) or "utf-8").name
+    except LookupError:
+        return "ascii"
+
+
+def prints_everything(stream=None) -> bool:
+    """Whether ``stream`` (stdout) can print every character: its encoding is one of Unicode's."""
+    return _encoding_of(sys.stdout if stream is None else stream).startswith("utf-")
+
+
+def printable(text: str, stream=None) -> str:
+    """``text`` as ``stream`` (stdout) can print it: each character its encoding lacks by its ASCII stand-in
+    (``∞`` -> ``inf``, ``±`` -> ``+-``, ``ó`` -> ``o``: ``STAND_INS``); unchanged when it can print all."""
+    if text.isascii():
+        return text
+    encoding = _encoding_of(sys.stdout if stream is None else stream)
+    try:
+        text.encode(encoding)
+        return text
+    except UnicodeError:
+        pass
+
+    def one(c: str) -> str:
+        try:
+            c.encode(encoding)
+            return c
+        except UnicodeError:
+            return _stand_in(c)
+
+    return "".join(map(one, text))
+
+
+def _stand_in(c: str) -> str:
+    """The ASCII that stands for character ``c`` (``STAND_INS``, else its letters without accents, else ``?``)."""
+    import unicodedata
+
+    if c in STAND_INS:
+        return STAND_INS[c]
+    bare = "".join(x for x in unicodedata.normalize("NFKD", c) if not unicodedata.combining(x))
+    return bare if bare.isascii() and bare else "?"
+
+
+STAND_IN_ERRORS = "escoba_sim.stand_in"  # the codec error handler of the same stand-ins (``PlainStream.errors``)
+
+
+def _stand_in_errors(e: UnicodeError):
+    if not isinstance(e, UnicodeEncodeError):
+        raise e
+    return "".join(map(_stand_in, e.object[e.start:e.end])), e.end
+
+
+class PlainStream(io.TextIOBase):
+    """A text stream that writes to ``stream`` what its encoding can print and an ASCII stand-in for the rest
+    (``printable``). It offers no ``buffer``, so Click writes to it too (Click would otherwise write UTF-8 bytes
+    past an ASCII stdout's encoding)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    @property
+    def encoding(self):  # the terminal's own: rich draws ASCII boxes for an encoding that is not Unicode's
+        return self.stream.encoding
+
+    @property
+    def errors(self):  # what encodes with the stream's own settings (input()'s prompt) gets the stand-ins too
+        return STAND_IN_ERRORS
+
+    def write(self, text) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        self.stream.write(printable(text, self.stream))
+        return len(text)
+
+    def writable(self) -> bool:
+        return True
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+
+def fit_to_terminal() -> None:
+    """Make stdout and stderr print on any terminal: one whose encoding cannot print every character (an
+    ISO-8859-1 or ASCII locale, ``PYTHONIOENCODING=ascii``) gets ``PlainStream`` in its place, in every command
+    and language; a Unicode one is left as it is (the same bytes)."""
+    import codecs
+
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is not None and not isinstance(stream, PlainStream) and not prints_everything(stream):
+            codecs.register_error(STAND_IN_ERRORS, _stand_in_errors)
+            setattr(sys, name, PlainStream(stream))
 
 
 def make_console(stderr: bool = False):
@@ -291,6 +408,8 @@ def print_report(summary: dict, console=None) -> None:
     """The summary as tables on stdout: one row per measure, one column per strategy."""
     from rich.markup import escape
 
+    from ..game.columns import COLUMN_TEXT, POINT_COLUMNS
+
     con = console or make_console()
     s = summary
     unit = "games" if s["mode"] == "games" else "hands"
@@ -459,7 +578,7 @@ def print_compare(summary: dict, console=None) -> None:
     estimates, and said once with its reason in place of its rows of differences, which are all 0."""
     from rich.markup import escape
 
-    from ..game.columns import CATEGORY_TEXT
+    from ..game.columns import CATEGORY_TEXT, POINT_COLUMNS
     from ..series.compare import ESCOBA_METRICS, GAME_METRICS, ROW_TEXT, TIE_METRICS, describe_metric, no_effect_text
 
     con = console or make_console()
@@ -522,23 +641,24 @@ def print_compare(summary: dict, console=None) -> None:
 
 
 def _pm(r: dict | None, f: str, half_f: str | None = None) -> str:
-    """``estimate±half`` of a symmetric 95 % interval (``–`` where there is none)."""
+    """``estimate±half`` of a symmetric 95 % interval (``–`` where there is none; ``+-`` for ``±`` on a
+    terminal that cannot print it)."""
     if r is None or r["estimate"] is None:
         return "–"
     text = f.format(r["estimate"])
     if r["lo"] is None or r["hi"] is None:
         return text
-    return text + "±" + (half_f or f).format((r["hi"] - r["lo"]) / 2).lstrip("+")
+    return text + printable("±") + (half_f or f).format((r["hi"] - r["lo"]) / 2).lstrip("+")
 
 
 def _games_cell(r: dict | None) -> str:
-    """``7 [6-9]``, ``3.8k [111-∞]``: games (a count) and its interval; ``∞`` where the interval reaches no
-    skill at all. At most 15 characters (``551[145-222k]`` without its space past 13: the row has 2 to spare)."""
+    """``7 [6-9]``, ``3.8k [111-∞]``: games (a count) and its interval; ``∞`` (``inf`` on a terminal that
+    cannot print it) where the interval reaches no skill at all. At most 15 characters (``551[145-222k]`` without its space past 13: the row has 2 to spare)."""
     if r is None:
         return "–"
     def g(x) -> str:  # at most 4 characters: 89, 3.8k, 61k, 222k, 1.2M
         if x is None:
-            return "∞"
+            return printable("∞")
         if x < 999.5:
             return f"{x:.0f}"
         for unit, scale in (("k", 1e3), ("M", 1e6), ("G", 1e9)):
@@ -583,15 +703,16 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
              *[part for line in spec_lines(list(names.values()), s["strategies"])
                for part in _fold_at_commas(line, width)], ""]
     w = 13
+    seat = 9 + len(printable("±"))  # ``+0.12±0.03``; one more where ``±`` is printed ``+-`` (80 columns still)
     # the column heads are two lines of fixed widths (their translations are chosen to fit them)
     def head(text: str, width: int, right: bool = False) -> str:
         return f"{_(text):>{width}}" if right else f"{_(text):<{width}}"
 
     lines.append(" ".join([" " * w, head(N_("skill share"), 13), f"{'Elo':<8}", head(N_("games to win"), 13),
-                           head(N_("seat adv."), 10), head(N_("hands"), 5, True), head(N_("esc."), 4, True),
+                           head(N_("seat adv."), seat), head(N_("hands"), 5, True), head(N_("esc."), 4, True),
                            head(N_("lucky"), 5, True)]))
     lines.append(" ".join([head(N_("ruleset"), w), head(N_("of outcome"), 13), head(N_("spread"), 8),
-                           head(N_("95% (closest)"), 13), head(N_("pts/hand"), 10), head(N_("/game"), 5, True),
+                           head(N_("95% (closest)"), 13), head(N_("pts/hand"), seat), head(N_("/game"), 5, True),
                            head(N_("/hand"), 4, True), head(N_("/hand"), 5, True)]))
     long = []
 
@@ -610,7 +731,7 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
         hpg = got.get("hands_per_game")
         lines.append(f"{name:<{w}} {_pm(got.get('skill_share'), '{:.3f}'):<13} "
                      f"{_pm(got.get('rating_spread'), '{:.0f}'):<8} {_games_cell(got.get('games_to_win')):<13} "
-                     f"{_pm(got.get('seat_advantage'), '{:+.2f}', '{:.2f}'):<10} "
+                     f"{_pm(got.get('seat_advantage'), '{:+.2f}', '{:.2f}'):<{seat}} "
                      f"{'–' if hpg is None else format(hpg['estimate'], '.2f'):>5} {small('escobas', got):>4} "
                      f"{small('lucky_escobas', got):>5}")
     for i, name in enumerate(long, 1):

@@ -246,6 +246,10 @@ def run_tables(d: Path, manifest: dict) -> dict:
                           folder=d, resume=resume, command=resume)
     run_status = "stopped-by-sprt" if status == "stopped-by-sprt" else \
         "complete" if used == spec.n_chunks else "incomplete"
+    if spec.save_hands and manifest.get("hand_records") is True and status in ("complete", "stopped-by-sprt"):
+        from ..runs.hand_records import check_records
+
+        check_records(d, spec, used)  # its records were all written as it ended: a deleted one is resume's to write
     summary = summarize(spec, merged, used, run_status)
     if spec.sprt is not None and (d / "summary.json").exists():
         try:  # the SPRT's path is the run's own record; it is read, and checked like any file

@@ -34,6 +34,7 @@ import sys
 from collections.abc import Callable, Iterator
 
 from ..errors import Command, EscobaError, Parameter
+from ..files import first_line
 from ..i18n import N_
 from ..i18n import translate as _
 
@@ -126,12 +127,85 @@ def connect(scheduler: str | None, workers: int | None = None) -> cf.Executor | 
             cluster.close()
             raise
         return ClusterExecutor(client, cluster)
+    check_speaks_dask(scheduler)
     try:
         client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as e:
         raise ClusterError(_("{name}: cannot reach a Dask scheduler at {scheduler} ({reason})"), parameter=SCHEDULER,
                            name=SCHEDULER, scheduler=scheduler, reason=e) from None
+    except Exception as e:  # what answered is read as Dask messages (a MemoryError for a length it never sends)
+        raise not_dask(scheduler, f"{type(e).__name__}: {first_line(e)}") from None
     return ClusterExecutor(client)
+
+
+HANDSHAKE_LIMIT = 1 << 20  # a scheduler's first message (its handshake) is a few hundred bytes
+
+
+def not_dask(scheduler: str, reason: str) -> ClusterError:
+    return ClusterError(_("{name}: {scheduler} answers, but not as a Dask scheduler ({reason}); give a Dask "
+                          "scheduler's address (tcp://HOST:PORT) or local"), parameter=SCHEDULER, name=SCHEDULER,
+                        scheduler=scheduler, reason=reason)
+
+
+def check_speaks_dask(scheduler: str, seconds: float | None = None) -> None:
+    """Refuse in one line, within ``seconds``, a ``tcp://`` address where something answers that is not a Dask
+    scheduler: a scheduler sends its handshake as soon as a connection opens, one message of a few hundred
+    bytes framed as Dask frames it (a length, then the count and lengths of its frames). Anything else (a web
+    server, a scheduler of nothing, silence) is refused before Dask reads it, which would take the first 8 bytes
+    of whatever answered as a length to allocate. The probe sends what a Dask client sends first, its handshake. An address nothing listens at is left to Dask (it retries a
+    scheduler that is starting, then says it cannot reach it)."""
+    import socket
+    import struct
+    import time
+
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, where = parse_address(scheduler)
+        host, port = parse_host_port(where)
+    except (ValueError, TypeError):
+        return  # Dask says what is wrong with the address
+    if scheme != "tcp":
+        return
+    if seconds is None:
+        seconds = float(CONNECT_TIMEOUT.rstrip("s"))
+    deadline = time.monotonic() + seconds
+    try:
+        sock = socket.create_connection((host, port), timeout=seconds)
+    except OSError:
+        return
+
+    def read(n: int) -> bytes:
+        got = b""
+        while len(got) < n:
+            sock.settimeout(max(0.01, deadline - time.monotonic()))
+            part = sock.recv(n - len(got))
+            if not part:
+                raise EOFError
+            got += part
+        return got
+
+    from distributed.protocol import dumps
+
+    # the handshake a Dask client sends as it connects (a web server, say, answers it at once)
+    frames = dumps({"compression": None, "python": tuple(sys.version_info)[:3], "pickle-protocol": 5})
+    prelude = struct.pack(f"Q{len(frames)}Q", len(frames), *map(len, frames))
+    hello = struct.pack("Q", len(prelude) + sum(map(len, frames))) + prelude + b"".join(frames)
+    with sock:
+        try:
+            sock.sendall(hello)
+            total = struct.unpack("Q", read(8))[0]
+            if not 16 <= total <= HANDSHAKE_LIMIT:
+                raise not_dask(scheduler, _("its first message announces {size} bytes").format(size=f"{total:,}"))
+            body = read(total)
+        except TimeoutError:
+            raise not_dask(scheduler, _("no Dask handshake came within {seconds:g} s").format(
+                seconds=seconds)) from None
+        except (EOFError, OSError):
+            raise not_dask(scheduler, _("it closed the connection")) from None
+    frames = struct.unpack_from("Q", body)[0]
+    if not 1 <= frames <= 64 or 8 * (1 + frames) > total:
+        raise not_dask(scheduler, _("its first message is not a Dask message"))
 
 
 def explain(exc: BaseException) -> ClusterError | None:

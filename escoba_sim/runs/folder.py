@@ -360,13 +360,28 @@ def prepare_out(out: Path, spec: RunSpec, argv: list[str] | None = None) -> dict
         probe.unlink()
     except OSError as e:
         raise folders.cannot_write(out, e, FolderError) from None
-    manifest = {"format": FORMAT, "tool": "escoba-sim", "version": __version__, "engine": engine_for(spec.strategies),
-                "deal_stream": DEAL_STREAM_VERSION, "rules": spec.rules.canonical(), "rules_digest": spec.rules.digest(),
-                "rules_fields": spec.rules.as_dict(), "seed": spec.seed, "spec": spec.to_json(),
-                "chunk_size": spec.chunk_size, "n_chunks": spec.n_chunks, "argv": argv or [],
-                "status": "running", "started": utc_now(), "ended": None}
+    manifest = new_manifest(spec, argv)
     folders.write_manifest(out, manifest)
     return manifest
+
+
+def new_manifest(spec: RunSpec, argv: list[str] | None = None, status: str = "running") -> dict:
+    """The manifest of a new run of ``spec`` in this version's format."""
+    return {"format": FORMAT, "tool": "escoba-sim", "version": __version__, "engine": engine_for(spec.strategies),
+            "deal_stream": DEAL_STREAM_VERSION, "rules": spec.rules.canonical(), "rules_digest": spec.rules.digest(),
+            "rules_fields": spec.rules.as_dict(), "seed": spec.seed, "spec": spec.to_json(),
+            "chunk_size": spec.chunk_size, "n_chunks": spec.n_chunks, "argv": argv or [],
+            "status": status, "started": utc_now(), "ended": None}
+
+
+def holds_run(out: Path, spec: RunSpec) -> bool:
+    """Whether ``out``'s manifest describes the run ``spec`` as this version writes it (readable, its format, its
+    spec and deal stream): what a series checks of each of its runs before it trusts the run's status."""
+    try:
+        manifest, on_disk = read_run_spec(out)
+    except RunError:
+        return False
+    return on_disk == spec and manifest.get("deal_stream", 1) == DEAL_STREAM_VERSION
 
 
 def subfolders(spec: RunSpec) -> list[str]:

@@ -12,7 +12,10 @@ strategies of ``RunSpec.lineup(r)``, its hands dealt as ``engine.play_game`` dea
 A chunk's folder holds records only (``replay DIR/records/chunk-000123/*.json`` reads them all). Its
 records are written whole, then its ``.done.json``: a run interrupted while writing them, or a
 resumed one, writes the chunks without ``.done.json`` again under the same names (each file atomic,
-its bytes a function of the deal), so records are never duplicated nor lost. Only the deals a chunk
+its bytes a function of the deal), so records are never duplicated nor lost. A chunk whose folder no
+longer holds as many records as its ``.done.json`` counts (some deleted) is written again the same way
+by ``resume`` (``records_whole``); ``report`` refuses such a folder and says to resume it
+(``check_records``). Only the deals a chunk
 counted are recorded (an SPRT that stopped inside a chunk cut it: the chunk file says how many).
 The reference engine plays a few hundred to a few thousand hands a second: saving records is for
 runs that are read hand by hand, not for 10^8 games.
@@ -20,19 +23,23 @@ runs that are read hand by hand, not for 10^8 games.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..batch import make_player
-from ..files import UntrustedFile, make_dirs, write_json
+from ..errors import Command
+from ..files import UntrustedFile, make_dirs, read_json_object, write_json
 from ..game import engine
 from ..game.rules import Ruleset
 from ..hands.record import make_record
+from ..i18n import ngettext
 from ..i18n import translate as _
 from ..strategies import parse_strategy
-from .folder import chunk_name, finished_chunks, read_chunk
+from .folder import FolderError, chunk_name, continue_command, finished_chunks, read_chunk
 from .spec import RunError, RunSpec
 
 RECORDS = "records"
+RECORD_NAME = re.compile(r"d[0-9]+-r[0-9]+-h[0-9]+\.json")
 
 
 def record_name(deal: int, rotation: int, hand: int) -> str:
@@ -84,6 +91,41 @@ def write_chunk_records(out: Path, spec: RunSpec, k: int, deals: int) -> int:
     return written
 
 
+def records_whole(out: Path, spec: RunSpec, k: int) -> bool:
+    """Whether chunk ``k``'s records are all written and all still there: its ``.done.json`` is this chunk's and its
+    folder holds as many records as it counts."""
+    try:
+        done = read_json_object(done_file(out, k))
+    except UntrustedFile:
+        return False
+    first, _ = spec.chunk_range(k)
+    count = done.get("records")
+    if done.get("chunk") != k or done.get("first_deal") != first or not isinstance(count, int) \
+            or isinstance(count, bool):
+        return False
+    try:
+        held = sum(1 for p in chunk_folder(out, k).iterdir()
+                   if RECORD_NAME.fullmatch(p.name) and p.is_file() and not p.is_symlink())
+    except OSError:
+        return False
+    return held == count
+
+
+def check_records(out: str | Path, spec: RunSpec, used: int) -> None:
+    """Refuse (one RunError line, saying to resume) a finished run whose first ``used`` chunks' records are not all
+    there: what ``report`` checks of a run kept with hand records (``resume`` writes the missing ones again)."""
+    out = Path(out)
+    done = finished_chunks(out, spec)
+    broken = [k for k in range(used) if k in done and not records_whole(out, spec, k)]
+    if broken:
+        command: Command = continue_command(out)
+        raise FolderError(ngettext("{folder}: the hand records of chunk {chunk} are missing or incomplete; write them "
+                                   "again with: {command}",
+                                   "{folder}: the hand records of {n} chunks (the first: chunk {chunk}) are missing or "
+                                   "incomplete; write them again with: {command}", len(broken)),
+                          folder=out, resume=command, chunk=broken[0], n=len(broken), command=command)
+
+
 def write_records(out: str | Path, spec: RunSpec, used: int) -> int:
     """The records of the run's first ``used`` chunks (the ones its summary counts) that are not written yet;
     how many records were written."""
@@ -91,7 +133,7 @@ def write_records(out: str | Path, spec: RunSpec, used: int) -> int:
     done = finished_chunks(out, spec)
     written = 0
     for k in range(used):
-        if done_file(out, k).is_file() or k not in done:
+        if k not in done or records_whole(out, spec, k):
             continue
         deals = int(read_chunk(done[k], spec, k)["clusters"][0])
         try:

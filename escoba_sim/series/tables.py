@@ -53,11 +53,14 @@ from ..runs.folder import (
     FolderError,
     continued_by,
     folder_lock,
+    holds_run,
     make_subfolders,
+    new_manifest,
     read_manifest,
     read_run_chunks,
     read_run_deals,
 )
+from ..runs.hand_records import check_records, records_whole
 from ..runs.spec import RunError, RunSpec
 from .lineups import two_sided
 
@@ -104,6 +107,9 @@ def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[Run
             run_dir = out / "runs" / f"{k:02d}"
             make_subfolders(out, ["runs", f"runs/{k:02d}"])  # never a symlinked runs/ or runs/NN
             resume = (run_dir / "manifest.json").exists()
+            if (resume or (run_dir / "chunks").is_dir()) and not holds_run(run_dir, spec):
+                rebuild_run(run_dir, spec, argv)
+                resume = True
             if on_run:
                 on_run(k)
             with continued_by(run_dir, continue_series(out, manifest, spec)):
@@ -111,6 +117,10 @@ def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[Run
                     runner.run(spec, run_dir, jobs=jobs, executor=executor, resume=resume, argv=argv,
                                hand_records=spec.save_hands,
                                on_chunk=on_chunk)
+                elif spec.save_hands and not all(records_whole(run_dir, spec, k) for k in range(spec.n_chunks)):
+                    # a finished run's hand records deleted: the run writes them again (its chunks are kept)
+                    runner.run(spec, run_dir, jobs=jobs, executor=executor, resume=True, argv=argv,
+                               hand_records=True, on_chunk=on_chunk)
                 try:
                     aggregates.append(read_run_chunks(run_dir, spec))
                 except RunError:  # a damaged or missing chunk (or deal file) of a finished run: resume repairs it
@@ -118,6 +128,19 @@ def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[Run
                                hand_records=spec.save_hands)
                     aggregates.append(read_run_chunks(run_dir, spec))
     return aggregates
+
+
+def rebuild_run(run_dir: Path, spec: RunSpec, argv: list[str] | None) -> None:
+    """A run of a series whose manifest no longer describes the series' run (edited, damaged or removed after it
+    was written): the series' own manifest says what the run is, so its manifest is written again from it (the
+    old one kept aside as manifest.json.damaged) and the run is resumed. Its chunks and deal files are then
+    checked against the run's fingerprint like any others: those that are this run's are kept, the rest played
+    again. So ``resume`` repairs what ``report`` refuses (``verify_runs``) instead of finding nothing to do."""
+    path = folders.manifest_path(run_dir)
+    if path.exists() or path.is_symlink():
+        folders.set_aside(path, _("not the run its series plays (changed after it was written)"),
+                          _("writing it"), strict=True)
+    folders.write_manifest(run_dir, new_manifest(spec, argv, status="interrupted"))
 
 
 def series_chunk_size(out: Path, kind: str, specs: list[RunSpec]) -> list[RunSpec]:
@@ -332,11 +355,22 @@ def verify_runs(out: Path, manifest: dict) -> None:
     for k in range(len(listed) if isinstance(listed, list) else 0):
         run_dir = out / "runs" / f"{k:02d}"
         with continued_by(run_dir, continue_series(out, manifest)):
-            _manifest, spec = read_run_spec(run_dir)
+            # a run manifest unreadable, missing or not the series' run: the series' resume writes it again
+            # (``rebuild_run``), keeping the run's own chunks
+            rebuild = Command(continue_series(out, manifest))
+            fix = _("rebuild it with: {command}").format(command=rebuild)
+            try:
+                _manifest, spec = read_run_spec(run_dir)
+            except RunError as e:
+                if getattr(e, "resume", None) is not None:
+                    raise
+                raise FolderError("{problem}; {fix}", folder=run_dir, resume=rebuild, problem=e, fix=fix) from None
             if spec.seed != manifest.get("seed") or not spec.keep_deals:
-                raise FolderError(_("{folder} is not a run of this series (another seed, or no deal files); play the "
-                                    "series again with another {out}"), parameter=OUT, folder=run_dir, out=OUT)
+                raise FolderError(_("{folder} is not a run of this series (another seed, or no deal files); {fix}"),
+                                  folder=run_dir, resume=rebuild, fix=fix)
             read_run_chunks(run_dir, spec)
+            if spec.save_hands:
+                check_records(run_dir, spec, spec.n_chunks)
 
 
 def read_tables(out: Path) -> dict:

@@ -130,3 +130,51 @@ def test_pettingzoo_refuses_floats_unknown_agents_and_calls_out_of_order():
     for call in (lambda: env.step(a), lambda: env.reset(seed=1), lambda: env.observe("player_0")):
         with pytest.raises(RuntimeError, match="the environment is closed"):
             call()
+
+
+# ---------------------------------------------------------------- issue 36: copies and action shapes
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_vector_env_refuses_an_action_array_of_the_wrong_shape(backend):
+    envs = EscobaVectorEnv(4, backend=backend)
+    obs, _ = envs.reset(seed=1)
+    acts = envs.sample_actions(obs["action_mask"], np.random.default_rng(0))
+    games = envs.games().copy()
+    for bad in (acts.reshape(2, 2), acts.reshape(4, 1), acts.reshape(1, 4), np.int64(acts[0]), acts[:3]):
+        with pytest.raises(ValueError, match=r"expected 4 actions \(one per env: an array of shape \(4,\)\), got an "
+                                             r"array of shape"):
+            envs.step(bad)
+    assert np.array_equal(envs.games(), games) and np.array_equal(envs._impl.mask, obs["action_mask"])  # nothing moved
+    envs.step(acts)
+
+
+def _play(e, moves: int):
+    for _ in range(moves):
+        obs, *_ = e.last()
+        e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+
+
+@pytest.mark.parametrize("make", [escoba_v0.env, escoba_v0.raw_env])
+@pytest.mark.parametrize("how", ["copy", "deepcopy"])
+def test_a_pettingzoo_env_copied_mid_episode_keeps_its_episode_and_plays_on_alone(make, how):
+    import copy
+
+    e = make()
+    e.reset(seed=3)
+    _play(e, 3)
+    c = getattr(copy, how)(e)
+    assert c.agent_selection == e.agent_selection
+    for agent in e.possible_agents:
+        for key in ("observation", "action_mask"):
+            assert np.array_equal(c.observe(agent)[key], e.observe(agent)[key])
+    moves = list(e.unwrapped.hand.st.moves)
+    _play(c, 1)  # the copy moves, the original stays where it was
+    assert e.unwrapped.hand.st.moves == moves and len(c.unwrapped.hand.st.moves) == len(moves) + 1
+    _play(e, 1)
+    assert e.unwrapped.hand.st.moves == c.unwrapped.hand.st.moves  # the same deal, the same first legal moves
+    # both finish the hand
+    for env in (e, c):
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, info = env.last()
+            env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert e.unwrapped.hand.st.result.total == c.unwrapped.hand.st.result.total

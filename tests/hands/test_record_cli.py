@@ -274,6 +274,8 @@ def test_replay_prints_the_score_by_category(cli, tmp_path):
     (lambda r: r["moves"][0].pop("player"), "move 1: missing `player`"),
     (lambda r: r.update(format="something-else"), "not a hand record"),
     (lambda r: r.update(version=9), "version 9 is not supported"),
+    (lambda r: r.update(version=True), "version True is not supported"),  # issue 36: a bool is not version 1
+    (lambda r: r.update(version=1.0), "version 1.0 is not supported"),
 ])
 def test_invalid_record_is_a_one_line_error(cli, tmp_path, change, message):
     rec = _record()

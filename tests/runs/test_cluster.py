@@ -320,3 +320,105 @@ def test_executor_for_without_a_scheduler_is_local():
         assert executor is None and jobs == 3
     with executor_for(None) as (executor, jobs):
         assert executor is None and jobs == (os.cpu_count() or 1)
+
+
+# ------------------------------------------------------------------ issue 36, finding 12: not a Dask scheduler
+
+class FakeServer:
+    """A TCP server on loopback that answers every connection with ``reply`` (after reading what the client
+    sends first when ``wait_for_client``, as a web server does), or says nothing when ``reply`` is None."""
+
+    def __init__(self, reply: bytes | None, wait_for_client: bool = True):
+        import threading
+
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen()
+        self.address = f"tcp://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.reply, self.wait_for_client, self.held = reply, wait_for_client, []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        while True:
+            try:
+                c, _ = self.sock.accept()
+            except OSError:
+                return
+            self.held.append(c)
+            try:
+                if self.wait_for_client:
+                    c.recv(4096)
+                if self.reply is not None:
+                    c.sendall(self.reply)
+            except OSError:
+                pass
+
+    def close(self):
+        self.sock.close()
+        for c in self.held:
+            c.close()
+
+
+NOT_DASK = {
+    "http": (b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", True),
+    "garbage-at-once": (b"\xff" * 64, False),
+    "a-plausible-huge-length": ((64 << 20).to_bytes(8, "little") + b"\0" * 32, False),
+    "not-dask-frames": ((40).to_bytes(8, "little") + (500).to_bytes(8, "little") + b"\0" * 32, False),
+}
+
+
+@pytest.mark.parametrize("answer", list(NOT_DASK))
+def test_a_scheduler_address_that_answers_but_is_not_dask_is_one_line_at_once(answer):
+    reply, wait = NOT_DASK[answer]
+    server = FakeServer(reply, wait)
+    try:
+        t0 = time.monotonic()
+        p = subprocess.run([sys.executable, "-m", "escoba_sim.cli", "run", "-s", "greedy", "--vs", "greedy", "-n",
+                            "10", "--seed", "1", "-q", "--scheduler", server.address],
+                           capture_output=True, text=True, timeout=60,
+                           env={**os.environ, "PYTHONPATH": str(REPO)})
+        took = time.monotonic() - t0
+    finally:
+        server.close()
+    assert p.returncode == 1 and took < 8, (took, p.stderr)
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"Error: --scheduler: {server.address} answers, but not as a "
+                                                   "Dask scheduler ("), p.stderr
+
+
+def test_a_silent_scheduler_address_is_one_line_within_the_connect_timeout(cli, monkeypatch):
+    from escoba_sim.runs import cluster
+
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "1s")
+    server = FakeServer(None)
+    try:
+        t0 = time.monotonic()
+        r = cli("run", "-s", "greedy", "--vs", "greedy", "-n", "10", "--seed", "1", "-q", "--scheduler", server.address)
+        took = time.monotonic() - t0
+    finally:
+        server.close()
+    assert r.exit_code == 1 and took < 5
+    assert r.stderr.strip().splitlines()[-1].startswith(f"Error: --scheduler: {server.address} answers, but not as "
+                                                        "a Dask scheduler (no Dask handshake came")
+
+
+def test_a_real_scheduler_passes_the_check():
+    from escoba_sim.runs.cluster import check_speaks_dask
+
+    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", dashboard_address=":0") as c:
+        assert c.scheduler_address.startswith("tcp://")
+        check_speaks_dask(c.scheduler_address, seconds=5)
+
+
+def test_what_dask_itself_cannot_read_is_one_line_too(cli, monkeypatch):
+    from escoba_sim.runs import cluster
+
+    monkeypatch.setattr(cluster, "check_speaks_dask", lambda scheduler: None)  # the check missed it: Dask reads it
+    server = FakeServer(NOT_DASK["http"][0])
+    try:
+        r = cli("run", "-s", "greedy", "--vs", "greedy", "-n", "10", "--seed", "1", "-q", "--scheduler", server.address)
+    finally:
+        server.close()
+    assert r.exit_code == 1
+    assert r.stderr.strip().splitlines()[-1].startswith(f"Error: --scheduler: {server.address} answers, but not as "
+                                                        "a Dask scheduler (MemoryError")

@@ -5,6 +5,7 @@ import json
 from collections import defaultdict
 
 import numpy as np
+import pytest
 
 from escoba_sim.hands.record import replay_record
 from escoba_sim.runs import runner
@@ -116,3 +117,46 @@ def test_hands_mode_records_are_one_hand_per_deal_and_rotation(tmp_path):
     names = [p.name for p in (tmp_path / "h" / RECORDS).glob("chunk-*/*.json")]
     assert len(names) == 30 and all(n.endswith("-h0.json") for n in names)
     assert check_against_the_deals(tmp_path / "h") == 30
+
+
+# ------------------------------------------------------------------ issue 36, finding 11: deleted records
+
+def _delete_some_records(run_dir, k=0):
+    gone = sorted(chunk_folder(run_dir, k).glob("d*.json"))[1::3]
+    for p in gone:
+        p.unlink()
+    return gone
+
+
+def test_resume_of_a_finished_run_writes_its_deleted_records_again_and_report_refuses_until_then(tmp_path):
+    from escoba_sim.output.report_folder import ReportError
+    from escoba_sim.output.views import read_folder
+
+    spec = make_spec("greedy", ["maxoros"], "ludoteka", 20, seed=4, chunk_size=5, save_hands=True, keep_deals=True)
+    out = tmp_path / "r"
+    runner.run(spec, out, hand_records=True)
+    want = records_of(out)
+    assert _delete_some_records(out, 1)
+    with pytest.raises(ReportError, match=r"hand records of chunk 1 .*resume"):
+        read_folder(out)
+    resume_folder(out)
+    assert records_of(out) == want  # the very names and bytes again
+    read_folder(out)
+
+
+def test_resume_of_a_finished_tournament_writes_its_deleted_records_again_and_report_refuses_until_then(
+        tmp_path, cli):
+    from escoba_sim.output.report_folder import ReportError
+    from escoba_sim.output.views import read_folder
+
+    tournament(["greedy", "random"], 12, tmp_path / "t", seed=3, chunk_size=4, save_hands=True)
+    run_dir = tmp_path / "t" / "runs" / "00"
+    want = records_of(run_dir)
+    assert _delete_some_records(run_dir, 1)
+    with pytest.raises(ReportError, match=r"runs/00: the hand records of chunk 1 .*resume .*t\b"):
+        read_folder(tmp_path / "t")
+    assert cli("report", tmp_path / "t").exit_code == 1
+    assert cli("resume", tmp_path / "t", "-q").exit_code == 0
+    assert records_of(run_dir) == want
+    read_folder(tmp_path / "t")
+    check_against_the_deals(run_dir)
