@@ -575,6 +575,14 @@ def _reading_section(s) -> list[str]:
         lines += ["", "| rules | " + " | ".join(sweep) + " |", "|---|" + "---|" * len(sweep)]
         for r in s["logloss"]:
             lines.append(f"| {r['rules']} | " + " | ".join(f"{r[k]['mean']:.4f}" for k in sweep) + " |")
+    if s.get("openspiel"):
+        o = s["openspiel"]
+        m = o["ours_minus_openspiel"]
+        lines += ["", f"At equal simulations against OpenSpiel's `ISMCTSBot` (random rollouts, uct_c 4, 100 simulations a "
+                  f"move; `{o['command']}`, the rows in results/openspiel_yardstick.jsonl): `{o['spec']}` scores "
+                  f"**{m[0]:+.2f} [{m[1]:+.2f}, {m[2]:+.2f}]** points per hand more on {o['deals']} duplicate deals "
+                  f"(the bar: {o['bar']:+.1f}; issue 24's search at 100 simulations: +0.44), at "
+                  f"{o['cpu_ms_per_move']['ours']} CPU ms per move against OpenSpiel's {o['cpu_ms_per_move']['openspiel']}."]
     if s.get("logloss") and s.get("worth") and s.get("confirm"):
         ll = s["logloss"][0]
         gain = ll["uniform"]["mean"] - ll["posterior"]["mean"]
