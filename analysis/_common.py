@@ -57,6 +57,14 @@ class Settings:
     stronger_n_gap: int  # ESCOBA_STRONGER_N_GAP (1000): deals of each spec against greedy
     stronger_jobs: int  # ESCOBA_STRONGER_JOBS (one per CPU, an int): worker processes
     stronger_parts: list[str]  # ESCOBA_STRONGER_PARTS (confirm,cost,gap)
+    # hand_reading.py
+    reading_n_confirm: int  # ESCOBA_READING_N_CONFIRM (4000): the registered confirmation's deals per ruleset
+    reading_fit_hands: int  # ESCOBA_READING_FIT_HANDS (600): self-play hands the opponent model is fitted on
+    reading_logloss_hands: int  # ESCOBA_READING_LOGLOSS_HANDS (600): self-play hands of the log-loss
+    reading_n_greedy: int  # ESCOBA_READING_N_GREEDY (1000): deals of each search against greedy
+    reading_n_worth: int  # ESCOBA_READING_N_WORTH (1000): deals of the worth of seeing the other hand
+    reading_jobs: int  # ESCOBA_READING_JOBS (one per CPU, an int): worker processes
+    reading_parts: list[str]  # ESCOBA_READING_PARTS (fit,logloss,confirm,greedy,worth,cost)
     # tuned_weights.py
     tune_evals: int  # ESCOBA_TUNE_EVALS (270): evaluations of each tune
     tune_games: int  # ESCOBA_TUNE_GAMES (10000): duplicate deals of each evaluation
@@ -90,6 +98,13 @@ class Settings:
             stronger_n_gap=_count(env, "ESCOBA_STRONGER_N_GAP", "1000"),
             stronger_jobs=int(env.get("ESCOBA_STRONGER_JOBS", str(os.cpu_count() or 1))),
             stronger_parts=_parts(env, "ESCOBA_STRONGER_PARTS", "confirm,cost,gap"),
+            reading_n_confirm=_count(env, "ESCOBA_READING_N_CONFIRM", "4000"),
+            reading_fit_hands=_count(env, "ESCOBA_READING_FIT_HANDS", "600"),
+            reading_logloss_hands=_count(env, "ESCOBA_READING_LOGLOSS_HANDS", "600"),
+            reading_n_greedy=_count(env, "ESCOBA_READING_N_GREEDY", "1000"),
+            reading_n_worth=_count(env, "ESCOBA_READING_N_WORTH", "1000"),
+            reading_jobs=int(env.get("ESCOBA_READING_JOBS", str(os.cpu_count() or 1))),
+            reading_parts=_parts(env, "ESCOBA_READING_PARTS", "fit,logloss,confirm,greedy,worth,cost"),
             tune_evals=_count(env, "ESCOBA_TUNE_EVALS", "270"),
             tune_games=_count(env, "ESCOBA_TUNE_GAMES", "10000"),
             tune_check=_count(env, "ESCOBA_TUNE_CHECK", "100000"),

@@ -47,7 +47,6 @@ depend on the chunking. Saves results/hand_reading.json (the parts not run keep 
 
 import json
 import math
-import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -55,7 +54,7 @@ from itertools import combinations
 from pathlib import Path
 
 import numpy as np
-from _common import RESULTS, save_numbers
+from _common import RESULTS, SETTINGS, save_numbers
 
 from escoba_sim import native
 from escoba_sim.batch import make_player
@@ -76,15 +75,15 @@ UNIFORM_DEALS = OLD.replace("infer=1", "infer=0")
 PEEK = "oracle:exact=6,iters=2000,c=8,sees=1,rollout=1,prior=16,stop=0.25"
 RULESETS = ("ludoteka", "tradicional")
 CONFIRM_SEED = 20261204
-N_CONFIRM = int(float(os.environ.get("ESCOBA_READING_N_CONFIRM", "4000")))
+N_CONFIRM = SETTINGS.reading_n_confirm
 BAR, GAP_BAR = 0.15, 0.60
-FIT_SEED, FIT_HANDS = 101, int(float(os.environ.get("ESCOBA_READING_FIT_HANDS", "600")))
-LOGLOSS_SEED, LOGLOSS_HANDS = 202, int(float(os.environ.get("ESCOBA_READING_LOGLOSS_HANDS", "600")))
+FIT_SEED, FIT_HANDS = 101, SETTINGS.reading_fit_hands
+LOGLOSS_SEED, LOGLOSS_HANDS = 202, SETTINGS.reading_logloss_hands
 SWEEP = (0.25, 0.5, 1.0, 2.0, 4.0)
-GREEDY_SEED, N_GREEDY = 20261129, int(float(os.environ.get("ESCOBA_READING_N_GREEDY", "1000")))
-WORTH_SEED, N_WORTH = 20261205, int(float(os.environ.get("ESCOBA_READING_N_WORTH", "1000")))
-JOBS = int(os.environ.get("ESCOBA_READING_JOBS", str(os.cpu_count() or 1)))
-PARTS = os.environ.get("ESCOBA_READING_PARTS", "fit,logloss,confirm,greedy,worth,cost").split(",")
+GREEDY_SEED, N_GREEDY = 20261129, SETTINGS.reading_n_greedy
+WORTH_SEED, N_WORTH = 20261205, SETTINGS.reading_n_worth
+JOBS = SETTINGS.reading_jobs
+PARTS = SETTINGS.reading_parts
 CHUNK = 50
 
 

@@ -72,6 +72,6 @@ def test_search_labels_name_what_an_option_changes_in_the_search_it_was_measured
     assert parse_short(SPEC, OLD) == "ismcts:iters=950,infer=1"
     assert parse_short(OLD.replace("exact=0", "exact=6"), OLD) == "ismcts:exact=6"
     assert parse_short(OLD, OLD) == "ismcts"
-    # issue 14's default and the one before, against issue 24's second
-    assert parse_short(SPEC) == "ismcts:iters=950,c=4,rollout=0,exact=0,stop=0,prior=0"
+    # issue 14's default and the one before, against issue 34's (which reads the other hands: infer=2)
+    assert parse_short(SPEC) == "ismcts:iters=950,c=4,rollout=0,exact=0,infer=1,stop=0,prior=0"
     assert parse_short(OLD) == "ismcts:iters=1000,c=4,rollout=0,exact=0,infer=0,stop=0,prior=0"
