@@ -56,8 +56,9 @@ class Stop:
 
     def __init__(self, deadline_seconds: float | None = None):
         if deadline_seconds is not None and not (isinstance(deadline_seconds, int | float) and deadline_seconds >= 0):
-            raise EscobaError(N_("{parameter} must be a number of seconds (0 or more) or None, got {value}"),
-                              parameter=Parameter("deadline_seconds"), value=repr(deadline_seconds))
+            raise EscobaError(N_("{deadline_seconds} must be a number of seconds (0 or more) or None, got {value}"),
+                              parameter="deadline_seconds", deadline_seconds=Parameter("deadline_seconds"),
+                              value=repr(deadline_seconds))
         self.deadline_seconds = deadline_seconds
         self._set = False
         self._blocks: set[_Block] = set()  # the running_under blocks (any thread) that honour this Stop now
@@ -161,7 +162,7 @@ def running_under(stop: Stop) -> Iterator[Stop]:
     """In the calling thread, the searches run inside this block honour ``stop`` and the Stops of the blocks
     around it (raising ``Stopped`` once one is set); blocks nest, and the one before is restored on exit."""
     if not isinstance(stop, Stop):
-        raise EscobaError(N_("{parameter} must be a Stop, got {value}"), parameter=Parameter("stop"),
+        raise EscobaError(N_("{stop} must be a Stop, got {value}"), parameter="stop", stop=Parameter("stop"),
                           value=repr(stop))
     blocks = _blocks()
     block = _enter((*blocks[-1].stops, stop) if blocks else (stop,))
