@@ -66,10 +66,9 @@ def test_a_search_in_a_thread_leaves_the_gil_to_other_threads():
     # while a search of about a second runs in another thread, this one keeps running Python: the longest
     # pause between two of its steps stays far below the search's time (holding the GIL, it was the search)
     worker = _Worker(lambda: _decide("ismcts:iters=200000,stop=0"), Stop())
-    start = time.perf_counter()
+    steps, longest = 0, 0.0
+    start = last = time.perf_counter()  # timed from the start: the worker may take the GIL at once
     worker.start()
-    worker.started_search.wait()
-    steps, longest, last = 0, 0.0, time.perf_counter()
     while worker.is_alive():
         now = time.perf_counter()
         longest = max(longest, now - last)
