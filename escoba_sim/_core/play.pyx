@@ -144,7 +144,7 @@ def play_hands(rules, strategies, seed, first, count):
                     play_hand(&R, strat, c_seed, <uint64_t>(c_first + i), 0, dealer, &res)
                     _store_hand(&c, i, c_first + i, 0, &res)
                     dealer = 0 if dealer + 1 == R.players else dealer + 1
-            again = stopped()
+            again = guarded and stopped()  # (unguarded: the guard's stop is not this call's to take)
             if esc_stop_flag_set(fp):
                 raise Stopped()
             if again:  # searches were cut short and no handler stopped us: these hands again
@@ -261,7 +261,7 @@ def play_games(rules, strategies, seed, first, count):
                         gg_score[i, s] = scores[s]
             if buf.stopped:
                 raise _raised.pop()
-            again = stopped()
+            again = guarded and stopped()  # (unguarded: the guard's stop is not this call's to take)
             if esc_stop_flag_set(fp):
                 raise Stopped()
             if again:  # searches were cut short and no handler stopped us: these games again

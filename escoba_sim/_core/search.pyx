@@ -66,7 +66,7 @@ def decide_move(rules, strategy, Position position, int seat, state):
             r.state = state
             with nogil:
                 mv = esc_decide_move(&pl[0], &h, seat, &t, hand, cap, &r)
-            again = stopped()
+            again = guarded and stopped()  # (unguarded: the guard's stop is not this call's to take)
             if esc_stop_flag_set(fp):
                 raise Stopped()
             if not again:
@@ -102,7 +102,7 @@ def decide_blow(rules, strategy, Position position, int seat, int card, state):
             r.state = state
             with nogil:
                 take = esc_decide_blow(&pl[0], &h, seat, &t, card, &r)
-            again = stopped()
+            again = guarded and stopped()  # (unguarded: the guard's stop is not this call's to take)
             if esc_stop_flag_set(fp):
                 raise Stopped()
             if not again:
@@ -161,7 +161,7 @@ def evaluate_sample(rules, int seat, Position position, options, *, bint blow, i
         while True:
             with nogil:
                 rc = esc_eval_sample(&h, seat, blow, opts, n, samples, c, rollout, prior, s, infer, mp, &o[0, 0]) if n and samples else 0
-            again = stopped()
+            again = guarded and stopped()  # (unguarded: the guard's stop is not this call's to take)
             if esc_stop_flag_set(fp):
                 raise Stopped()
             if not again:
@@ -202,7 +202,7 @@ def evaluate_exact(rules, int seat, Position position, options, bint blow):
             while True:
                 with nogil:
                     esc_eval_exact(&h, seat, blow, opts, n, values)
-                again = stopped()
+                again = guarded and stopped()  # (unguarded: the guard's stop is not this call's to take)
                 if esc_stop_flag_set(fp):
                     raise Stopped()
                 if not again:
