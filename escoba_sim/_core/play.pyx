@@ -133,8 +133,8 @@ def play_hands(rules, strategies, seed, first, count):
     cdef const int *fp = flag_address(flag)
     if esc_stop_flag_set(fp):
         raise Stopped()
-    cdef const int *prev = esc_stop_bind(fp)
     cdef bint guarded = guard(strat, R.players, False)
+    cdef const int *prev = esc_stop_bind(fp)  # after the guard, which may raise
     try:
         while start < n:
             end = min(n, start + step)
@@ -238,8 +238,8 @@ def play_games(rules, strategies, seed, first, count):
     cdef const int *fp = flag_address(flag)
     if esc_stop_flag_set(fp):
         raise Stopped()
-    cdef const int *prev = esc_stop_bind(fp)
     cdef bint guarded = guard(strat, R.players, False)
+    cdef const int *prev = esc_stop_bind(fp)  # after the guard, which may raise
     try:
         while start < n and failed_game < 0:
             end = min(n, start + step)

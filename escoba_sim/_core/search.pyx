@@ -59,8 +59,8 @@ def decide_move(rules, strategy, Position position, int seat, state):
     cdef const int *fp = flag_address(flag)
     if esc_stop_flag_set(fp):
         raise Stopped()
-    cdef const int *prev = esc_stop_bind(fp)
     cdef bint guarded = guard(pl, 1, False)
+    cdef const int *prev = esc_stop_bind(fp)  # after the guard, which may raise
     try:
         while True:
             r.state = state
@@ -95,8 +95,8 @@ def decide_blow(rules, strategy, Position position, int seat, int card, state):
     cdef const int *fp = flag_address(flag)
     if esc_stop_flag_set(fp):
         raise Stopped()
-    cdef const int *prev = esc_stop_bind(fp)
     cdef bint guarded = guard(pl, 1, False)
+    cdef const int *prev = esc_stop_bind(fp)  # after the guard, which may raise
     try:
         while True:
             r.state = state
@@ -155,8 +155,8 @@ def evaluate_sample(rules, int seat, Position position, options, *, bint blow, i
     if esc_stop_flag_set(fp):
         free(opts)
         raise Stopped()
-    cdef const int *prev = esc_stop_bind(fp)
     cdef bint guarded = guard(NULL, 1, True)
+    cdef const int *prev = esc_stop_bind(fp)  # after the guard, which may raise
     try:
         while True:
             with nogil:
@@ -196,8 +196,8 @@ def evaluate_exact(rules, int seat, Position position, options, bint blow):
         fp = flag_address(flag)
         if esc_stop_flag_set(fp):
             raise Stopped()
-        prev = esc_stop_bind(fp)
         guarded = guard(NULL, 1, True)
+        prev = esc_stop_bind(fp)  # after the guard, which may raise
         try:
             while True:
                 with nogil:
