@@ -56,7 +56,8 @@ class Stop:
     sets itself that much wall time after it first enters ``running_under`` (None: never)."""
 
     def __init__(self, deadline_seconds: float | None = None):
-        if deadline_seconds is not None and not (isinstance(deadline_seconds, int | float) and deadline_seconds >= 0):
+        if deadline_seconds is not None and (isinstance(deadline_seconds, bool) or not (
+                isinstance(deadline_seconds, int | float) and deadline_seconds >= 0)):
             raise EscobaError(N_("{deadline_seconds} must be a number of seconds (0 or more) or None, got {value}"),
                               parameter="deadline_seconds", deadline_seconds=Parameter("deadline_seconds"),
                               value=repr(deadline_seconds))

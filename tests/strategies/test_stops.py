@@ -284,6 +284,8 @@ def test_stop_names_what_is_wrong_with_its_arguments():
         Stop(deadline_seconds=-1)
     with pytest.raises(EscobaError, match="deadline_seconds"):
         Stop(deadline_seconds="soon")
+    with pytest.raises(EscobaError, match="deadline_seconds"):
+        Stop(deadline_seconds=True)
     with pytest.raises(EscobaError, match="stop"):
         with running_under(None):
             pass
