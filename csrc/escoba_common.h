@@ -13,11 +13,44 @@
 #include <signal.h>
 
 /* A stop request: set by the signal guard on SIGINT and SIGTERM (escoba_guard.h, while a call that may
- * search runs) and read by every search (ismcts, oracle, the endgame solver, the evaluator), which then ends at
- * once with any legal choice; the caller discards what was played under it (or plays it again when the
- * signal's Python handler did not stop the program), so no result ever depends on it. Each extension module
- * compiles its own copy, set by its own guard. */
+ * search runs in the main thread) and read by every search (ismcts, oracle, the endgame solver, the evaluator)
+ * in that thread, which then ends at once with any legal choice; the caller discards what was played under it
+ * (or plays it again when the signal's Python handler did not stop the program), so no result ever depends on
+ * it. Each extension module compiles its own copy, set by its own guard. */
 static volatile sig_atomic_t esc_stop = 0;
+
+/* A thread's own stop (escoba_sim/stops.py, a Stop set from any thread or past its deadline): `esc_attention`
+ * points at stops.py's count of Stops that are set while some thread runs under them (the module points it
+ * there at import), and `esc_thread_stop` at the flag of the Stop the calling thread's searches run under
+ * (NULL: none; the Cython entry points set it around each search). The searches read both through
+ * esc_stopping(): while nothing is set anywhere it costs them one more load, and only then do they look at
+ * their own thread's flags (esc_stop_check, out of line). `esc_thread_guarded`: this thread installed the
+ * signal guard, so esc_stop is its request (another thread's searches ignore it). */
+#if defined(__GNUC__)
+#define ESC_THREAD_LOCAL __thread
+#else
+#define ESC_THREAD_LOCAL _Thread_local
+#endif
+static const volatile int esc_no_attention = 0;
+static const volatile int *esc_attention = &esc_no_attention;
+static ESC_THREAD_LOCAL const volatile int *esc_thread_stop = NULL;
+static ESC_THREAD_LOCAL int esc_thread_guarded = 0;
+
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static int esc_stop_check(void) {
+    const volatile int *mine = esc_thread_stop;
+    return (esc_thread_guarded && esc_stop) || (mine != NULL && *mine != 0);
+}
+
+/* whether the calling thread's searches should end now (a signal under its guard, or its Stop set) */
+#if defined(__GNUC__)
+__attribute__((always_inline, unused))
+#endif
+static inline int esc_stopping(void) {
+    return (esc_stop || *esc_attention) && esc_stop_check();
+}
 
 #if defined(__GNUC__)
 #define ESC_ALWAYS_INLINE inline __attribute__((always_inline))

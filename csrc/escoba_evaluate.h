@@ -84,7 +84,7 @@ static inline int esc_eval_sample(const esc_hand *h, int seat, int blow, const e
     const int inferred = infer && esc_ismcts_forbidden(h, seat, ~known & ESC_ALL_CARDS, forbid);
     esc_reading reading; /* with a model: the posterior over the other hands (as ismcts' infer = 2) */
     const int read = model != NULL && esc_read_build(&reading, h, seat, unseen, n_unseen, model, -1, &rng) == 1;
-    for (int k = 0; k < samples && !esc_stop; k++) {
+    for (int k = 0; k < samples && !esc_stopping(); k++) {
         if (read) esc_read_deal(&deal, h, seat, &reading, unseen, n_unseen, &rng);
         else if (inferred) esc_ismcts_determinize_inferred(&deal, h, seat, unseen, n_unseen, forbid, &rng);
         else esc_ismcts_determinize(&deal, h, seat, unseen, n_unseen, &rng);

@@ -2,7 +2,8 @@
  * SIGINT and SIGTERM first set esc_stop (every search then ends at once: escoba_common.h), then do what they
  * did before: Python's handler is called (it trips Python's flag; the Python-level handler runs when the call
  * returns), the default action is taken as it would have been, and an ignored signal stays ignored.
- * Guards nest: only the outermost installs and restores the handlers. The Cython side (escoba_sim/_core/
+ * Guards nest: only the outermost installs and restores the handlers. Only the thread that installed the guard
+ * (the main thread) is stopped by it: esc_thread_guarded (escoba_common.h) marks it. The Cython side (escoba_sim/_core/
  * guard.pxd) decides when a call is guarded and what a stop means for its results.
  * POSIX C (sigaction), no Python.h; static, prefix esc_.
  */
@@ -37,6 +38,7 @@ static void esc_on_signal(int sig, siginfo_t *info, void *context) {
 static inline void esc_guard_on(void) {
     if (esc_guard_depth++ > 0) return;
     esc_stop = 0;
+    esc_thread_guarded = 1;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = esc_on_signal;
@@ -49,6 +51,7 @@ static inline void esc_guard_on(void) {
 /* the handlers found by the matching esc_guard_on again, once the outermost guard ends */
 static inline void esc_guard_off(void) {
     if (--esc_guard_depth > 0) return;
+    esc_thread_guarded = 0;
     sigaction(SIGINT, &esc_prev_handlers[0], NULL);
     sigaction(SIGTERM, &esc_prev_handlers[1], NULL);
 }
@@ -58,6 +61,25 @@ static inline int esc_stop_take(void) {
     const int s = esc_stop;
     esc_stop = 0;
     return s;
+}
+
+/* escoba_sim/stops.py's side (escoba_common.h, esc_stopping): point esc_attention at stops.py's count of set
+ * Stops in force (once, at the module's import) */
+static inline void esc_stop_attend(const int *count) {
+    esc_attention = count;
+}
+
+/* the calling thread's searches read `flag` (NULL: no Stop of their own) until the next call; returns the one
+ * they read before, to be put back when the call ends (calls nest) */
+static inline const int *esc_stop_bind(const int *flag) {
+    const int *prev = (const int *)esc_thread_stop;
+    esc_thread_stop = flag;
+    return prev;
+}
+
+/* whether a Stop's `flag` (NULL: none) is set: read as the searches read it */
+static inline int esc_stop_flag_set(const int *flag) {
+    return flag != NULL && *(const volatile int *)flag != 0;
 }
 
 #endif

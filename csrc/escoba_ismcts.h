@@ -539,7 +539,7 @@ static ESC_COLD esc_move esc_ismcts_search(const esc_hand *h, int seat, int iter
 
     double margin[ESC_MAX_SEATS];
     esc_hand d;
-    for (int it = 0; it < iters && !esc_stop; it++) {
+    for (int it = 0; it < iters && !esc_stopping(); it++) {
         if (see_all == 1) d = *h;
         else if (see_all == 2) esc_ismcts_determinize_stock(&d, h, seat, &sub);
         else if (read) esc_read_deal(&d, h, seat, &reading, unseen, n_unseen, &sub);
@@ -619,7 +619,7 @@ static ESC_COLD esc_move esc_ismcts_exploit(const esc_hand *v, int seat, int ite
     int32_t n_nodes = n;
     double margin[ESC_MAX_SEATS];
     esc_hand d;
-    for (int it = 0; it < iters && !esc_stop; it++) {
+    for (int it = 0; it < iters && !esc_stopping(); it++) {
         /* UCB1 over the optimal options (all legal every time, so availability = iterations so far);
          * each is tried once first, in legal order */
         int pick = 0;

@@ -60,7 +60,7 @@ static int esc_oracle_moves(const esc_hand *d, int cur, int me, int alpha, int b
 /* the value of `h` with `cur` to play (-1: the hand is over) for side `me`; a pending blow (soplar) is
  * searched too: [no blow] and each capture of the laid card, each followed by the blower's move */
 static int esc_oracle_ab(const esc_hand *h, int cur, int me, int alpha, int beta) {
-    if (esc_stop) return alpha; /* a stop request: the value is discarded with the hand */
+    if (esc_stopping()) return alpha; /* a stop request: the value is discarded with the hand */
     if (cur < 0) {
         double margin[ESC_MAX_SEATS];
         esc_ismcts_margins(h, margin);

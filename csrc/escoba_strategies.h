@@ -334,7 +334,7 @@ static inline int esc_eg_turn(const esc_rules *R, const esc_eg *s, int seat, int
 static inline int esc_eg_moves(const esc_rules *R, const esc_eg *s, int seat, int alpha, int beta, int me,
                                esc_move *best_move) {
     /* a stop request: the value is discarded with the hand (the root still picks a legal move) */
-    if (esc_stop && !best_move) return alpha;
+    if (!best_move && esc_stopping()) return alpha;
     const int maxnode = seat == me, mode = R->capture;
     const uint64_t hand = s->hands[seat];
     esc_tbl t; esc_tbl_init(&t, s->table);

@@ -4,7 +4,9 @@
 ``VecCore`` owns N hands and the numpy buffers they are observed through;
 ``escoba_sim.env.vector.EscobaVectorEnv`` wraps it in Gymnasium's vector API.
 The other seats' strategies are played inside the C loop, so one ``step``
-call is one pass over the N hands without the GIL.
+call is one pass over the N hands without the GIL. In a thread that runs under a Stop (escoba_sim/stops.py),
+the other seats' searches read it: a Stop set before or during ``reset`` or ``step`` ends them and the call
+raises ``stops.Stopped`` (the hands were then played on by cut-short searches: reset before stepping again).
 """
 
 from libc.stdint cimport uint8_t, uint64_t, int8_t, int64_t
@@ -14,6 +16,9 @@ import numpy as np
 
 from ._core.common cimport c_players, c_rules
 from ._core.csrc cimport esc_hand, esc_init_tables, esc_player, esc_players_infer, esc_rules
+from ._core.guard cimport attend, esc_stop_bind, esc_stop_flag_set, flag_address
+
+from .stops import ATTENTION, Stopped, current_flag
 
 cdef extern from "escoba_vec.h" nogil:
     int ESC_VEC_N_ACTIONS
@@ -36,6 +41,7 @@ cdef extern from "escoba_vec.h" nogil:
 if esc_init_tables() != 0:
     raise ImportError("escoba_sim._vec: capture lookup tables have an unexpected size")
 esc_vec_init_tables()
+attend(ATTENTION)
 N_ACTIONS = ESC_VEC_N_ACTIONS
 
 
@@ -77,8 +83,16 @@ cdef class VecCore:
         cdef int8_t[:, ::1] m = self.mask
         cdef uint64_t g = first_game
         self.V.seed = seed
+        flag = current_flag()  # kept referenced while the searches read it
+        cdef const int *fp = flag_address(flag)
+        if esc_stop_flag_set(fp):
+            raise Stopped()
+        cdef const int *prev = esc_stop_bind(fp)
         with nogil:
             esc_vec_reset_all(&self.V, g, &o[0, 0], &m[0, 0])
+        esc_stop_bind(prev)
+        if esc_stop_flag_set(fp):
+            raise Stopped()
         self.reward[:] = 0
         self.terminated[:] = False
 
@@ -92,8 +106,16 @@ cdef class VecCore:
         cdef float[::1] r = self.reward
         cdef uint8_t[::1] t = self.terminated.view(np.uint8)
         cdef int64_t bad
+        flag = current_flag()  # kept referenced while the searches read it
+        cdef const int *fp = flag_address(flag)
+        if esc_stop_flag_set(fp):
+            raise Stopped()
+        cdef const int *prev = esc_stop_bind(fp)
         with nogil:
             bad = esc_vec_step(&self.V, &a[0], &o[0, 0], &m[0, 0], &r[0], &t[0])
+        esc_stop_bind(prev)
+        if esc_stop_flag_set(fp):
+            raise Stopped()
         return bad
 
     def games(self):

@@ -13,7 +13,7 @@ import escoba_sim
 
 PACKAGE = REPO / "escoba_sim"
 # docs/architecture.md, bottom first; modules on one layer do not import each other
-LAYERS = [["i18n", "errors"], ["files"], ["folders"], ["game"], ["strategies"], ["native", "_core", "_vec"], ["batch", "lineup"], ["hands", "env"], ["runs"],
+LAYERS = [["i18n", "errors"], ["files", "stops"], ["folders"], ["game"], ["strategies"], ["native", "_core", "_vec"], ["batch", "lineup"], ["hands", "env"], ["runs"],
           ["series"], ["tune", "bench", "_pgo_training"], ["output"], ["web"], ["cli"]]
 LAYER = {unit: i for i, units in enumerate(LAYERS) for unit in units}
 

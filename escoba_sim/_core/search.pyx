@@ -7,8 +7,11 @@ and ``play`` (strategies.compiled.CoreStrategy). ``evaluate_sample`` and ``evalu
 evaluator's searches (csrc/escoba_evaluate.h; hands.evaluate calls them); ``read_hands`` is the posterior
 over the other hands that ismcts' infer = 2 and the evaluator draw from (csrc/escoba_reading.h;
 hands.reading shows it). Each takes its position packed
-in one ``Position`` (common.pyx) and runs under the signal guard (guard.pxd): a search cut short by a
-signal whose handler did not stop the program is searched again, so no result depends on it.
+in one ``Position`` (common.pyx), searches without the GIL (its inputs copied into C structs first) and runs
+under the signal guard (guard.pxd): a search cut short by a signal whose handler did not stop the program is
+searched again, so no result depends on it. In a thread that runs under a Stop (escoba_sim/stops.py) the search
+also reads that Stop's flag: one set before or while it runs ends it and the call raises ``stops.Stopped``
+(nothing half-searched is returned).
 """
 
 from libc.stdint cimport uint64_t, int16_t
@@ -20,10 +23,13 @@ from .common cimport Position, c_players, c_position, c_rules
 from .csrc cimport (esc_capturing_cards, esc_decide_blow, esc_decide_move, esc_eval_exact, esc_eval_sample,
                     esc_hand, esc_init_tables, esc_move, esc_player, esc_read_marginals, esc_read_model, esc_rng,
                     esc_rules, esc_tbl, esc_tbl_init)
-from .guard cimport esc_guard_off, guard, stopped
+from .guard cimport attend, esc_guard_off, esc_stop_bind, esc_stop_flag_set, flag_address, guard, stopped
+
+from ..stops import ATTENTION, Stopped, current_flag
 
 if esc_init_tables() != 0:
     raise ImportError("escoba_sim._core: capture lookup tables have an unexpected size")
+attend(ATTENTION)
 
 
 cdef int _decider(rules, strategy, Position position, esc_rules *R, esc_player *pl, esc_hand *h) except -1:
@@ -48,16 +54,27 @@ def decide_move(rules, strategy, Position position, int seat, state):
     _decider(rules, strategy, position, &R, pl, &h)
     t.mask = h.table
     t.reach = h.reach
+    cdef uint64_t hand = h.hands[seat], cap = esc_capturing_cards(h.reach, h.hands[seat])
+    flag = current_flag()  # kept referenced while the search reads it
+    cdef const int *fp = flag_address(flag)
+    if esc_stop_flag_set(fp):
+        raise Stopped()
+    cdef const int *prev = esc_stop_bind(fp)
     cdef bint guarded = guard(pl, 1, False)
     try:
         while True:
             r.state = state
-            mv = esc_decide_move(&pl[0], &h, seat, &t, h.hands[seat], esc_capturing_cards(h.reach, h.hands[seat]), &r)
-            if not stopped():
+            with nogil:
+                mv = esc_decide_move(&pl[0], &h, seat, &t, hand, cap, &r)
+            again = stopped()
+            if esc_stop_flag_set(fp):
+                raise Stopped()
+            if not again:
                 break
     finally:
         if guarded:
             esc_guard_off()
+        esc_stop_bind(prev)
     return mv.card, mv.take, r.state
 
 
@@ -73,16 +90,27 @@ def decide_blow(rules, strategy, Position position, int seat, int card, state):
     _decider(rules, strategy, position, &R, pl, &h)
     h.pending = card
     esc_tbl_init(&t, h.table & ~((<uint64_t>1) << card))
+    cdef uint64_t take
+    flag = current_flag()  # kept referenced while the search reads it
+    cdef const int *fp = flag_address(flag)
+    if esc_stop_flag_set(fp):
+        raise Stopped()
+    cdef const int *prev = esc_stop_bind(fp)
     cdef bint guarded = guard(pl, 1, False)
     try:
         while True:
             r.state = state
-            take = esc_decide_blow(&pl[0], &h, seat, &t, card, &r)
-            if not stopped():
+            with nogil:
+                take = esc_decide_blow(&pl[0], &h, seat, &t, card, &r)
+            again = stopped()
+            if esc_stop_flag_set(fp):
+                raise Stopped()
+            if not again:
                 break
     finally:
         if guarded:
             esc_guard_off()
+        esc_stop_bind(prev)
     return take, r.state
 
 
@@ -122,16 +150,26 @@ def evaluate_sample(rules, int seat, Position position, options, *, bint blow, i
     cdef int16_t[:, ::1] o = out
     cdef esc_move *opts = _options(options)
     cdef uint64_t s = seed
+    flag = current_flag()  # kept referenced while the search reads it
+    cdef const int *fp = flag_address(flag)
+    if esc_stop_flag_set(fp):
+        free(opts)
+        raise Stopped()
+    cdef const int *prev = esc_stop_bind(fp)
     cdef bint guarded = guard(NULL, 1, True)
     try:
         while True:
             with nogil:
                 rc = esc_eval_sample(&h, seat, blow, opts, n, samples, c, rollout, prior, s, infer, mp, &o[0, 0]) if n and samples else 0
-            if not stopped():
+            again = stopped()
+            if esc_stop_flag_set(fp):
+                raise Stopped()
+            if not again:
                 break
     finally:
         if guarded:
             esc_guard_off()
+        esc_stop_bind(prev)
         free(opts)
     if rc != 0:
         raise MemoryError(f"not enough memory for {samples} samples of {n} options")
@@ -147,21 +185,32 @@ def evaluate_exact(rules, int seat, Position position, options, bint blow):
     if not blow:
         h.pending = -1
     cdef int n = len(options)
+    cdef const int *fp
+    cdef const int *prev
     cdef esc_move *opts = _options(options)
     cdef int *values = <int *> malloc(max(1, n) * sizeof(int))
     try:
         if values == NULL:
             raise MemoryError()
+        flag = current_flag()  # kept referenced while the search reads it
+        fp = flag_address(flag)
+        if esc_stop_flag_set(fp):
+            raise Stopped()
+        prev = esc_stop_bind(fp)
         guarded = guard(NULL, 1, True)
         try:
             while True:
                 with nogil:
                     esc_eval_exact(&h, seat, blow, opts, n, values)
-                if not stopped():
+                again = stopped()
+                if esc_stop_flag_set(fp):
+                    raise Stopped()
+                if not again:
                     break
         finally:
             if guarded:
                 esc_guard_off()
+            esc_stop_bind(prev)
         return [values[i] for i in range(n)]
     finally:
         free(opts)
@@ -188,8 +237,18 @@ def read_hands(rules, int seat, Position position, double temperature, double un
     cdef double[:, ::1] vv = values
     cdef uint64_t s = seed
     cdef int rc
-    with nogil:
-        rc = esc_read_marginals(&h, seat, &m, upto, s, &cv[0, 0], &vv[0, 0])
+    flag = current_flag()  # kept referenced while the reading reads it
+    cdef const int *fp = flag_address(flag)
+    if esc_stop_flag_set(fp):
+        raise Stopped()
+    cdef const int *prev = esc_stop_bind(fp)
+    try:
+        with nogil:
+            rc = esc_read_marginals(&h, seat, &m, upto, s, &cv[0, 0], &vv[0, 0])
+    finally:
+        esc_stop_bind(prev)
+    if esc_stop_flag_set(fp):
+        raise Stopped()
     if rc < 0:
         raise MemoryError("not enough memory to read the other hands")
     return cards[:rules.players], values[:rules.players], rc == 1
