@@ -119,7 +119,7 @@ def _seats(data: Any):
         seats = table_seats(rules.canonical(), [spec.canonical], teams=teams)
         check_budget(spec.for_rules(seats.rules))
     except (LineupError, StrategyError, RulesError) as e:
-        raise WebError(files.first_line(e)) from None
+        raise WebError(" ".join(str(e).split())[:300]) from None  # the whole reason: it names no file
     return seats
 
 
