@@ -161,6 +161,7 @@ def test_a_failed_save_keeps_the_record_pending_tells_the_page_and_is_saved_once
     state = new_game(client)
     state = move(client, state)
     aside = tmp_path / "aside"
+    out.mkdir(parents=True, exist_ok=True)
     out.rename(aside)
     out.write_text("not a folder")  # mkdir: [Errno 17] File exists
     state = play_to_the_end(client, state)
