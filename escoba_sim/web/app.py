@@ -197,7 +197,9 @@ class Pools:
         it. A full pool is a 503 (``Retry-After``); a budget spent is a 503 too, the game as before."""
         seconds, size = WORK[kind]
         if self.busy[kind] >= size:
-            raise Busy(kind)
+            busy = games.WebError(BUSY[kind], 503)
+            busy.retry_after = RETRY_AFTER
+            raise busy
         stop = Stop(deadline_seconds=seconds)
         if self.stopping:
             stop.set()
@@ -224,13 +226,6 @@ class Pools:
             watcher.cancel()
             self.stops.discard(stop)
             self.busy[kind] -= 1
-
-
-class Busy(Exception):
-    """A pool has no free worker: the request is answered 503 with ``Retry-After``."""
-
-    def __init__(self, kind: str):
-        self.kind = kind
 
 
 STOPPED = {"play": N_("the computer's move took longer than the server allows ({seconds} s), or the server is "
@@ -264,10 +259,10 @@ def create_app(out: str | Path = DEFAULT_OUT, *, samples: int = DEFAULT_SAMPLES,
                 data = await read_json(request) if request.method == "POST" else None
                 result = await pools.run(kind, request, functools.partial(handler, request, data))
             except games.WebError as e:
-                return error(e.said(page_language(request)), e.status)
-            except Busy as e:
-                return JSONResponse({"error": said(request, BUSY[e.kind])}, status_code=503,
-                                    headers={**HEADERS, "Retry-After": RETRY_AFTER})
+                response = error(e.said(page_language(request)), e.status)
+                if getattr(e, "retry_after", None):  # a full pool: when to ask again
+                    response.headers["Retry-After"] = e.retry_after
+                return response
             return JSONResponse(result, headers=HEADERS)
         return endpoint
 
@@ -418,8 +413,8 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, out: str | Path = 
     out = Path(out)
     sockaddr, family, hosts, open_to_any = listening_address(host, port, allow_hosts)
     app = create_app(out, samples=samples, hosts=hosts)
-    ip = sockaddr[0]
-    shown = "127.0.0.1" if ip in ("0.0.0.0", "::") else f"[{ip}]" if ":" in ip else ip
+    ip, name = sockaddr[0], host.strip()
+    shown = "127.0.0.1" if ip in ("0.0.0.0", "::") else f"[{name.strip('[]')}]" if ":" in name else name
     url = f"http://{shown}:{port}/"
     # bound here, before uvicorn starts, so that a busy port or a bad address is one OSError for the caller
     sock = socket.socket(family, socket.SOCK_STREAM)

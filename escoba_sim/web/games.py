@@ -152,6 +152,7 @@ class WebGame:
         self.used = time.monotonic()
         self._failing = False  # a save is failing: said once in the server's log, not at every retry
         self.closed = False
+        self._journaled = (0, 0, -1)  # what the journal holds: (pending, hand, moves of the hand in play or -1)
         self.deal(0)
 
     @property
@@ -208,7 +209,11 @@ class WebGame:
             self.pending.pop(0)
             if "unfinished" not in rec:
                 self.records.append(path.name)
-        self.saver.journal(self.id, self.pending + ([self.table.record(IN_PLAY)] if self.person_moved() and not self.closed else []))
+        in_play = self.person_moved() and not self.closed
+        mark = (len(self.pending), self.table.hand, len(self.st.moves) if in_play else -1)
+        if mark != self._journaled:  # a request that changed nothing (a state, a hint) writes nothing
+            self.saver.journal(self.id, self.pending + ([self.table.record(IN_PLAY)] if in_play else []))
+            self._journaled = mark
 
     def person_moved(self) -> bool:
         """Whether the person has made a move or a blow in the hand in play (and it has not ended)."""

@@ -5,15 +5,25 @@ not once per loop turn."""
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections import OrderedDict
 
+from .. import i18n
+from ..i18n import N_
+
 MAX_CONNECTIONS = 256  # open at once; past it the longest-waiting idle one is closed for the new one
 HEADER_SECONDS = 10  # a connection must send a request's headers within this (after it opens or answers)
 LOG_EVERY = 60  # seconds between two log lines of the same accept error
-BUSY_REPLY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 5\r\n"
-              b"connection: close\r\ncontent-length: 34\r\n\r\n{\"error\": \"too many connections\"}\n")
+# said before any request is read, so in the default language
+TOO_MANY = N_("the server has too many connections open: try again in a few seconds")
+
+
+def busy_reply() -> bytes:
+    body = json.dumps({"error": i18n.translation(i18n.DEFAULT).gettext(TOO_MANY)}).encode()
+    return (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 5\r\n"
+            b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(body), body))
 
 
 def guarded_protocol():
@@ -24,6 +34,7 @@ def guarded_protocol():
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     open_: OrderedDict = OrderedDict()
+    refusal = busy_reply()
     sweeping: list = []
 
     def sweep(loop) -> None:
@@ -42,7 +53,7 @@ def guarded_protocol():
             if len(open_) >= MAX_CONNECTIONS:
                 idle = next((c for c, since in open_.items() if since is not None), None)
                 if idle is None:
-                    transport.write(BUSY_REPLY)
+                    transport.write(refusal)
                     transport.close()
                     return
                 idle.transport.close()
