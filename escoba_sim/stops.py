@@ -2,12 +2,12 @@
 deadline), ``running_under`` to have the calling thread's searches honour it, and ``Stopped``, which a
 search that ended because its Stop was set raises instead of returning a half-searched choice.
 
-The compiled searches (``_core.search``: decide_move, decide_blow, the evaluator, read_hands; the vector
-env's opponents) run without the GIL and read two C flags through esc_stopping() (csrc/escoba_common.h):
-``ATTENTION``, this module's count of Stops that are set while a thread runs under them (one load while it
-is 0: the searches cost what they did), and then their own thread's Stop. The signal guard of the main
+The compiled searches (``_core.search``: decide_move, decide_blow, the evaluator, read_hands; the hand and
+game loops; the vector env's opponents) run without the GIL and read two C flags through esc_stopping()
+(csrc/escoba_common.h): ``ATTENTION``, this module's count of running_under blocks whose Stops are set (one
+load while it is 0: the searches cost what they did), and then their own thread's block's flag. The signal guard of the main
 thread (``_core/guard.pxd``) is apart from this and works as before. The reference engine's searches call
-``check()``. Imports nothing of the package but its error base."""
+``check()``. Imports nothing of the package but the error base and the catalogue."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ __all__ = ["Stop", "Stopped", "check", "running_under"]
 # a Stop that is set. Each compiled module points its C pointer at this array's one int at import; it is
 # written only under _lock.
 ATTENTION = array.array("i", [0])
-_lock = threading.Lock()
+# reentrant: a signal handler (a server's SIGTERM) may set a Stop while its own thread is inside a block's entry
+_lock = threading.RLock()
 _local = threading.local()  # .blocks: the thread's running_under blocks (_Block), innermost last
 
 
@@ -56,8 +57,9 @@ class Stop:
 
     def __init__(self, deadline_seconds: float | None = None):
         if deadline_seconds is not None and not (isinstance(deadline_seconds, int | float) and deadline_seconds >= 0):
-            raise EscobaError(N_("{parameter} must be a number of seconds (0 or more) or None, got {value}"),
-                              parameter=Parameter("deadline_seconds"), value=repr(deadline_seconds))
+            raise EscobaError(N_("{deadline_seconds} must be a number of seconds (0 or more) or None, got {value}"),
+                              parameter="deadline_seconds", deadline_seconds=Parameter("deadline_seconds"),
+                              value=repr(deadline_seconds))
         self.deadline_seconds = deadline_seconds
         self._set = False
         self._blocks: set[_Block] = set()  # the running_under blocks (any thread) that honour this Stop now
@@ -161,7 +163,7 @@ def running_under(stop: Stop) -> Iterator[Stop]:
     """In the calling thread, the searches run inside this block honour ``stop`` and the Stops of the blocks
     around it (raising ``Stopped`` once one is set); blocks nest, and the one before is restored on exit."""
     if not isinstance(stop, Stop):
-        raise EscobaError(N_("{parameter} must be a Stop, got {value}"), parameter=Parameter("stop"),
+        raise EscobaError(N_("{stop} must be a Stop, got {value}"), parameter="stop", stop=Parameter("stop"),
                           value=repr(stop))
     blocks = _blocks()
     block = _enter((*blocks[-1].stops, stop) if blocks else (stop,))

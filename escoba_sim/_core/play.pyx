@@ -10,7 +10,9 @@ allocate, so the returned ``Batch`` is identical to the reference engine's.
 The loops run in sub-batches and call ``PyErr_CheckSignals`` between them
 (with ``ismcts``, whose hands take tens of milliseconds or more, between every
 hand), so Ctrl-C and SIGTERM reach the caller's handler promptly instead of
-waiting for the whole call; an exception the handler raises ends the call.
+waiting for the whole call; an exception the handler raises ends the call. In a
+thread that runs under a Stop (escoba_sim/stops.py) the searches also read it: one
+set before or during the call ends it with ``stops.Stopped``.
 """
 
 from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t, int64_t
@@ -21,14 +23,16 @@ from cpython.exc cimport PyErr_CheckSignals
 from .common cimport any_slow, c_players, c_rules
 from .csrc cimport (ESC_DEAL_STREAM_VERSION, esc_hand_result, esc_impl_name, esc_impls, esc_init_tables,
                     esc_n_impls, esc_play_game, esc_play_hand_fn, esc_hand_fn, esc_player, esc_rules, esc_use_impl)
-from .guard cimport esc_guard_off, guard, stopped
+from .guard cimport attend, esc_guard_off, esc_stop_bind, esc_stop_flag_set, flag_address, guard, stopped
 
 from ..game import engine
 from ..game import rng as _rng
 from ..game import columns as result_columns
+from ..stops import ATTENTION, Stopped, current_flag
 
 if esc_init_tables() != 0:
     raise ImportError("escoba_sim._core: capture lookup tables have an unexpected size")
+attend(ATTENTION)
 
 # the deal stream the C shuffle implements (docs/engine.md, Shuffle) must be the reference's
 DEAL_STREAM_VERSION = ESC_DEAL_STREAM_VERSION
@@ -125,7 +129,12 @@ def play_hands(rules, strategies, seed, first, count):
     cdef int64_t start = 0, end, step = 1 if any_slow(strat, R.players) else CHECK_EVERY_HANDS
     cdef esc_play_hand_fn play_hand = esc_hand_fn(&R, strat)  # once per batch: the lineup is fixed
     cdef int dealer0
+    flag = current_flag()  # kept referenced while the searches read it
+    cdef const int *fp = flag_address(flag)
+    if esc_stop_flag_set(fp):
+        raise Stopped()
     cdef bint guarded = guard(strat, R.players, False)
+    cdef const int *prev = esc_stop_bind(fp)  # after the guard, which may raise
     try:
         while start < n:
             end = min(n, start + step)
@@ -135,7 +144,10 @@ def play_hands(rules, strategies, seed, first, count):
                     play_hand(&R, strat, c_seed, <uint64_t>(c_first + i), 0, dealer, &res)
                     _store_hand(&c, i, c_first + i, 0, &res)
                     dealer = 0 if dealer + 1 == R.players else dealer + 1
-            if stopped():  # searches were cut short and no handler stopped us: these hands again
+            again = guarded and stopped()  # (unguarded: the guard's stop is not this call's to take)
+            if esc_stop_flag_set(fp):
+                raise Stopped()
+            if again:  # searches were cut short and no handler stopped us: these hands again
                 dealer = dealer0
                 continue
             start = end
@@ -143,6 +155,7 @@ def play_hands(rules, strategies, seed, first, count):
     finally:
         if guarded:
             esc_guard_off()
+        esc_stop_bind(prev)
     return result_columns.Batch(cols)
 
 
@@ -221,7 +234,12 @@ def play_games(rules, strategies, seed, first, count):
     buf.check_each_hand = any_slow(strat, R.players)
     buf.stopped = False
     cdef int64_t start = 0, end, step = 1 if buf.check_each_hand else CHECK_EVERY_GAMES, n0
+    flag = current_flag()  # kept referenced while the searches read it
+    cdef const int *fp = flag_address(flag)
+    if esc_stop_flag_set(fp):
+        raise Stopped()
     cdef bint guarded = guard(strat, R.players, False)
+    cdef const int *prev = esc_stop_bind(fp)  # after the guard, which may raise
     try:
         while start < n and failed_game < 0:
             end = min(n, start + step)
@@ -243,7 +261,10 @@ def play_games(rules, strategies, seed, first, count):
                         gg_score[i, s] = scores[s]
             if buf.stopped:
                 raise _raised.pop()
-            if stopped():  # searches were cut short and no handler stopped us: these games again
+            again = guarded and stopped()  # (unguarded: the guard's stop is not this call's to take)
+            if esc_stop_flag_set(fp):
+                raise Stopped()
+            if again:  # searches were cut short and no handler stopped us: these games again
                 buf.n = n0
                 failed_game = -1
                 continue
@@ -258,6 +279,7 @@ def play_games(rules, strategies, seed, first, count):
     finally:
         if guarded:
             esc_guard_off()
+        esc_stop_bind(prev)
         free(buf.res)
         free(buf.game)
         free(buf.hand)

@@ -59,14 +59,14 @@ def decide_move(rules, strategy, Position position, int seat, state):
     cdef const int *fp = flag_address(flag)
     if esc_stop_flag_set(fp):
         raise Stopped()
-    cdef const int *prev = esc_stop_bind(fp)
     cdef bint guarded = guard(pl, 1, False)
+    cdef const int *prev = esc_stop_bind(fp)  # after the guard, which may raise
     try:
         while True:
             r.state = state
             with nogil:
                 mv = esc_decide_move(&pl[0], &h, seat, &t, hand, cap, &r)
-            again = stopped()
+            again = guarded and stopped()  # (unguarded: the guard's stop is not this call's to take)
             if esc_stop_flag_set(fp):
                 raise Stopped()
             if not again:
@@ -95,14 +95,14 @@ def decide_blow(rules, strategy, Position position, int seat, int card, state):
     cdef const int *fp = flag_address(flag)
     if esc_stop_flag_set(fp):
         raise Stopped()
-    cdef const int *prev = esc_stop_bind(fp)
     cdef bint guarded = guard(pl, 1, False)
+    cdef const int *prev = esc_stop_bind(fp)  # after the guard, which may raise
     try:
         while True:
             r.state = state
             with nogil:
                 take = esc_decide_blow(&pl[0], &h, seat, &t, card, &r)
-            again = stopped()
+            again = guarded and stopped()  # (unguarded: the guard's stop is not this call's to take)
             if esc_stop_flag_set(fp):
                 raise Stopped()
             if not again:
@@ -155,13 +155,13 @@ def evaluate_sample(rules, int seat, Position position, options, *, bint blow, i
     if esc_stop_flag_set(fp):
         free(opts)
         raise Stopped()
-    cdef const int *prev = esc_stop_bind(fp)
     cdef bint guarded = guard(NULL, 1, True)
+    cdef const int *prev = esc_stop_bind(fp)  # after the guard, which may raise
     try:
         while True:
             with nogil:
                 rc = esc_eval_sample(&h, seat, blow, opts, n, samples, c, rollout, prior, s, infer, mp, &o[0, 0]) if n and samples else 0
-            again = stopped()
+            again = guarded and stopped()  # (unguarded: the guard's stop is not this call's to take)
             if esc_stop_flag_set(fp):
                 raise Stopped()
             if not again:
@@ -196,13 +196,13 @@ def evaluate_exact(rules, int seat, Position position, options, bint blow):
         fp = flag_address(flag)
         if esc_stop_flag_set(fp):
             raise Stopped()
-        prev = esc_stop_bind(fp)
         guarded = guard(NULL, 1, True)
+        prev = esc_stop_bind(fp)  # after the guard, which may raise
         try:
             while True:
                 with nogil:
                     esc_eval_exact(&h, seat, blow, opts, n, values)
-                again = stopped()
+                again = guarded and stopped()  # (unguarded: the guard's stop is not this call's to take)
                 if esc_stop_flag_set(fp):
                     raise Stopped()
                 if not again:

@@ -29,6 +29,9 @@
   truncated), a wrong count of actions, and a seed that is not a whole number
   from 0 to 2^64-1. ``step`` before ``reset`` or any call after ``close()``
   raises ``RuntimeError``.
+- Under a Stop (``escoba_sim.stops.running_under``) that is set, ``reset`` and
+  ``step`` raise ``stops.Stopped``: the other seats' searches were cut short,
+  so the hands are no longer the seed's, and ``step`` then asks for ``reset``.
 - ``copy=False`` returns the environment's own buffers (overwritten by the
   next step) instead of copies: faster, as Gymnasium's ``copy`` flag.
 
@@ -52,6 +55,7 @@ from gymnasium.vector.utils import batch_space
 from ..game.rng import PLAY, SplitMix64, shuffled_deck
 from ..game.rules import parse_rules
 from ..native import PURE_ENV, CoreUnavailable, core, load_compiled
+from ..stops import Stopped
 from ..strategies import parse_strategy
 from . import actions
 from .actions import N_ACTIONS, ActionHand, SeatStrategy, hand_returns, whole_number
@@ -111,7 +115,11 @@ class EscobaVectorEnv(VectorEnv):
         if seed is None:
             seed = random.getrandbits(63)
         self._seed = whole_number(seed, "seed", 0, 2**64)  # 1.7 is refused, not truncated to 1
-        impl.reset(self._seed, 0)
+        try:
+            impl.reset(self._seed, 0)
+        except Stopped:
+            self._seed = None  # the other seats played cut-short searches: these hands are not the seed's
+            raise
         return self._obs(), {}
 
     def step(self, actions_):
@@ -119,7 +127,11 @@ class EscobaVectorEnv(VectorEnv):
         if self._seed is None:
             raise RuntimeError("call reset() before step()")
         acts = self._actions(actions_)
-        bad = impl.step(acts)
+        try:
+            bad = impl.step(acts)
+        except Stopped:
+            self._seed = None  # as in reset: step again only after a reset
+            raise
         if bad >= 0:
             legal = np.flatnonzero(self._impl.mask[bad]).tolist()
             raise ValueError(f"env {bad}: action {acts[bad]} is not legal now; legal actions: {legal} "

@@ -9,6 +9,7 @@ from ..game.cards import OROS_MASK, SEVENS_MASK, SIETE_OROS, mask_of
 from ..game.engine import HandState, Move, capture_options, majority_points
 from ..game.rng import SplitMix64
 from ..game.rules import Ruleset
+from ..stops import check as check_stop
 from .reference import HeuristicStrategy
 
 
@@ -121,6 +122,7 @@ class EndgameStrategy(HeuristicStrategy):
         return out
 
     def _moves_value(self, node: Node, seat: int, alpha, beta) -> int:
+        check_stop()  # a Stop the thread runs under (escoba_sim/stops.py), set: the search ends with Stopped
         moves = self.legal(node.rules, node.hands[seat], node.table)
         return self._choose(seat, moves, alpha, beta, lambda mv, a, b: self._played(node, seat, mv, a, b))
 

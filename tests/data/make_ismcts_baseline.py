@@ -82,8 +82,8 @@ def evaluations() -> list[dict]:
 
         def choose_move(self, st, moves, rng):
             if len(moves) > 1 and st.stock:
-                # uniform deals (voids=None), as the evaluator dealt them when this was recorded
-                e = evaluate_info(replace(InfoSet.of(st), voids=None), moves, samples=40, seed=len(out), c=4,
+                # uniform deals (no voids, no plays), as the evaluator dealt them when this was recorded
+                e = evaluate_info(replace(InfoSet.of(st), voids=None, plays=()), moves, samples=40, seed=len(out), c=4,
                                   rollout=0, prior=0)  # main's settings then
                 out.append({"values": [o.value for o in e.options], "spreads": [o.spread for o in e.options]})
             return self.inner.choose_move(st, moves, rng)

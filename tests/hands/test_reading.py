@@ -220,10 +220,12 @@ def test_trace_analyze_shows_the_reading_under_the_moves_and_in_json(cli):
 @CORE
 def test_the_evaluator_deals_from_the_posterior_when_the_default_ismcts_infers_2(monkeypatch):
     st = laid_under_capture_any()
-    base = evaluate_module.evaluate(st, samples=SAMPLES, seed=3)
-    _, temperature, uniform = opponent_model()
-    monkeypatch.setattr(evaluate_module, "opponent_model", lambda: (2, temperature, uniform))
+    infer, temperature, uniform = opponent_model()
+    assert infer == 2
     read = evaluate_module.evaluate(st, samples=SAMPLES, seed=3)
+    # the same evaluation dealing as infer=1 did: from the public voids only
+    monkeypatch.setattr(evaluate_module, "opponent_model", lambda: (1, temperature, uniform))
+    base = evaluate_module.evaluate(st, samples=SAMPLES, seed=3)
     assert read.margins.shape == base.margins.shape
     # the voids already say 5 to 10 are gone; the posterior also reweighs the holdings of 1 to 4
     assert not (read.margins == base.margins).all()

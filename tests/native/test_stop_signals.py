@@ -83,3 +83,47 @@ def test_a_signal_whose_handler_does_not_stop_changes_no_result():
     assert seen  # the handler ran (so searches were cut short and replayed)
     for k in clean:
         np.testing.assert_array_equal(clean[k], poked[k], err_msg=k)
+
+
+def test_a_signal_stops_the_main_threads_search_and_leaves_another_threads_search_alone():
+    # the signal guard's stop is the main thread's: while another thread searches (the page's computer, a
+    # hint), a signal (whose handler does not stop the program) still ends the main thread's guarded search at
+    # once (played again, unchanged), and the other search neither ends early nor takes that stop for its own.
+    # The main thread's search looks at its stop once per deal of 400 playouts (its options repeated), the
+    # other's every few playouts: it would see the stop first
+    from escoba_sim import _core
+    from escoba_sim.game import engine
+    from escoba_sim.game.cards import mask_of
+    from escoba_sim.game.rng import shuffled_deck
+    from escoba_sim.hands.evaluate import DEFAULT_C, evaluate
+
+    st = engine.new_hand(parse_rules("ludoteka"), shuffled_deck(3, 0, 0), 0)
+    position = _core.Position(hands=[mask_of(h) for h in st.hands], table=mask_of(st.table), piles=list(st.piles),
+                              escobas=list(st.escobas), stock_left=len(st.stock), dealer=st.dealer)
+    options = [(m.card, mask_of(m.take)) for m in engine.legal_moves(st)] * 100
+
+    def main_search():
+        return _core.evaluate_sample(st.rules, st.to_play, position, options, blow=False, samples=3000, c=DEFAULT_C,
+                                     seed=2)
+
+    other_alone, main_alone = evaluate(st, samples=60_000, seed=1).margins, main_search()
+    got, handled, killed = {}, [], []
+    worker = threading.Thread(target=lambda: got.update(other=evaluate(st, samples=60_000, seed=1).margins))
+
+    def kill():
+        killed.append(time.perf_counter())
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    before = signal.signal(signal.SIGTERM, lambda *_: handled.append(time.perf_counter()))
+    try:
+        worker.start()
+        threading.Timer(0.2, kill).start()
+        main = main_search()
+        worker.join(60)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert killed and handled, "the signal did not arrive during the searches"
+    # the handler runs when the main thread's search has ended (its stop taken), within a deal of the signal
+    assert handled[0] - killed[0] < 0.3, f"the main thread's search went on {handled[0] - killed[0]:.2f} s"
+    np.testing.assert_array_equal(main, main_alone)
+    np.testing.assert_array_equal(got["other"], other_alone)

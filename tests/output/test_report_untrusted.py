@@ -242,6 +242,7 @@ def test_a_run_manifest_that_is_a_fifo_never_blocks_the_report(folders, tmp_path
     r = subprocess.run([sys.executable, "-c", "from escoba_sim.cli import main; main()", "report", str(d)],
                        capture_output=True, text=True, timeout=120)
     # (the timeout above is the point: it used to block) the series' runs are verified before the page is made,
-    # so the FIFO is refused in one line that names it
+    # so the FIFO is refused in one line that names it and says how to rebuild that run (resume does, issue 36)
     assert r.returncode == 1 and r.stderr.strip().splitlines() == [
-        f"Error: {d / 'runs' / '01' / 'manifest.json'}: cannot read the manifest (not a regular file)"], r.stderr
+        f"Error: {d / 'runs' / '01' / 'manifest.json'}: cannot read the manifest (not a regular file); "
+        f"rebuild it with: escoba-sim resume {d}"], r.stderr

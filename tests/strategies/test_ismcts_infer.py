@@ -146,8 +146,9 @@ def test_infer_changes_the_play():
     base = "ismcts:iters=100,infer=0"
     assert not np.array_equal(_cards("ludoteka", base), _cards("ludoteka", "ismcts:iters=100,infer=1"))
     assert not np.array_equal(_cards("tradicional", base), _cards("tradicional", "ismcts:iters=100,infer=1"))
-    # the default infers: a bare budget plays as infer=1
-    assert np.array_equal(_cards("ludoteka", "ismcts:iters=100"), _cards("ludoteka", "ismcts:iters=100,infer=1"))
+    # the default reads the other hands (issue 34): a bare budget plays as infer=2, not as infer=1
+    assert np.array_equal(_cards("ludoteka", "ismcts:iters=100"), _cards("ludoteka", "ismcts:iters=100,infer=2"))
+    assert not np.array_equal(_cards("ludoteka", "ismcts:iters=100"), _cards("ludoteka", "ismcts:iters=100,infer=1"))
 
 
 @pytest.mark.parametrize("rules", ["ludoteka", "tradicional", "tradicional(players=3)", "cardgames"])
