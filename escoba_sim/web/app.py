@@ -377,7 +377,8 @@ class ServeError(EscobaError):
 def listening_address(host: str, port: int, allow_hosts: list[str] | None) -> tuple[tuple, int, list[str], bool]:
     """Where ``serve`` binds and what it answers: (socket address, family, the Host names allowed, whether
     any name is). Every loopback spelling (``127.0.0.1``, ``127.1``, ``127.0.0.2``, ``::1``, ``localhost``)
-    keeps the loopback names only; another address needs ``allow_hosts`` (``*``: any name, said as open).
+    keeps the loopback names (and ``allow_hosts``, a local proxy's, say); another address needs ``allow_hosts``
+    (``*``: any name, said as open).
     A name that does not resolve is an OSError; an empty ``host`` or a network one without names a
     ServeError."""
     if not isinstance(host, str) or not host.strip():
@@ -388,7 +389,7 @@ def listening_address(host: str, port: int, allow_hosts: list[str] | None) -> tu
     ip = ipaddress.ip_address(sockaddr[0].split("%")[0])
     literal = f"[{ip}]" if ip.version == 6 else str(ip)
     names = [*LOOPBACK_NAMES, literal, host.strip().lower() if ":" not in host else f"[{host.strip('[]')}]"]
-    if ip.is_loopback:
+    if ip.is_loopback and not allow_hosts:
         return sockaddr, family, list(dict.fromkeys(names)), False
     if not allow_hosts:
         raise ServeError(_("{host} {address} listens beyond this machine: give {allow_host} with each name people "

@@ -130,6 +130,7 @@ def test_a_network_address_needs_the_names_it_answers_and_an_empty_one_is_refuse
     assert TestClient(app, base_url="http://escoba.lan:8015").get("/").status_code == 200
     assert TestClient(app, base_url="http://evil.example:8015").get("/").status_code == 400
     assert listening_address("0.0.0.0", 8015, ["*"])[2:] == (["*"], True)
+    assert "proxy.local" in listening_address("127.0.0.1", 8015, ["proxy.local"])[2]  # a local proxy's name
 
 
 @pytest.mark.parametrize("seat", ["²", "①", "٣", "-1", "1.0", "", "123"])
