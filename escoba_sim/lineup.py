@@ -138,7 +138,11 @@ def table_seats(rules_text: str | GivenRules | None, vs: list[str], *, teams: bo
         if len(vs) > 2:
             raise LineupError(_("{teams}: give one {vs} (both opponents) or two (seat 1, seat 3)"), parameter="vs",
                               teams=Parameter("teams"), vs=Parameter("vs"))
-        rules = rules.replace(players=4, teams=True)
+        try:
+            rules = rules.replace(players=4, teams=True)
+        except RulesError as e:  # the rules' deal does not fit four hands (robo(hand_size=10))
+            raise LineupError(_("{name} with {teams}: {error}"), parameter="rules", name=Parameter("rules"),
+                              teams=Parameter("teams"), error=str(e)) from None
     elif partner:
         raise LineupError(_("{partner} needs {teams}"), parameter="partner", partner=Parameter("partner"),
                           teams=Parameter("teams"))

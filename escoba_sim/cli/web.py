@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..errors import EscobaError
 from ..i18n import translate as _
 from .errors import fail
 from .options import SAMPLES, out_option
@@ -22,13 +23,17 @@ Examples:
 @click.option("--port", "-p", type=click.IntRange(1, 65535), default=8015, show_default=True,
               help=_("Port to listen on."))
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help=_("Address to listen on; the default answers this machine only (0.0.0.0: every network)."))
+              help=_("Address to listen on; the default answers this machine only (0.0.0.0: every network, "
+                     "with --allow-host)."))
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help=_("A name the page answers when --host is not this machine's loopback (repeat it for each "
+                     "name people type; '*' answers any name: see docs/security.md)."))
 @click.option("--open", "open_browser", is_flag=True, help=_("Open the page in the default browser."))
 @out_option(_("Folder for the hand records of the page's games (one JSON file per hand)."), default="escoba-play",
             show_default=True)
 @click.option("--samples", type=SAMPLES, default=None,
               help=_("Deals of the unseen cards per hint and per analysed decision (default: the evaluator's, 4000)."))
-def serve(port, host, open_browser, out, samples):
+def serve(port, host, allow_hosts, open_browser, out, samples):
     # the help text is the command's (above), translated
     try:
         from ..web import app
@@ -40,12 +45,18 @@ def serve(port, host, open_browser, out, samples):
 
     check_out_folder(out)
 
-    def ready(url: str) -> None:
+    def ready(url: str, open_to_any: bool) -> None:
         click.echo(_("escoba-sim page at {url} (hand records in {out}/; Ctrl-C stops it)").format(url=url, out=out),
                    err=True)
+        if open_to_any:
+            click.echo(_("Warning: the page answers any host name (--allow-host '*'): a page of another site can "
+                         "reach it through DNS rebinding; name the hosts instead to close that"), err=True)
 
     try:
-        app.serve(host, port, out, open_browser=open_browser, samples=samples or DEFAULT_SAMPLES, on_ready=ready)
+        app.serve(host, port, out, open_browser=open_browser, samples=samples or DEFAULT_SAMPLES, on_ready=ready,
+                  allow_hosts=list(allow_hosts))
+    except EscobaError as e:
+        fail(e)
     except OSError as e:
         fail(_("cannot listen on {host}:{port} ({reason})").format(host=host, port=port, reason=e.strerror or e))
     except KeyboardInterrupt:

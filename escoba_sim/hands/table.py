@@ -214,22 +214,31 @@ class Table:
 
     # ------------------------------------------------------------ records
 
+    def record(self, unfinished: str | None = None) -> tuple[str, dict]:
+        """The hand's record and the stem of its name (``SEED-gG-hH``, ``-unfinished`` with ``unfinished``)."""
+        rec = make_record(self.st, seed=self.seed, game=self.game, hand=self.hand, unfinished=unfinished or False,
+                          strategies=self.strategies)
+        return f"{self.seed}-g{self.game}-h{self.hand}{'-unfinished' if unfinished else ''}", rec
+
     def save(self, unfinished: str | None = None) -> Path:
         """Save the hand as a record in ``out``: ``SEED-gG-hH.json``, or with ``unfinished`` (why it stopped:
         ``quit``, ``interrupted``, ``error: ...``) the hand in play as ``...-unfinished.json``; never over a
         file that exists (``-2``, ``-3``, ... instead). Raises ``SaveFailed``."""
-        rec = make_record(self.st, seed=self.seed, game=self.game, hand=self.hand, unfinished=unfinished or False,
-                          strategies=self.strategies)
-        stem = f"{self.seed}-g{self.game}-h{self.hand}{'-unfinished' if unfinished else ''}"
-        try:
-            self.out.mkdir(parents=True, exist_ok=True)
-            path, k = self.out / f"{stem}.json", 2
-            while path.exists() or path.is_symlink():
-                path, k = path.with_name(f"{stem}-{k}.json"), k + 1
-            files.write_text(path, json.dumps(rec, indent=2) + "\n", root=self.out)  # whole or not at all
-        except files.UntrustedFile as e:
-            raise SaveFailed(_("cannot save the hand record: {reason}"), cause=e, folder=self.out, reason=e) from None
-        except OSError as e:
-            raise SaveFailed(_("{path}: cannot save the hand record ({reason})"), cause=e, folder=self.out,
-                             path=self.out, reason=e.strerror or e) from None
-        return path
+        return write_record(self.out, *self.record(unfinished))
+
+
+def write_record(out: Path, stem: str, rec: dict) -> Path:
+    """Write the record ``rec`` into ``out`` as ``STEM.json``, never over a file that exists (``STEM-2.json``,
+    ...); whole or not at all. Raises ``SaveFailed``."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        path, k = out / f"{stem}.json", 2
+        while path.exists() or path.is_symlink():
+            path, k = path.with_name(f"{stem}-{k}.json"), k + 1
+        files.write_text(path, json.dumps(rec, indent=2) + "\n", root=out)  # whole or not at all
+    except files.UntrustedFile as e:
+        raise SaveFailed(_("cannot save the hand record: {reason}"), cause=e, folder=out, reason=e) from None
+    except OSError as e:
+        raise SaveFailed(_("{path}: cannot save the hand record ({reason})"), cause=e, folder=out,
+                         path=out, reason=e.strerror or e) from None
+    return path

@@ -9,10 +9,15 @@ validated here: a move names a card and the cards it takes, and must be one of t
 
 from __future__ import annotations
 
+import contextlib
+import copy
+import logging
 import re
 import secrets
+import shutil
 import threading
-from collections import OrderedDict
+import time
+from collections import OrderedDict, deque
 from pathlib import Path
 from typing import Any
 
@@ -27,17 +32,32 @@ from ..hands.evaluate import DEFAULT_SAMPLES, MAX_SAMPLES, EvaluationError, form
 from ..hands.reading import format_reading, sweep_json, sweep_line
 from ..hands.record import score_json
 from ..hands.review import AnalysisError, analyze_record
-from ..hands.table import Event, SaveFailed, Table
+from ..hands.table import Event, SaveFailed, Table, write_record
 from ..i18n import N_
 from ..lineup import PERSON_SEAT, LineupError, table_seats
-from ..strategies import StrategyError, parse_strategy
+from ..stops import Stopped
+from ..strategies import StrategyError, format_number, parse_strategy
 from ..strategies.registry import BUILTINS
 
-MAX_GAMES = 32  # games kept in memory; the least recently used one goes first
+log = logging.getLogger("escoba_sim.web")
+
+MAX_GAMES = 64  # games kept in memory in all
+CLIENT_GAMES = 16  # games kept for one client address; its own least recently used one goes first
+IDLE_SECONDS = 15 * 60  # a game untouched this long may make room for another client's new game
+RECORDS_PER_HOUR = 600  # records one client's games may write in an hour (a person plays a few dozen hands)
+MIN_FREE_BYTES = 64 * 1024 * 1024  # no new game when the folder's disk has less room than this
+JOURNAL = ".in-play"  # the folder (inside the server's) of the hands in play, one file per game
+# The page's bounds on a computer opponent's search, below the registry's (the terminal's): a move of the
+# computer at these bounds takes well under a second on one core, and the server's wall budget (app.py)
+# stops whatever is left; searching built-ins not named here are bounded by the registry alone (cheap).
+PAGE_LIMITS = {"ismcts": {"iters": 20_000, "exact": 8, "leaf": 12}, "endgame": {"max_cards": 8}}
 MAX_TEXT = 200  # the longest ruleset or strategy text a request may give
 HINT_OPTIONS = 3  # as play's `?`
 # the names the server makes (SEED-g0-hH.json) and play's (SEED-gG-hH[-unfinished][-K].json): the only names
 # a request may read back
+IN_PLAY = "interrupted: the server stopped"  # why a hand recovered from the journal ended
+# a journal's file: the game's id (secrets.token_urlsafe(12))
+JOURNAL_NAME = re.compile(r"^[A-Za-z0-9_-]{16}\.json$")
 RECORD_NAME = re.compile(r"^[0-9]{1,20}-g[0-9]{1,20}-h[0-9]{1,5}(-unfinished)?(-[0-9]{1,4})?\.json$")
 
 
@@ -96,24 +116,43 @@ def _seats(data: Any):
     if spec.plugin is not None:
         raise WebError(N_("`{vs}` is a plugin: the page plays the built-in strategies only"), vs=vs)
     try:
-        return table_seats(rules.canonical(), [spec.canonical], teams=teams)
-    except (LineupError, StrategyError) as e:
-        raise WebError(files.first_line(e)) from None
+        seats = table_seats(rules.canonical(), [spec.canonical], teams=teams)
+        check_budget(spec.for_rules(seats.rules))
+    except (LineupError, StrategyError, RulesError) as e:
+        raise WebError(" ".join(str(e).split())[:300]) from None  # the whole reason: it names no file
+    return seats
+
+
+def check_budget(spec) -> None:
+    """Refuse (422) an opponent whose search is over the page's bounds (``PAGE_LIMITS``), naming the bound."""
+    for key, limit in PAGE_LIMITS.get(spec.name, {}).items():
+        value = dict(spec.params).get(key)
+        if value is not None and value > limit:
+            raise WebError(N_("`{name}`: the page allows `{key}` up to {limit}, got {value} (the terminal's play "
+                              "allows more)"), 422, name=spec.name, key=key, limit=f"{limit:,}",
+                           value=format_number(value))
 
 
 class WebGame:
     """One game (hands to the ruleset's target, or one hand when it has none) between the person and the
     computer seats, at a ``Table``. Methods change it under its lock; ``state`` is what the page draws."""
 
-    def __init__(self, game_id: str, request: Any, out: Path, samples: int = DEFAULT_SAMPLES, seed: int | None = None):
-        self.id, self.out, self.samples = game_id, out, samples
+    def __init__(self, game_id: str, request: Any, out: Path, samples: int = DEFAULT_SAMPLES, seed: int | None = None,
+                 *, saver: Saver | None = None, client: str = "local"):
+        self.id, self.out, self.samples, self.client = game_id, out, samples, client
+        self.saver = saver or Saver(out)
         self.seats = _seats(request)
         self.rules = self.seats.rules
         self.seed = draw_seed() if seed is None else seed
         self.table = Table(self.rules, self.seats.specs, self.seed, out, samples=samples,
                            single_hand=not self.rules.target)
         self.records: list[str] = []  # the names of this game's saved records, hand by hand
+        self.pending: list[tuple[str, dict]] = []  # records whose save failed (stem, record): tried again
         self.lock = threading.Lock()
+        self.used = time.monotonic()
+        self._failing = False  # a save is failing: said once in the server's log, not at every retry
+        self.closed = False
+        self._journaled = (0, 0, -1)  # what the journal holds: (pending, hand, moves of the hand in play or -1)
         self.deal(0)
 
     @property
@@ -123,16 +162,70 @@ class WebGame:
 
     # ------------------------------------------------------------ play
 
+    @contextlib.contextmanager
+    def _or_as_before(self):
+        """The table as it was if the computer's search is stopped (its budget spent, the client gone, the
+        server stopping): the person's move is taken back with the replies begun, never half applied."""
+        t = self.table
+        if not hasattr(t, "st"):
+            yield
+            return
+        saved = dict(t.__dict__)
+        st, rng, history, events = copy.deepcopy(t.st), t.rng.state, list(t.history), list(t.events)
+        try:
+            yield
+        except Stopped:
+            t.__dict__.clear()
+            t.__dict__.update(saved)
+            t.st, t.history, t.events = st, history, events
+            t.rng.state = rng
+            raise
+
     def deal(self, hand: int) -> None:
-        self.table.deal(0, hand)
-        self.table.advance()
+        with self._or_as_before():
+            self.table.deal(0, hand)
+            self.table.advance()
         self.keep_finished()
 
     def keep_finished(self) -> None:
-        """A hand that has just ended is saved (its name joins ``records``)."""
+        """A hand that has just ended is saved (its name joins ``records``); a save that fails is kept
+        pending (``unsaved`` in the state) and tried again at the next request and when the game goes."""
         if self.table.st.over:
-            self.records.append(self.save().name)
+            self.pending.append(self.table.record())
+        self.flush()
 
+    def flush(self) -> None:
+        """Write the pending records (oldest first), then the journal of what is still in memory only."""
+        while self.pending:
+            stem, rec = self.pending[0]
+            try:
+                path = self.saver.write(stem, rec, self.client)
+            except SaveFailed as e:
+                if not self._failing:
+                    log.warning("escoba-sim serve: %s (kept in memory, tried again)", files.first_line(e))
+                self._failing = True
+                break
+            self._failing = False
+            self.pending.pop(0)
+            if "unfinished" not in rec:
+                self.records.append(path.name)
+        in_play = self.person_moved() and not self.closed
+        mark = (len(self.pending), self.table.hand, len(self.st.moves) if in_play else -1)
+        if mark != self._journaled:  # a request that changed nothing (a state, a hint) writes nothing
+            self.saver.journal(self.id, self.pending + ([self.table.record(IN_PLAY)] if in_play else []))
+            self._journaled = mark
+
+    def person_moved(self) -> bool:
+        """Whether the person has made a move or a blow in the hand in play (and it has not ended)."""
+        return not self.st.over and any(m.player == PERSON_SEAT for m in self.st.moves)
+
+    def close(self, reason: str) -> None:
+        """The game leaves memory (made room for another, the server stops): its hand in play is saved as
+        unfinished when the person moved in it; what cannot be saved stays in the journal for a restart."""
+        if self.person_moved() and not self.closed:
+            self.pending.append(self.table.record(reason))
+        self.closed = True  # said once: a second close saves nothing more
+        self.flush()
     def decision(self) -> tuple[str, list]:
         """("blow", [None, *blows]), ("move", legal moves), or ("over", [])."""
         return self.table.decision()
@@ -152,7 +245,8 @@ class WebGame:
             probe = Move(PERSON_SEAT, card, take, escoba=bool(take) and set(take) == set(self.st.table))
             reason = engine.explain_illegal(self.st, probe, options).replace(f"seat {PERSON_SEAT}'s hand", "your hand")
             raise WebError(reason, 409)
-        self.table.play(found[0])
+        with self._or_as_before():
+            self.table.play(found[0])
         self.keep_finished()
 
     def blow(self, data: Any) -> None:
@@ -164,6 +258,7 @@ class WebGame:
         if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(options):
             raise WebError(N_("`option` must be a number from 0 to {last}"), last=len(options) - 1)
         self.table.blow(options[k])
+        self.flush()
 
     def undo(self) -> None:
         """Take back the person's blow of this turn, or else their last move and the replies to it."""
@@ -171,6 +266,7 @@ class WebGame:
             raise WebError(N_("the hand is over: nothing to take back"), 409)
         if self.table.undo() is None:
             raise WebError(N_("nothing to take back in this hand"), 409)
+        self.flush()
 
     def hint(self, lang: str = i18n.DEFAULT) -> dict[str, Any]:
         """The evaluator's best options of the person's decision, as ``play``'s ``?`` gives them, and what the
@@ -209,19 +305,6 @@ class WebGame:
         """The game ends when one side alone reaches the target (a ruleset without one: after one hand)."""
         return self.table.game_over
 
-    def save(self, unfinished: str | None = None) -> Path:
-        try:
-            return self.table.save(unfinished)
-        except SaveFailed as e:
-            raise WebError(N_("cannot save the hand record: {reason}"), 500, reason=files.first_line(e.cause)) from None
-
-    def save_unfinished(self, reason: str) -> str | None:
-        """Save the hand in play as ``...-unfinished.json`` (as ``play`` does for a hand cut short), when it has
-        begun and not ended; returns the file's name."""
-        if self.st.over or not self.st.moves:
-            return None
-        return self.save(reason).name
-
     # ------------------------------------------------------------ what the page draws
 
     def state(self) -> dict[str, Any]:
@@ -244,6 +327,7 @@ class WebGame:
             "stock": len(st.stock), "sides": sides, "events": [_event_json(e) for e in t.events], "decision": kind,
             "options": [_option_json(m) for m in options], "can_undo": t.can_undo,
             "hand_over": st.over, "game_over": self.game_over, "records": list(self.records),
+            "unsaved": len(self.pending),
         }
         if st.over:
             out["score"] = score_json(r, st.result)
@@ -316,37 +400,135 @@ def analyze(data: Any, seats: list[int] | None, samples: int) -> dict[str, Any]:
             "players": [t.to_json() for t in an.totals()]}
 
 
-class GameStore:
-    """The games in memory, by id: at most ``limit``; a new game past it drops the least recently used
-    (its finished hands are saved already)."""
+class Saver:
+    """Writes the records of the server's folder: under names the table makes, at most ``RECORDS_PER_HOUR``
+    per client, and the journal of the hands in play (``JOURNAL``/GAME.json: the unfinished record of a hand
+    in which the person moved and the records not yet saved), so a crash or SIGKILL loses at most the move
+    being made; ``recover`` turns a journal left by a server that died into records."""
 
-    def __init__(self, out: Path, limit: int = MAX_GAMES, samples: int = DEFAULT_SAMPLES):
+    def __init__(self, out: Path):
+        self.out = out
+        self.lock = threading.Lock()
+        self.written: dict[str, deque] = {}
+
+    def write(self, stem: str, rec: dict, client: str = "local") -> Path:
+        path = write_record(self.out, stem, rec)
+        with self.lock:
+            times = self.written.setdefault(client, deque())
+            times.append(time.monotonic())
+        return path
+
+    def written_last_hour(self, client: str) -> int:
+        with self.lock:
+            times = self.written.get(client)
+            if not times:
+                return 0
+            while times and times[0] < time.monotonic() - 3600:
+                times.popleft()
+            return len(times)
+
+    def journal(self, game_id: str, entries: list[tuple[str, dict]]) -> None:
+        """What game ``game_id`` holds only in memory (whole or not at all, through ``files``); nothing: no file."""
+        path = self.out / JOURNAL / f"{game_id}.json"
+        try:
+            if not entries:
+                if path.is_file():
+                    path.unlink()
+                return
+            files.make_dirs(path.parent, self.out)
+            files.write_json(path, {"records": [{"stem": stem, "record": rec} for stem, rec in entries]},
+                             root=self.out, finite=True)
+        except (OSError, files.UntrustedFile, ValueError) as e:
+            log.warning("escoba-sim serve: cannot journal the hand in play: %s", files.first_line(e))
+
+    def recover(self) -> list[str]:
+        """Write as records what journals of an earlier server hold (it died: SIGKILL, a crash, power); a
+        journal is removed once all of it is written. Returns the names written."""
+        folder = self.out / JOURNAL
+        if not folder.is_dir() or folder.is_symlink():
+            return []
+        names = []
+        for path in sorted(folder.iterdir()):
+            if not JOURNAL_NAME.match(path.name) or path.is_symlink() or not path.is_file():
+                continue
+            try:
+                entries = files.read_json(path, limit=files.MiB, finite=True)["records"]
+                for entry in entries:
+                    stem, rec = entry["stem"], entry["record"]
+                    if not isinstance(rec, dict) or not RECORD_NAME.match(f"{stem}.json"):
+                        raise ValueError(f"{path.name}: not a journal of the server's")
+                for entry in entries:
+                    names.append(write_record(self.out, entry["stem"], entry["record"]).name)
+                path.unlink()
+            except (OSError, files.UntrustedFile, ValueError, KeyError, TypeError, SaveFailed) as e:
+                log.warning("escoba-sim serve: cannot recover %s: %s", path.name, files.first_line(e))
+        return names
+
+
+class GameStore:
+    """The games in memory, by id: at most ``limit`` in all and ``client_limit`` per client address. A new
+    game past a client's own limit drops that client's least recently used game; past the total it drops
+    the least recently used game nobody has moved in, or one untouched for ``IDLE_SECONDS``, and else is
+    refused (429). A game dropped is saved as unfinished only if the person moved in its hand in play."""
+
+    def __init__(self, out: Path, limit: int = MAX_GAMES, samples: int = DEFAULT_SAMPLES,
+                 client_limit: int = CLIENT_GAMES):
         if not 1 <= samples <= MAX_SAMPLES:
             raise ValueError(f"samples must be 1 to {MAX_SAMPLES:,}")
-        self.out, self.limit, self.samples = out, limit, samples
+        self.out, self.limit, self.samples, self.client_limit = out, limit, samples, client_limit
         self.games: OrderedDict[str, WebGame] = OrderedDict()
         self.lock = threading.Lock()
+        self.saver = Saver(out)
+        self.recovered = self.saver.recover()
 
-    def new(self, request: Any) -> WebGame:
-        game = WebGame(secrets.token_urlsafe(12), request, self.out, self.samples)
+    def check_room(self, client: str) -> None:
+        """Refuse a new game when the client has written its share of records this hour (429) or the
+        folder's disk is nearly full (507)."""
+        if self.saver.written_last_hour(client) >= RECORDS_PER_HOUR:
+            raise WebError(N_("your games have saved {count} hand records this hour, the most the server "
+                              "takes: try again later"), 429, count=RECORDS_PER_HOUR)
+        folder = self.out
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        try:
+            free = shutil.disk_usage(folder).free
+        except OSError:
+            return
+        if free < MIN_FREE_BYTES:
+            raise WebError(N_("the server's disk is nearly full: no new game until room is made"), 507)
+
+    def new(self, request: Any, client: str = "local") -> WebGame:
+        self.check_room(client)
+        game = WebGame(secrets.token_urlsafe(12), request, self.out, self.samples, saver=self.saver, client=client)
+        now = time.monotonic()
         with self.lock:
+            mine = [g for g in self.games.values() if g.client == client]  # least recently used first
+            dropped = mine[:max(0, len(mine) + 1 - self.client_limit)]
+            for g in dropped:
+                del self.games[g.id]
+            for g in list(self.games.values()):
+                if len(self.games) < self.limit:
+                    break
+                if not g.person_moved() or now - g.used > IDLE_SECONDS:
+                    del self.games[g.id]
+                    dropped.append(g)
+            if len(self.games) >= self.limit:
+                raise WebError(N_("the server is full ({count} games in play): try again in a few minutes"), 429,
+                               count=len(self.games))
             self.games[game.id] = game
-            dropped = [self.games.popitem(last=False)[1] for _ in range(len(self.games) - self.limit)]
-        for old in dropped:  # its hand in play is kept on disk, as play keeps a hand cut short
+        for old in dropped:
             with old.lock:
-                old.save_unfinished("quit: the server kept newer games")
+                old.close("quit: the server kept newer games")
         return game
 
     def close(self) -> None:
-        """The server stops: every hand in play is saved as unfinished, so a restart loses none."""
+        """The server stops: every hand in play the person moved in is saved as unfinished (and what cannot be
+        saved stays in the journal), so a restart loses none."""
         with self.lock:
             games, self.games = list(self.games.values()), OrderedDict()
         for game in games:
             with game.lock:
-                try:
-                    game.save_unfinished("interrupted: the server stopped")
-                except WebError:  # a full disk: the other hands are still saved
-                    pass
+                game.close(IN_PLAY)
 
     def get(self, game_id: str) -> WebGame:
         with self.lock:
@@ -354,4 +536,11 @@ class GameStore:
             if game is None:
                 raise WebError(N_("no such game (the server keeps the most recent games only): start a new one"), 404)
             self.games.move_to_end(game_id)
+            game.used = time.monotonic()
             return game
+
+    @property
+    def unsaved(self) -> int:
+        """Records held in memory only (their save failed), over every game."""
+        with self.lock:
+            return sum(len(g.pending) for g in self.games.values())

@@ -47,6 +47,8 @@ WORDS = {
     "position": N_("Position before decision {n} (seat {seat})"),
     "error": N_("Error: {message}"),
     "no_records": N_("No saved hands yet."),
+    "unsaved": N_("{n} hand record(s) could not be saved yet: the server keeps them and tries again at your "
+                  "next move"),
     "total_loss": N_("{who}: {choices} decisions with a choice, total loss {loss}; blunders {blunders}, "
                      "mistakes {mistakes}, inaccuracies {inaccuracies}"),
     "blunder": N_("blunder"),

@@ -380,3 +380,17 @@ def test_unfinished_marks_are_read_sensibly(cli, tmp_path):
         f.write_text(json.dumps(dict(cut, unfinished=bad)))
         r = CliRunner().invoke(main, ["replay", str(f)])
         assert "field `unfinished` must be one line" in error_line(r, 2)
+
+
+# ---------------------------------------------------------------- issue 36, finding 7: rules that seat no teams
+
+def test_play_teams_with_rules_whose_deal_does_not_fit_four_hands_is_one_line_naming_rules(tmp_path):
+    with pytest.raises(LineupError, match="deck holds 40") as e:
+        table_seats("robo(hand_size=10)", ["greedy"], teams=True)
+    assert e.value.parameter == "rules"
+    r = subprocess.run([sys.executable, "-m", "escoba_sim.cli", "play", "--vs", "greedy", "--teams", "--rules",
+                        "robo(hand_size=10)", "--out", str(tmp_path)], capture_output=True, text=True,
+                       stdin=subprocess.DEVNULL, timeout=60, env={**os.environ, "ESCOBA_SIM_LANG": "en"})
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.strip().splitlines() == ["Error: --rules with --teams: hand_size/table_size: 4 x 10 cards plus 4 "
+                                             "on the table deals 44 cards, but the deck holds 40"]

@@ -125,9 +125,9 @@ def test_games_in_several_tabs_keep_their_own_state_and_memory_is_bounded(client
     r = client.get(f"/api/games/{b['id']}")
     assert r.status_code == 404 and "new one" in r.json()["error"]
     assert client.get(f"/api/games/{a['id']}").status_code == 200
-    # b's hand had begun (you deal hand 0, so the computer played first): kept on disk as unfinished
-    saved = client.get("/api/records").json()["records"]
-    assert len(saved) == 1 and saved[0].endswith("-unfinished.json")
+    # b's hand had begun (you deal hand 0, so the computer played first) but the person never moved in it:
+    # nothing of it is worth a file (tests/web/test_limits.py: a flood of new games writes none)
+    assert client.get("/api/records").json()["records"] == []
 
 
 def test_a_server_that_stops_saves_the_hands_in_play_as_unfinished(tmp_path):

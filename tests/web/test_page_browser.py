@@ -203,3 +203,36 @@ def test_the_hint_shows_what_the_other_seat_probably_holds(server, browser, tmp_
     page.locator("#hint-box").screenshot(path=str(tmp_path / f"hint-{width}.png"))
     page.screenshot(path=str(tmp_path / f"page-{width}.png"), full_page=True)
     assert page.errors == []
+
+
+def test_a_hand_whose_save_fails_is_said_unsaved_without_a_path_and_saved_at_the_next_move(server, browser,
+                                                                                            tmp_path):
+    url, out = server
+    page = open_page(browser, url, 1280, 800)
+    page.select_option("#vs", "greedy")
+    page.click("#start")
+    page.wait_for_selector("#hand .card-button")
+    wait_idle(page)
+    out.mkdir(parents=True, exist_ok=True)
+    before = set(out.glob("*.json"))
+    aside = tmp_path / "aside"
+    out.rename(aside)
+    out.write_text("in the way")  # the folder cannot be made: [Errno 17] File exists
+    try:
+        for _ in range(60):
+            if "hand is over" in page.inner_text("#prompt"):
+                break
+            click_a_move(page)
+            wait_idle(page)
+        assert page.is_visible("#unsaved") and "could not be saved" in page.inner_text("#unsaved")
+        assert page.is_hidden("#analyse") and page.is_hidden("#download")
+        text = page.inner_text("body")
+        assert str(out) not in text and "Errno" not in text
+    finally:
+        out.unlink()
+        aside.rename(out)
+    page.click("#next")  # the next request saves it
+    wait_idle(page)
+    assert page.is_hidden("#unsaved")
+    assert len(set(out.glob("*-h0.json")) - before) == 1
+    assert page.errors == []

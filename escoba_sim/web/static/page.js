@@ -124,9 +124,13 @@ function draw(state) {
   document.getElementById("undo").disabled = !game.can_undo;
   document.getElementById("hint").disabled = game.decision === "over";
   document.getElementById("next").hidden = !(game.hand_over && !game.game_over);
-  document.getElementById("analyse").hidden = !game.hand_over;
+  // a record whose save failed is kept by the server and tried again: until then this hand has no file
+  const unsaved = document.getElementById("unsaved");
+  unsaved.hidden = !game.unsaved;
+  unsaved.textContent = game.unsaved ? say("unsaved", {n: game.unsaved}) : "";
+  document.getElementById("analyse").hidden = !game.hand_over || game.unsaved > 0;
   const link = document.getElementById("download");
-  const last = game.hand_over ? game.records[game.records.length - 1] : null;
+  const last = game.hand_over && !game.unsaved ? game.records[game.records.length - 1] : null;
   link.hidden = !last;
   if (last) { link.href = `/records/${encodeURIComponent(last)}`; link.setAttribute("download", last); }
 
