@@ -13,6 +13,7 @@ from .errors import fail, render
 from .options import (
     COUNT,
     chunk_option,
+    echo_fitted,
     emit_json,
     jobs_option,
     json_option,
@@ -80,10 +81,10 @@ def run(*, strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairi
     spec = make_spec(strategy, vs, given, count, hands=hands_mode, teams=teams, pairing=pairing,
                      seed=seed, chunk_size=chunk or 0, sprt=sprt_spec, save_hands=save_hands)
     if seed is None:
-        click.echo(_("seed {seed} (drawn at random; pass --seed {seed} to repeat this run)").format(seed=spec.seed),
-                   err=True)
+        echo_fitted(_("seed {seed} (drawn at random; pass --seed {seed} to repeat this run)").format(seed=spec.seed),
+                    err=True)
     if spec.played != count:
-        click.echo(_("note: -n {count} rounded up to {played} ({deals} deals x {rotations} rotations)").format(
+        echo_fitted(_("note: -n {count} rounded up to {played} ({deals} deals x {rotations} rotations)").format(
                        count=f"{count:,}", played=f"{spec.played:,}", deals=f"{spec.deals:,}", rotations=spec.rotations),
                    err=True)
     argv = ["run", *sys.argv[2:]] if len(sys.argv) > 1 and sys.argv[1] == "run" else []

@@ -446,6 +446,8 @@ def side_label(rules: Ruleset, side: int, strategies: list[str] | None = None) -
     if not strategies or side >= len(strategies):
         return _("seat {seat}").format(seat=side)
     name = strategies[side]
+    if name == "person":  # the person's seat of a record from `play` (hands.table.PERSON), in the language shown
+        return _("seat {seat} {strategy}").format(seat=side, strategy=_("person"))
     if ".py:" not in name and ".toml" not in name:  # a file named in a record is shown, never read or run
         try:  # the record keeps canonical specs (every weight); a person reads the short form
             from ..strategies import parse_strategy
