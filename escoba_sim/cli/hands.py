@@ -14,7 +14,6 @@ from .errors import fail, render
 from .options import (
     COUNT,
     SAMPLES,
-    echo_fitted,
     emit_json,
     fitted,
     json_option,
@@ -117,8 +116,8 @@ def trace(*, strategy, vs, seed, game, hand_index, old_hand_index, deck, dealer,
         from ..game.rng import draw_seed
 
         seed = draw_seed()
-        echo_fitted(_("seed {seed} (drawn at random; pass --seed {seed} to see this hand again)").format(seed=seed),
-                    err=True)
+        click.echo(_("seed {seed} (drawn at random; pass --seed {seed} to see this hand again)").format(seed=seed),
+                   err=True)
     if dealer is not None and dealer >= ruleset.players:
         fail(_("--dealer: {dealer} is not a seat (0 to {last} with {players} players)").format(
             dealer=dealer, last=ruleset.players - 1, players=ruleset.players))
@@ -289,8 +288,8 @@ def play(*, vs, teams, partner, rules_text, seed, count, hands_mode, out, sample
         from ..game.rng import draw_seed
 
         seed = draw_seed()
-        echo_fitted(_("seed {seed} (drawn at random; pass --seed {seed} to see these deals again)").format(seed=seed),
-                    err=True)
+        click.echo(_("seed {seed} (drawn at random; pass --seed {seed} to see these deals again)").format(seed=seed),
+                   err=True)
     colour = sys.stdout.isatty() if colour is None else colour
     ask, say = terminal_io(colour)
     session = Session(seats, seed, Path(out), ask=ask, say=say, colour=colour, samples=samples or DEFAULT_SAMPLES)

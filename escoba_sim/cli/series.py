@@ -13,7 +13,6 @@ from .options import (
     COUNT,
     STRATEGY,
     chunk_option,
-    echo_fitted,
     jobs_option,
     json_option,
     out_option,
@@ -49,7 +48,7 @@ def _folder(kind: str, out: str | None, seed: int | None, drawn: str) -> tuple[s
         out = default_folder(kind, seed)
     if seed is None:
         seed = draw_seed()
-        echo_fitted(drawn.format(seed=seed), err=True)
+        click.echo(drawn.format(seed=seed), err=True)
     if named:
         click.echo(_("results go to {out}/ (choose another folder with --out)").format(out=out), err=True)
     return out, seed
