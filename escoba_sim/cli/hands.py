@@ -116,7 +116,7 @@ def trace(*, strategy, vs, seed, game, hand_index, old_hand_index, deck, dealer,
         from ..game.rng import draw_seed
 
         seed = draw_seed()
-        click.echo(_("seed {seed} (drawn at random; pass --seed {seed} to see this hand again)").format(seed=seed),
+        click.echo(_("seed drawn at random; to see this hand again: --seed {seed}").format(seed=seed),
                    err=True)
     if dealer is not None and dealer >= ruleset.players:
         fail(_("--dealer: {dealer} is not a seat (0 to {last} with {players} players)").format(
@@ -288,7 +288,7 @@ def play(*, vs, teams, partner, rules_text, seed, count, hands_mode, out, sample
         from ..game.rng import draw_seed
 
         seed = draw_seed()
-        click.echo(_("seed {seed} (drawn at random; pass --seed {seed} to see these deals again)").format(seed=seed),
+        click.echo(_("seed drawn at random; to see these deals again: --seed {seed}").format(seed=seed),
                    err=True)
     colour = sys.stdout.isatty() if colour is None else colour
     ask, say = terminal_io(colour)

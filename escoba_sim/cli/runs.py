@@ -81,7 +81,7 @@ def run(*, strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairi
     spec = make_spec(strategy, vs, given, count, hands=hands_mode, teams=teams, pairing=pairing,
                      seed=seed, chunk_size=chunk or 0, sprt=sprt_spec, save_hands=save_hands)
     if seed is None:
-        click.echo(_("seed {seed} (drawn at random; pass --seed {seed} to repeat this run)").format(seed=spec.seed),
+        click.echo(_("seed drawn at random; to repeat this run: --seed {seed}").format(seed=spec.seed),
                    err=True)
     if spec.played != count:
         echo_fitted(_("note: -n {count} rounded up to {played} ({deals} deals x {rotations} rotations)").format(

@@ -98,7 +98,7 @@ def compare(*, rules_list, vary, design_effects, strategy, vs, count, seed, jobs
                     field=field, value=format_value(v)))
             pairs.add((field, repr(v)))
     out, seed = _folder("compare", out, seed,
-                        _("seed {seed} (drawn at random; pass --seed {seed} to repeat this comparison)"))
+                        _("seed drawn at random; to repeat this comparison: --seed {seed}"))
     _play(lambda: Compare.start(out, variants=variants, strategy=strategy, vs=vs, n=count, seed=seed,
                                 chunk_size=chunk or 0), out,
           jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
@@ -137,7 +137,7 @@ def tournament(*, strategies, count, ruleset, seed, jobs, chunk, out, save_hands
     if len(strategies) < 2:
         fail(_("a tournament needs two or more strategies"))
     out, seed = _folder("tournament", out, seed,
-                        _("seed {seed} (drawn at random; pass --seed {seed} to repeat this tournament)"))
+                        _("seed drawn at random; to repeat this tournament: --seed {seed}"))
     _play(lambda: Tournament.start(out, strategies=strategies, n=count, seed=seed, rules=ruleset,
                                    chunk_size=chunk or 0, save_hands=save_hands), out,
           jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
@@ -182,7 +182,7 @@ def skill(*, rules_list, vary, design_effects, ladder, count, seed, jobs, out, a
     strategies = split_ladder(ladder)
     check_ladder(strategies)
     out, seed = _folder("skill", out, seed,
-                        _("seed {seed} (drawn at random; pass --seed {seed} to repeat this skill ladder)"))
+                        _("seed drawn at random; to repeat this skill ladder: --seed {seed}"))
     _play(lambda: Skill.start(out, variants=variants, strategies=strategies, n=count, seed=seed), out,
           jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
 

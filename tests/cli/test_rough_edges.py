@@ -53,7 +53,7 @@ def test_strategies_lines_fit_80_columns(cli, monkeypatch, lang):
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_play_lines_and_prompt_fit_80_columns_with_three_players(cli, monkeypatch, tmp_path, lang):
     """The hint header (104; 121 in Spanish), the end-of-session line (130; 150), 3-player headers, the seed
-    line and the Spanish prompt (81) were wider than 80 (the seed line drawn at random is left as it was)."""
+    line and the Spanish prompt (81) were wider than 80 (the seed line drawn at random: its own test below)."""
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.chdir(tmp_path)  # a short folder name: a path is one word, never split
     r = cli("play", "--vs", "greedy", "--vs", "greedy", "--seed", "3", "--hands", "-o", "p", input="?\n1\n1\n1\nq\n",
@@ -109,3 +109,25 @@ def test_compare_under_tradicional_does_not_call_the_sevens_majority(cli, monkey
     out = cli("compare", "-r", "tradicional", "-r", "tradicional(ties=none)", "-n", "40", "--seed", "3", "-q",
               "--out", tmp_path / "c").stdout
     assert "sevens (all four)" in out and "sevens (majority)" not in out
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_seed_drawn_at_random_is_one_line_of_at_most_80_columns_in_both_languages(cli, monkeypatch, tmp_path, lang):
+    """The line a command prints when it draws its seed was 94-103 columns with a 20-digit seed (the seed named
+    twice): it stays one line on stderr (tests/cli/test_hostile_input.py) and now fits 80 columns."""
+    import escoba_sim.game.rng as rng
+    import escoba_sim.runs.spec as spec
+
+    biggest = 2 ** 64 - 1
+    monkeypatch.setattr(rng, "draw_seed", lambda: biggest)
+    monkeypatch.setattr(spec, "draw_seed", lambda: biggest)
+    commands = [("run", "-s", "greedy", "--vs", "random", "-n", "2", "-o", tmp_path / "r"), ("trace", "-s", "greedy", "--vs", "random"),
+                ("play", "--vs", "greedy", "--hands", "-o", tmp_path / "p"),
+                ("compare", "-r", "tradicional", "-r", "tradicional(ties=none)", "-n", "2", "-q", "-o", tmp_path / "c"),
+                ("tournament", "greedy", "random", "-n", "2", "-q", "-o", tmp_path / "t"),
+                ("skill", "-n", "2", "-q", "-o", tmp_path / "s")]
+    for args in commands:
+        r = cli(*args, input="q\n", lang=lang)
+        seeds = [line for line in r.stderr.splitlines() if str(biggest) in line]
+        assert len(seeds) == 1 and len(seeds[0]) <= 80, (args, r.exit_code, r.stderr)
+        assert seeds[0].endswith(f"--seed {biggest}"), seeds
