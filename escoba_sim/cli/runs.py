@@ -9,7 +9,7 @@ import sys
 import click
 
 from ..i18n import translate as _
-from .errors import fail, render
+from .errors import USAGE, fail, render
 from .options import (
     COUNT,
     chunk_option,
@@ -72,11 +72,11 @@ def run(*, strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairi
     from ..runs.spec import Sprt, make_spec
 
     if save_hands and not out:
-        fail(_("--save-hands needs --out DIR (the hands are written there)"))
+        fail(_("--save-hands needs --out DIR (the hands are written there)"), USAGE)
     try:
         given = read_rules(rules_text)
     except RulesError as e:
-        fail(f"--rules: {render(e)}")
+        fail(f"--rules: {render(e)}", USAGE)
     sprt_spec = Sprt.parse(sprt, alpha, beta) if sprt else None
     spec = make_spec(strategy, vs, given, count, hands=hands_mode, teams=teams, pairing=pairing,
                      seed=seed, chunk_size=chunk or 0, sprt=sprt_spec, save_hands=save_hands)

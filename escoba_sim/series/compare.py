@@ -138,10 +138,10 @@ def build_variants(rules: list[str | Ruleset], vary: list[str]) -> list[Variant]
         seen[d] = v.label
         uniq.append(v)
     if len(uniq) < 2:
-        raise CompareError(_("the rulesets to compare are all the same"))
+        raise CompareError(_("the rulesets to compare are all the same"), parameter=RULES)
     players = {v.rules.players for v in uniq}
     if len(players) > 1:
-        raise CompareError(_("every compared ruleset must have the same number of players"))
+        raise CompareError(_("every compared ruleset must have the same number of players"), parameter=RULES)
     return uniq
 
 

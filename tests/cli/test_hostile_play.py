@@ -301,7 +301,7 @@ def test_three_opponents_in_teams_take_their_seats_in_order(cli, tmp_path):
     # trace: one strategy per seat, all of them
     r = CliRunner().invoke(main, ["trace", "-s", "greedy", "--vs", "random", "--vs", "maxoros", "--vs", "greedy",
                                   "-r", "tradicional(players=3)", "--seed", "1"])
-    assert "give --strategy and 2 --vs (got 4 strategies)" in error_line(r)
+    assert "give --strategy and 2 --vs (got 4 strategies)" in error_line(r, 2)  # a usage error
     # analyze --seat: a seat that does not exist is refused, the others are each analysed once
     rec = tmp_path / "h.json"
     rec.write_text(json.dumps(record_for_hand("ludoteka", ["greedy", "greedy"], 1)))
@@ -317,7 +317,7 @@ def test_three_opponents_in_teams_take_their_seats_in_order(cli, tmp_path):
 def test_compare_refuses_a_repeated_ruleset_instead_of_dropping_it(tmp_path, args, message):
     r = CliRunner().invoke(main, ["compare", *args, "-n", "2", "--seed", "1", "-j", "1", "-q",
                                   "--out", str(tmp_path / "c")])
-    assert message in error_line(r)
+    assert message in error_line(r, 2)  # a usage error
     assert not (tmp_path / "c").exists()  # refused before anything was played
 
 

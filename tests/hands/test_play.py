@@ -243,4 +243,4 @@ def test_table_seats():
 ])
 def test_play_names_the_flags_of_a_lineup_error(cli, tmp_path, args, message):
     out = cli("play", "--vs", "greedy", *args, "--out", tmp_path, input="q\n")
-    assert out.exit_code == 1 and message in out.output, out.output
+    assert out.exit_code == 2 and message in out.output, out.output  # a usage error (README, "Exit codes")
