@@ -131,3 +131,21 @@ def test_a_seed_drawn_at_random_is_one_line_of_at_most_80_columns_in_both_langua
         seeds = [line for line in r.stderr.splitlines() if str(biggest) in line]
         assert len(seeds) == 1 and len(seeds[0]) <= 80, (args, r.exit_code, r.stderr)
         assert seeds[0].endswith(f"--seed {biggest}"), seeds
+
+
+@pytest.mark.parametrize("lang,note", [("en", "of which lucky deal"), ("es", "de ellas, de reparto")])
+def test_the_score_sheet_says_its_escobas_include_the_lucky_deal_ones(lang, note):
+    """The sheet's escobas row counts the lucky deal's escobas too (engine.md: `lucky_escobas` is how many of
+    `escobas`), but the row under it read as a category of its own ("lucky-deal escobas"): it says so now."""
+    from escoba_sim import i18n
+    from escoba_sim.game.columns import SIDE_COLUMNS
+    from escoba_sim.game.rules import parse_rules
+    from escoba_sim.hands.record import format_score
+
+    rows = [{"side": s, "seats": [s], **dict.fromkeys(SIDE_COLUMNS, 0)} for s in (0, 1)]
+    rows[0].update(escobas=2, lucky_escobas=1, total=2)
+    with i18n.use(lang):
+        lines = format_score(parse_rules("ludoteka"), rows).splitlines()
+    at = next(i for i, line in enumerate(lines) if line.split()[:2] == ["escobas", "2"])
+    assert lines[at + 1].startswith("  " + note) and lines[at + 1].split()[-2:] == ["1", "0"], lines
+    assert len({len(line) for line in lines if not line.startswith("-")} | {len(lines[1])}) == 1, lines  # aligned
