@@ -7,7 +7,6 @@ import pytest
 
 from tests.helpers import one_error
 
-
 RUN = ["run", "-s", "greedy", "--vs", "random", "-n", "2"]
 
 
