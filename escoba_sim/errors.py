@@ -61,11 +61,12 @@ class EscobaError(ValueError):
         return self.template.format(**values) if values else self.template
 
     @classmethod
-    def around(cls, error: BaseException, template: str, **fields) -> "EscobaError":
-        """``error`` as the ``{problem}`` of a message of this class, its parameter, folder and resume command
-        kept (an error of a run, say, re-raised as a comparison's, with the run's label before it)."""
-        return cls(template, parameter=getattr(error, "parameter", None), folder=getattr(error, "folder", None),
-                   resume=getattr(error, "resume", None), problem=error, **fields)
+    def around(cls, error: BaseException, template: str, *, parameter: str | None = None, **fields) -> "EscobaError":
+        """``error`` as the ``{problem}`` of a message of this class, its parameter (unless ``parameter`` names
+        the one at fault, as a strategy's error inside a ladder's), folder and resume command kept (an error of a
+        run, say, re-raised as a comparison's, with the run's label before it)."""
+        return cls(template, parameter=parameter or getattr(error, "parameter", None),
+                   folder=getattr(error, "folder", None), resume=getattr(error, "resume", None), problem=error, **fields)
 
     def __str__(self) -> str:
         return self.render()

@@ -55,6 +55,10 @@ def fit_sides(given: GivenRules, entrants: Sequence[str], *, teams: bool = False
                             "({strategy} plus {opponents} {vs})") + hint, parameter="vs",
                           players=r.players, count=len(entrants), opponents=len(entrants) - 1,
                           strategy=Parameter("strategy"), vs=Parameter("vs"), teams=Parameter("teams"))
+    if len(entrants) not in (2, 3, 4, 6):  # a table of one seat per entrant: as many seats as the rules allow
+        raise LineupError(_("{count} strategies were given ({strategy} plus {opponents} {vs}): a table seats 2, 3, "
+                            "4 or 6 players"), parameter="vs", count=len(entrants), opponents=len(entrants) - 1,
+                          strategy=Parameter("strategy"), vs=Parameter("vs"))
     return parse_rules(r.replace(players=len(entrants)))  # validates the player count
 
 

@@ -52,10 +52,10 @@ def test_trace_seats_one_strategy_per_seat():
 
 def test_the_command_line_names_its_flags(cli):
     result = cli("trace", "-s", "greedy", "--vs", "random", "--vs", "random", "--seed", "1")
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # usage errors (README, "Exit codes")
     assert result.output.strip().endswith(
         "ludoteka is played by 2 players: give --strategy and 1 --vs (got 3 strategies); change the player count "
         "with --rules, e.g. 'ludoteka(players=3)'")
     result = cli("run", "-s", "greedy", "--vs", "random", "--vs", "maxoros", "-r", "ludoteka(players=2)", "-n", "10")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "the rules are for 2 players but 3 strategies were given (--strategy plus 2 --vs)" in result.output

@@ -78,11 +78,33 @@ def _lang_option() -> click.Option:
                                "then LANG; any es_* is Spanish)."))
 
 
+# each command's line in the group's --help: one line at 80 columns in both languages (Click would cut the
+# first sentence of the help to the width with "..."); tests/cli/test_rough_edges.py measures them
+SHORT_HELP = {
+    "analyze": _("Value each decision of a hand record: best move, loss, marks."),
+    "bench": _("Hands per second on one core, compiled core and reference."),
+    "compare": _("Compare rulesets on the same deals, with paired differences."),
+    "moves": _("List the legal moves of a hand at a table."),
+    "play": _("Play Escoba against the computer in the terminal."),
+    "replay": _("Check a hand record move by move and print the score."),
+    "report": _("Charts and an HTML page for a run or series folder."),
+    "resume": _("Finish a run, comparison, tournament or skill ladder."),
+    "rules": _("List the presets; show a ruleset field by field."),
+    "run": _("Play strategies against each other: win rates, points, Elo."),
+    "serve": _("Play and learn Escoba in the browser."),
+    "skill": _("How much skill each ruleset rewards (a ladder of strategies)."),
+    "strategies": _("List the built-in strategies and their parameters."),
+    "tournament": _("Every pair of strategies on the same deals, with ratings."),
+    "trace": _("Play one hand and print it play by play, or as a hand record."),
+    "tune": _("Tune a strategy's parameters with CMA-ES."),
+}
+
 for _command in (hands.trace, hands.replay, hands.moves, hands.play, hands.analyze,
                  rules.rules_cmd, rules.strategies_cmd,
                  runs.run, runs.resume,
                  series.compare, series.tournament, series.skill, series.report,
                  tune.tune, runs.bench, web.serve):
+    _command.short_help = SHORT_HELP[_command.name]
     main.add_command(_command)
 del _command
 
@@ -106,3 +128,26 @@ def _accept_lang(command: click.Command) -> None:
 
 
 _accept_lang(main)
+
+# The placeholders --help shows, in the process's language: Click writes an option's value as its type's name in
+# capitals (COUNT, STRATEGY) and the usage line as [OPTIONS] and COMMAND [ARGS]..., none of them through gettext.
+# An argument keeps its name (the help texts name it: FILE, RECORD, DIRECTORY).
+METAVARS = {"count": i18n.N_("COUNT"), "strategy": i18n.N_("STRATEGY"), "rules": i18n.N_("RULES"),
+            "text": i18n.N_("TEXT"), "directory": i18n.N_("DIRECTORY"), "integer": i18n.N_("INTEGER"),
+            "integer range": i18n.N_("INTEGER RANGE"), "float": i18n.N_("FLOAT"),
+            "float range": i18n.N_("FLOAT RANGE"), "path": i18n.N_("PATH"), "file": i18n.N_("FILE")}
+
+
+def _translate_placeholders(command: click.Command) -> None:
+    command.options_metavar = _("[OPTIONS]")
+    if isinstance(command, click.Group):
+        command.subcommand_metavar = _("COMMAND [ARGS]...")
+    for param in command.params:
+        if isinstance(param, click.Option) and param.metavar is None and not param.is_flag \
+                and not isinstance(param.type, click.Choice) and param.type.name in METAVARS:
+            param.metavar = _(METAVARS[param.type.name])
+    for sub in getattr(command, "commands", {}).values():
+        _translate_placeholders(sub)
+
+
+_translate_placeholders(main)

@@ -10,11 +10,12 @@ import click
 
 from ..i18n import ngettext
 from ..i18n import translate as _
-from .errors import fail, render
+from .errors import USAGE, fail, render
 from .options import (
     COUNT,
     SAMPLES,
     emit_json,
+    fitted,
     json_option,
     out_option,
     partner_option,
@@ -39,15 +40,15 @@ def load_record_file(path: str):
         else:
             text = read_text(path)
     except UntrustedFile as e:
-        fail(_("cannot read the record {reason}").format(reason=render(e)), 2)
+        fail(_("cannot read the record {reason}").format(reason=render(e)), USAGE)
     except ValueError as e:  # a NUL byte in the name
-        fail(_("{path}: cannot read the record ({reason})").format(path=path, reason=render(e)), 2)
+        fail(_("{path}: cannot read the record ({reason})").format(path=path, reason=render(e)), USAGE)
     except UnicodeDecodeError:
-        fail(_("{path}: not a text file; a hand record is JSON").format(path=path), 2)
+        fail(_("{path}: not a text file; a hand record is JSON").format(path=path), USAGE)
     try:
         return parse_json(text, str(path))
     except UntrustedFile as e:
-        fail(e, 2)
+        fail(e, USAGE)
 
 
 @click.command(help=_("""Play one hand and print it play by play, or as a hand record.
@@ -95,7 +96,7 @@ def trace(*, strategy, vs, seed, game, hand_index, old_hand_index, deck, dealer,
         option, hand_index = "--hand", old_hand_index
     if hand_index >= MAX_HANDS_PER_GAME:
         fail(_("{option}: {index} is past the last hand a game can have ({last})").format(
-            option=option, index=hand_index, last=MAX_HANDS_PER_GAME - 1), 2)
+            option=option, index=hand_index, last=MAX_HANDS_PER_GAME - 1), USAGE)
 
     strategies = [strategy, *vs]
     check_one_per_seat(ruleset, strategies)
@@ -106,7 +107,7 @@ def trace(*, strategy, vs, seed, game, hand_index, old_hand_index, deck, dealer,
             check_deck(cards, "--deck")
         except ValueError as e:
             said = render(e)  # check_deck's names the flag it was given; a card's does not
-            fail(said if said.startswith("--deck") else f"--deck: {said}")
+            fail(said if said.startswith("--deck") else f"--deck: {said}", USAGE)
         if seed is None:
             seed = 0
         if dealer is None:
@@ -115,11 +116,11 @@ def trace(*, strategy, vs, seed, game, hand_index, old_hand_index, deck, dealer,
         from ..game.rng import draw_seed
 
         seed = draw_seed()
-        click.echo(_("seed {seed} (drawn at random; pass --seed {seed} to see this hand again)").format(seed=seed),
+        click.echo(_("seed drawn at random; to see this hand again: --seed {seed}").format(seed=seed),
                    err=True)
     if dealer is not None and dealer >= ruleset.players:
         fail(_("--dealer: {dealer} is not a seat (0 to {last} with {players} players)").format(
-            dealer=dealer, last=ruleset.players - 1, players=ruleset.players))
+            dealer=dealer, last=ruleset.players - 1, players=ruleset.players), USAGE)
     # the reference engine plays; a core-only strategy (ismcts) decides through the compiled core
     _state, record = play_record(ruleset, strategies, seed, game, hand_index, dealer=dealer, deck=cards)
     notes = None
@@ -156,7 +157,7 @@ def replay(file, as_json):
     try:
         st, problems = replay_record(data)
     except RecordError as e:
-        fail(f"{file}: {render(e)}", 2)
+        fail(f"{file}: {render(e)}", USAGE)
     score = score_json(st.rules, st.result) if st.over and st.result is not None else None
     if as_json:
         emit_json({"ok": not problems, "rules": st.rules.canonical(), "moves": len(data["moves"]),
@@ -193,12 +194,15 @@ def moves(hand_text, table_text, ruleset, as_json):
     try:
         hand = parse_cards(hand_text)
     except CardError as e:
-        fail(f"--hand: {render(e)}")
+        fail(f"--hand: {render(e)}", USAGE)
     try:
         table = parse_cards(table_text)
     except CardError as e:
-        fail(f"--table: {render(e)}")
-    legal = legal_moves_for(ruleset, hand, table)
+        fail(f"--table: {render(e)}", USAGE)
+    try:
+        legal = legal_moves_for(ruleset, hand, table)
+    except CardError as e:  # the cards of --hand and --table do not make a position: a usage error too
+        fail(e, USAGE)
     if as_json:
         emit_json({"rules": ruleset.canonical(), "hand": cards_str(sorted(hand)), "table": cards_str(sorted(table)),
                    "moves": [{"card": card_str(m.card), "take": [card_str(c) for c in m.take],
@@ -237,7 +241,7 @@ def terminal_io(colour: bool):
         click.echo(prompt + line.rstrip("\n"))
         return line
 
-    return ask, lambda text: click.echo(text, color=colour)
+    return ask, lambda text: click.echo(fitted(text), color=colour)  # no line wider than the terminal
 
 
 @click.command(help=_("""Play Escoba against the computer in the terminal; every hand is saved as a hand record.
@@ -287,7 +291,7 @@ def play(*, vs, teams, partner, rules_text, seed, count, hands_mode, out, sample
         from ..game.rng import draw_seed
 
         seed = draw_seed()
-        click.echo(_("seed {seed} (drawn at random; pass --seed {seed} to see these deals again)").format(seed=seed),
+        click.echo(_("seed drawn at random; to see these deals again: --seed {seed}").format(seed=seed),
                    err=True)
     colour = sys.stdout.isatty() if colour is None else colour
     ask, say = terminal_io(colour)
@@ -390,7 +394,7 @@ def analyze(record, seats, samples, seed, with_reading, as_json):
         an = analyze_record(data, seats=list(seats) or None, samples=samples or DEFAULT_SAMPLES, seed=seed,
                             on_decision=progress)
     except AnalysisError as e:
-        fail(f"{record}: {render(e)}", 2)
+        fail(f"{record}: {render(e)}", USAGE)
     if as_json:
         emit_json(an.to_json())
     else:

@@ -210,3 +210,26 @@ def terminal_width() -> int:
     import shutil
 
     return shutil.get_terminal_size((80, 24)).columns
+
+
+def fitted(text: str, indent: int = 4) -> str:
+    """``text`` with every line no wider than the terminal (``terminal_width``): a longer one wraps at spaces
+    onto lines indented by ``indent`` (``hands.record.fit_lines``: a word or a number is never split). A line's
+    width is what it shows (colour codes are not counted)."""
+    from ..hands.record import fit_lines
+
+    width = terminal_width()
+
+    def fit(line: str) -> str:
+        if len(click.unstyle(line)) <= width:
+            return line
+        parts = fit_lines([line], width, indent)
+        # a word wider than the terminal (a long path) cannot fit: the line is left whole rather than split
+        return line if any(len(click.unstyle(p)) > width for p in parts) else "\n".join(parts)
+
+    return "\n".join(fit(line) for line in text.split("\n"))
+
+
+def echo_fitted(text: str, *, err: bool = False, indent: int = 4, **kw) -> None:
+    """``click.echo`` of ``text`` fitted to the terminal's width (``fitted``)."""
+    click.echo(fitted(text, indent), err=err, **kw)

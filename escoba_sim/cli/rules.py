@@ -7,7 +7,7 @@ import textwrap
 import click
 
 from ..i18n import translate as _
-from .options import RULES, emit_json, json_option
+from .options import RULES, echo_fitted, emit_json, json_option
 
 
 @click.group("rules", help=_("""List the presets and show a ruleset field by field."""))
@@ -33,12 +33,12 @@ def rules_list(as_json):
     # one column per preset, one row per field (fits 80 columns), then what each field decides
     shown = [f for f in FIELD_NAMES if len({getattr(r, f) for r in PRESETS.values()}) > 1] + ["players"]
     heads = {name: name + (" " + _("(default)") if name == DEFAULT_PRESET else "") for name in PRESETS}
-    width = {name: max(len(heads[name]), *(len(short_value(f, getattr(r, f))) for f in shown)) + 2
+    width = {name: max(len(heads[name]), *(len(short_value(f, getattr(r, f), True)) for f in shown)) + 2
              for name, r in PRESETS.items()}
     field = _("field")
     click.echo(f"{field:<12}" + "".join(f"{heads[n]:<{width[n]}}" for n in PRESETS).rstrip())
     for f in shown:
-        click.echo(f"{f:<12}" + "".join(f"{short_value(f, getattr(r, f)):<{width[n]}}"
+        click.echo(f"{f:<12}" + "".join(f"{short_value(f, getattr(r, f), True):<{width[n]}}"
                                        for n, r in PRESETS.items()).rstrip())
     click.echo("")
     for f in shown:
@@ -77,9 +77,10 @@ def strategies_cmd(as_json):
         return
     for n, d in BUILTINS.items():
         cheats = ", " + _("cheats") if d.cheats else ""
-        click.echo(f"{n:<11}{_(d.help)}  [{engine(n)}{cheats}]")
+        # no line wider than the terminal: a description wraps at spaces under itself
+        echo_fitted(f"{n:<11}{_(d.help)}  [{engine(n)}{cheats}]", indent=11)
         for k, p in d.params.items():
-            click.echo(f"{'':<13}{k}={p.default:g}  {_(p.help)}")
+            echo_fitted(f"{'':<13}{k}={p.default:g}  {_(p.help)}", indent=15)
 
 
 @rules_cmd.command("show", help=_("""Show every field of RULESET with its value and what it means, its preset and canonical string.

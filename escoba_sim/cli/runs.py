@@ -9,10 +9,11 @@ import sys
 import click
 
 from ..i18n import translate as _
-from .errors import fail, render
+from .errors import USAGE, fail, render
 from .options import (
     COUNT,
     chunk_option,
+    echo_fitted,
     emit_json,
     jobs_option,
     json_option,
@@ -71,19 +72,19 @@ def run(*, strategy, vs, count, rules_text, teams, seed, jobs, hands_mode, pairi
     from ..runs.spec import Sprt, make_spec
 
     if save_hands and not out:
-        fail(_("--save-hands needs --out DIR (the hands are written there)"))
+        fail(_("--save-hands needs --out DIR (the hands are written there)"), USAGE)
     try:
         given = read_rules(rules_text)
     except RulesError as e:
-        fail(f"--rules: {render(e)}")
+        fail(f"--rules: {render(e)}", USAGE)
     sprt_spec = Sprt.parse(sprt, alpha, beta) if sprt else None
     spec = make_spec(strategy, vs, given, count, hands=hands_mode, teams=teams, pairing=pairing,
                      seed=seed, chunk_size=chunk or 0, sprt=sprt_spec, save_hands=save_hands)
     if seed is None:
-        click.echo(_("seed {seed} (drawn at random; pass --seed {seed} to repeat this run)").format(seed=spec.seed),
+        click.echo(_("seed drawn at random; to repeat this run: --seed {seed}").format(seed=spec.seed),
                    err=True)
     if spec.played != count:
-        click.echo(_("note: -n {count} rounded up to {played} ({deals} deals x {rotations} rotations)").format(
+        echo_fitted(_("note: -n {count} rounded up to {played} ({deals} deals x {rotations} rotations)").format(
                        count=f"{count:,}", played=f"{spec.played:,}", deals=f"{spec.deals:,}", rotations=spec.rotations),
                    err=True)
     argv = ["run", *sys.argv[2:]] if len(sys.argv) > 1 and sys.argv[1] == "run" else []

@@ -8,7 +8,7 @@ import click
 
 from ..errors import Command
 from ..i18n import translate as _
-from .errors import fail
+from .errors import USAGE, fail
 from .options import (
     COUNT,
     STRATEGY,
@@ -87,7 +87,7 @@ def compare(*, rules_list, vary, design_effects, strategy, vs, count, seed, jobs
     for r in rules_list:
         if r.digest() in seen:
             fail(_("--rules {rules} is given twice (as written or as its preset): give each ruleset once").format(
-                rules=r.canonical()))
+                rules=r.canonical()), USAGE)
         seen.add(r.digest())
     pairs: set = set()
     for text in given_vary:
@@ -95,10 +95,10 @@ def compare(*, rules_list, vary, design_effects, strategy, vs, count, seed, jobs
         for v in values:
             if (field, repr(v)) in pairs:
                 fail(_("--vary {field}={value} is given twice: give each value once").format(
-                    field=field, value=format_value(v)))
+                    field=field, value=format_value(v)), USAGE)
             pairs.add((field, repr(v)))
     out, seed = _folder("compare", out, seed,
-                        _("seed {seed} (drawn at random; pass --seed {seed} to repeat this comparison)"))
+                        _("seed drawn at random; to repeat this comparison: --seed {seed}"))
     _play(lambda: Compare.start(out, variants=variants, strategy=strategy, vs=vs, n=count, seed=seed,
                                 chunk_size=chunk or 0), out,
           jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
@@ -135,9 +135,9 @@ def tournament(*, strategies, count, ruleset, seed, jobs, chunk, out, save_hands
     from ..series.kinds import Tournament
 
     if len(strategies) < 2:
-        fail(_("a tournament needs two or more strategies"))
+        fail(_("a tournament needs two or more strategies"), USAGE)
     out, seed = _folder("tournament", out, seed,
-                        _("seed {seed} (drawn at random; pass --seed {seed} to repeat this tournament)"))
+                        _("seed drawn at random; to repeat this tournament: --seed {seed}"))
     _play(lambda: Tournament.start(out, strategies=strategies, n=count, seed=seed, rules=ruleset,
                                    chunk_size=chunk or 0, save_hands=save_hands), out,
           jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
@@ -182,7 +182,7 @@ def skill(*, rules_list, vary, design_effects, ladder, count, seed, jobs, out, a
     strategies = split_ladder(ladder)
     check_ladder(strategies)
     out, seed = _folder("skill", out, seed,
-                        _("seed {seed} (drawn at random; pass --seed {seed} to repeat this skill ladder)"))
+                        _("seed drawn at random; to repeat this skill ladder: --seed {seed}"))
     _play(lambda: Skill.start(out, variants=variants, strategies=strategies, n=count, seed=seed), out,
           jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
 

@@ -8,6 +8,7 @@ from ..i18n import translate as _
 from .options import (
     COUNT,
     STRATEGY,
+    echo_fitted,
     emit_json,
     jobs_option,
     json_option,
@@ -60,7 +61,7 @@ def tune(*, strategy, ruleset, pool, params, evals, games, check, popsize, sigma
         b = p.best
         left = _("; about {seconds} s left").format(seconds=f"{p.seconds_left:.0f}") \
             if p.seconds_left is not None else ""
-        click.echo(_("generation {generation}/{generations} ({done}/{total} evaluations): best so far {score} "
+        echo_fitted(_("generation {generation}/{generations} ({done}/{total} evaluations): best so far {score} "
                      "[{lo}, {hi}] points per hand (generation {best_generation}, candidate {candidate})").format(
             generation=p.generation, generations=p.generations, done=p.evals_done, total=p.evals_total,
             score=f"{b['score']:+.4f}", lo=f"{b['lo']:+.4f}", hi=f"{b['hi']:+.4f}",
@@ -75,9 +76,9 @@ def tune(*, strategy, ruleset, pool, params, evals, games, check, popsize, sigma
         emit_json(summary)
         return
     c = summary["check"]
-    click.echo(_("tuned: {spec}").format(spec=summary["tuned"]))
-    click.echo(_("check on {deals} fresh deals (seed {seed}): tuned minus start {points} [{lo}, {hi}] points per "
+    echo_fitted(_("tuned: {spec}").format(spec=summary["tuned"]))
+    echo_fitted(_("check on {deals} fresh deals (seed {seed}): tuned minus start {points} [{lo}, {hi}] points per "
                  "hand (95%)").format(deals=c["deals"], seed=c["seed"], points=f"{c['points_per_hand']:+.4f}",
                                       lo=f"{c['lo']:+.4f}", hi=f"{c['hi']:+.4f}"))
-    click.echo(_("wrote {path}: use --strategy {name}:{path}").format(path=Path(out) / "best.toml",
+    echo_fitted(_("wrote {path}: use --strategy {name}:{path}").format(path=Path(out) / "best.toml",
                                                                       name=spec.start.name))

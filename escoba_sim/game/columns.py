@@ -30,6 +30,20 @@ COLUMN_TEXT = {"escobas": N_("escobas"), "lucky_escobas": N_("lucky-deal escobas
 CATEGORY_TEXT = {"escobas": N_("escobas"), "siete_oros": N_("siete de oros"), "sevens": N_("sevens (majority)"),
                  "oros": N_("oros (majority)"), "cards": N_("cards (majority)"), "bonus": N_("bonuses"),
                  "total": N_("total")}
+# the sevens point as the ruleset's ``sevens`` field scores it (RULES.md: majority, or all four only)
+SEVENS_TEXT = {"majority": N_("sevens (majority)"), "all": N_("sevens (all four)")}
+
+
+def category_text(category: str, sevens=()) -> str:
+    """The (untranslated) name of a point category: ``CATEGORY_TEXT``'s, the sevens named by the rule of
+    ``sevens``, the ``sevens`` field's values of the rulesets concerned (``sevens (all four)`` under tradicional);
+    plain ``sevens`` when those rulesets differ or none is given."""
+    if category == "sevens":
+        values = set(sevens)
+        return SEVENS_TEXT[values.pop()] if len(values) == 1 and values <= SEVENS_TEXT.keys() else N_("sevens")
+    return CATEGORY_TEXT.get(category, category)
+
+
 SIDE_DTYPE = np.int16
 # per game
 GAME_COLUMNS = {"game": np.int64, "first_dealer": np.int8, "hands": np.int32, "winner": np.int8}

@@ -262,9 +262,25 @@ def describe_value(name: str, value: Any, translated: bool = False) -> str:
     return _(FIELD_HELP[name])
 
 
-def short_value(name: str, value: Any) -> str:
-    """A field's value for a table cell: as typed, and ``0 (one hand)`` for the target that means it."""
-    return _("0 (one hand)") if name == "target" and value == 0 else format_value(value)
+# a field's value in a table a person reads (``rules list``), in the process's language; what is typed in a
+# ruleset stays the English word (``rules show`` gives both)
+VALUE_TEXT = {"yes": N_("yes"), "no": N_("no"), "majority": N_("majority"), "all": N_("all four"),
+              "shared": N_("shared"), "none": N_("none"), "escobas": N_("escobas"), "capture": N_("capture"),
+              "off": N_("off"), "card": N_("card"), "optional": N_("optional"), "any": N_("any"),
+              "rounds": N_("rounds"), "draw": N_("drawing")}  # deal=draw ("draw" alone is a drawn game)
+
+
+def _value_word(text: str) -> str:
+    return _(VALUE_TEXT[text]) if text in VALUE_TEXT else text
+
+
+def short_value(name: str, value: Any, translated: bool = False) -> str:
+    """A field's value for a table cell: as typed, and ``0 (one hand)`` for the target that means it;
+    ``translated``: in the process's language (``VALUE_TEXT``)."""
+    if name == "target" and value == 0:
+        return _("0 (one hand)")
+    text = format_value(value)
+    return _value_word(text) if translated else text
 
 
 DEFAULT_PRESET = "ludoteka"

@@ -153,9 +153,8 @@ class Session:
         if ev.method == "forced":
             self.say(_("hint: there is only one move"))
             return
-        how = _("solved exactly") if ev.method == "exact" else _("{samples} deals of the unseen cards").format(
-            samples=ev.samples)
-        self.say(_("hint ({how}, {seconds} s; points of hand margin, yours minus the best other side's):").format(
+        how = _("solved exactly") if ev.method == "exact" else _("{samples} deals").format(samples=ev.samples)
+        self.say(_("hint ({how}, {seconds} s; hand margin in points, yours minus the best other's):").format(
             how=how, seconds=f"{hint.seconds:.2f}"))
         for i in ev.ranked()[:3]:
             o = ev.options[i]
@@ -410,8 +409,12 @@ class Session:
         except Quit:
             self.say(_("quit."))
         if self.saved:
-            self.say(_("{n} hand record(s) in {path}; check one with `escoba-sim replay FILE`, see where points "
-                       "were lost with `escoba-sim analyze FILE`").format(n=len(self.saved), path=self.out))
+            # this sitting's records, and what the folder holds in all (earlier sittings' too)
+            total = sum(1 for p in self.out.glob("*.json") if p.is_file())
+            self.say(ngettext("this session saved {n} hand record in {path} ({total} there in all)",
+                              "this session saved {n} hand records in {path} ({total} there in all)",
+                              len(self.saved)).format(n=len(self.saved), path=self.out, total=total))
+            self.say(_("check one with `escoba-sim replay FILE`; where points were lost: `escoba-sim analyze FILE`"))
 
     def say_game_over(self, game: int) -> None:
         winner = self.seats.side_name(self.table.winner())

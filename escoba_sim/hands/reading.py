@@ -38,13 +38,14 @@ def value_label(v: int) -> str:
     return RANK_LETTERS.get(v, str(v))
 
 
-def percent(p: float) -> str:
-    """``92%``; a probability that is not exactly 0 or 1 never prints as ``0%`` or ``100%``."""
-    if 0 < p < 0.005:
-        return "<1%"
-    if 0.995 < p < 1:
-        return ">99%"
-    return f"{p:.0%}"
+PERCENT = N_("{number}%")  # a percentage as the language writes it (Spanish: ``92 %``)
+
+
+def percent(p: float, t=None) -> str:
+    """``92%`` (in ``t``'s language: ``PERCENT``); a probability that is not exactly 0 or 1 never prints as ``0%``
+    or ``100%``."""
+    number = "<1" if 0 < p < 0.005 else ">99" if 0.995 < p < 1 else f"{p:.0%}"[:-1]
+    return (t or i18n.translation(i18n.current())).gettext(PERCENT).format(number=number)
 
 
 @dataclass(frozen=True)
@@ -199,10 +200,10 @@ def seat_lines(r: SeatReading, who: str, t) -> list[str]:
         p, prior = r.values[v], r.prior_values[v]
         if p < prior:
             text = t.gettext(N_("no {value}: {p}, was {prior}")).format(
-                value=value_label(v), p=percent(1 - p), prior=percent(1 - prior))
+                value=value_label(v), p=percent(1 - p, t), prior=percent(1 - prior, t))
         else:
             text = t.gettext(N_("a {value}: {p}, was {prior}")).format(
-                value=value_label(v), p=percent(p), prior=percent(prior))
+                value=value_label(v), p=percent(p, t), prior=percent(prior, t))
         if r.revealed_by[v] is not None:
             text += " -- " + move_text(r.moves[r.revealed_by[v]], t)
         out.append("  " + text)
@@ -261,5 +262,5 @@ def sweep_line(reading: Reading | None, info: InfoSet, move: Move, label: str, *
         return None
     t = i18n.translation(lang or i18n.current())
     who = name(j["seat"]) if name else t.gettext(N_("seat {seat}")).format(seat=j["seat"])
-    return t.gettext(N_("after {move}, {who} needs a {value} to sweep the table: {p}, was {prior}")).format(move=label, who=who, value=value_label(j["value"]), p=percent(j["p"]),
-                                            prior=percent(j["prior"]))
+    return t.gettext(N_("after {move}, {who} needs a {value} to sweep the table: {p}, was {prior}")).format(move=label, who=who, value=value_label(j["value"]), p=percent(j["p"], t),
+                                            prior=percent(j["prior"], t))

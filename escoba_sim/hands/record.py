@@ -446,6 +446,8 @@ def side_label(rules: Ruleset, side: int, strategies: list[str] | None = None) -
     if not strategies or side >= len(strategies):
         return _("seat {seat}").format(seat=side)
     name = strategies[side]
+    if name == "person":  # the person's seat of a record from `play` (hands.table.PERSON), in the language shown
+        return _("seat {seat} {strategy}").format(seat=side, strategy=_("person"))
     if ".py:" not in name and ".toml" not in name:  # a file named in a record is shown, never read or run
         try:  # the record keeps canonical specs (every weight); a person reads the short form
             from ..strategies import parse_strategy
@@ -457,14 +459,17 @@ def side_label(rules: Ruleset, side: int, strategies: list[str] | None = None) -
 
 
 def format_score(rules: Ruleset, score: list[dict[str, Any]], strategies: list[str] | None = None) -> str:
-    """The score sheet: one row per SIDE_COLUMNS category, one column per side."""
+    """The score sheet: one row per SIDE_COLUMNS category, one column per side. The lucky deal's escobas are
+    counted in the escobas row (docs/engine.md): their row, under it, says they are part of it."""
     heads = [side_label(rules, s, strategies) for s in range(len(score))]
     width = max(12, *(len(h) + 2 for h in heads))
-    lines = [_("score sheet").ljust(20) + "".join(h.rjust(width) for h in heads)]
+    labels = {k: "  " + _("of which lucky deal") if k == "lucky_escobas" else _(COLUMN_TEXT[k]) for k in SIDE_COLUMNS}
+    left = max(20, *(len(t) + 1 for t in labels.values()))
+    lines = [_("score sheet").ljust(left) + "".join(h.rjust(width) for h in heads)]
     for k in SIDE_COLUMNS:
         if k == "cards_taken":
-            lines.append("-" * (20 + width * len(heads)))
-        lines.append(_(COLUMN_TEXT[k]).ljust(20) + "".join(str(row[k]).rjust(width) for row in score))
+            lines.append("-" * (left + width * len(heads)))
+        lines.append(labels[k].ljust(left) + "".join(str(row[k]).rjust(width) for row in score))
     return "\n".join(lines)
 
 

@@ -315,6 +315,11 @@ def _signed(x) -> str:
     return f"{round(x, 1) + 0.0:+.1f}"  # + 0.0: an even score is +0.0, not -0.0
 
 
+def percent(number: str) -> str:
+    """A percentage as the language writes it: ``47.2%``, in Spanish ``47.2 %`` (the catalogue's ``95 %``)."""
+    return _("{number}%").format(number=number)
+
+
 def _fmt(x, digits: int = 3, pct: bool = False, signed: bool = False) -> str:
     if x is None:
         return "-"
@@ -322,10 +327,10 @@ def _fmt(x, digits: int = 3, pct: bool = False, signed: bool = False) -> str:
         d = max(digits - 2, 1)
         tiny = 10.0 ** -d  # the smallest step shown, in percent
         if 0 < 100 * x < tiny:  # 1 win in 20,001 games is not 0.0%
-            return f"<{tiny:.{d}f}%"
+            return percent(f"<{tiny:.{d}f}")
         if 100 - tiny < 100 * x < 100:
-            return f">{100 - tiny:.{d}f}%"
-        return f"{100 * x:.{d}f}%"
+            return percent(f">{100 - tiny:.{d}f}")
+        return percent(f"{100 * x:.{d}f}")
     return f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
 
 
@@ -462,8 +467,8 @@ def print_report(summary: dict, console=None) -> None:
                      f"{_fmt(el['score'], 4)} {_ci(el['score_ci95'], 4)}"])
         rows.append([_("Elo difference"), f"{_fmt(el['elo'], 1, signed=True)} {_ci(el['elo_ci95'], 1, signed=True)}"])
         los = el["los"]  # a probability strictly between 0 and 1 unless every deal scored the same
-        rows.append([_("likelihood of superiority"), "<0.1%" if los < 0.001 and el["se"] else
-                     ">99.9%" if los > 0.999 and el["se"] else _fmt(los, 3, True)])
+        rows.append([_("likelihood of superiority"), percent("<0.1") if los < 0.001 and el["se"] else
+                     percent(">99.9") if los > 0.999 and el["se"] else _fmt(los, 3, True)])
     if s.get("hands_per_game"):
         rows.append([_("hands per game"), _fmt(s["hands_per_game"]["mean"], 3)])
     rows.append([_("lucky-deal rate"), _fmt(s["lucky_deal_rate"], 4, True)])
@@ -578,8 +583,16 @@ def print_compare(summary: dict, console=None) -> None:
     estimates, and said once with its reason in place of its rows of differences, which are all 0."""
     from rich.markup import escape
 
-    from ..game.columns import CATEGORY_TEXT, POINT_COLUMNS
-    from ..series.compare import ESCOBA_METRICS, GAME_METRICS, ROW_TEXT, TIE_METRICS, describe_metric, no_effect_text
+    from ..game.columns import POINT_COLUMNS, category_text
+    from ..series.compare import (
+        ESCOBA_METRICS,
+        GAME_METRICS,
+        ROW_TEXT,
+        TIE_METRICS,
+        describe_metric,
+        no_effect_text,
+        sevens_rules,
+    )
 
     con = console or make_console()
     labels = summary["labels"]
@@ -631,11 +644,11 @@ def print_compare(summary: dict, console=None) -> None:
             rows = [[name(x), *[_compare_cell(got[x].get(m), signed) for m in present]] for x in shown]
             print_table(con, title, [name_head, *[head(m) for m in present]], rows)
 
-        group(_("Games"), GAME_METRICS, lambda m: heads_of.get(m) or describe_metric(m, short)[0])
+        group(_("Games"), GAME_METRICS, lambda m: heads_of.get(m) or describe_metric(m, short, sevens_rules(summary))[0])
         for who, sh in zip(labels, short):
             cats = [f"{c}:{who}" for c in (*POINT_COLUMNS, "total")]
             group(_("Points per hand by category, {player}").format(player=sh), cats,
-                  lambda m: _(CATEGORY_TEXT.get(m.partition(":")[0], m.partition(":")[0])))
+                  lambda m: _(category_text(m.partition(":")[0], sevens_rules(summary))))
         group(_("Escobas per hand (all sides)"), ESCOBA_METRICS, lambda m: _(ROW_TEXT.get(m, m)))
         group(_("How often each majority ties (share of hands)"), TIE_METRICS, lambda m: _(ROW_TEXT.get(m, m)))
 

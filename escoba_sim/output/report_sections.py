@@ -5,7 +5,7 @@ number of decimals per column). Each kind's functions are named in its view (``v
 from __future__ import annotations
 
 from ..i18n import translate as _
-from .console import DECISION_TEXT, PAIRING_TEXT, UNIT_TEXT, word
+from .console import DECISION_TEXT, PAIRING_TEXT, UNIT_TEXT, percent, word
 
 
 def _pct(x) -> str:
@@ -13,10 +13,10 @@ def _pct(x) -> str:
     if x is None:
         return "–"
     if 0 <= x < 0.001:
-        return "<0.1%"
+        return percent("<0.1")
     if 0.999 < x <= 1:
-        return ">99.9%"
-    return f"{100 * x:.1f}%"
+        return percent(">99.9")
+    return percent(f"{100 * x:.1f}")
 
 
 def _ci_text(lo, hi, f="{:.4f}") -> str:
@@ -117,7 +117,7 @@ def _estimate_tables(tables: dict, own_rows: bool) -> list[tuple[str, object, st
     its own (a run), so a win rate is the player's, named by the label column."""
     import polars as pl
 
-    from ..series.compare import describe_metric
+    from ..series.compare import describe_metric, sevens_rules
 
     s = tables.get("_summary") or {}
     labels = s.get("labels") or None
@@ -125,7 +125,7 @@ def _estimate_tables(tables: dict, own_rows: bool) -> list[tuple[str, object, st
     def described(m: str) -> str:
         if own_rows and m == "win_rate":  # each player's own row: the label column says whose
             return _("game win rate")
-        return describe_metric(m, labels)[0]
+        return describe_metric(m, labels, sevens_rules(s))[0]
 
     def named(df):
         if "metric" not in df.columns:

@@ -138,10 +138,10 @@ def build_variants(rules: list[str | Ruleset], vary: list[str]) -> list[Variant]
         seen[d] = v.label
         uniq.append(v)
     if len(uniq) < 2:
-        raise CompareError(_("the rulesets to compare are all the same"))
+        raise CompareError(_("the rulesets to compare are all the same"), parameter=RULES)
     players = {v.rules.players for v in uniq}
     if len(players) > 1:
-        raise CompareError(_("every compared ruleset must have the same number of players"))
+        raise CompareError(_("every compared ruleset must have the same number of players"), parameter=RULES)
     return uniq
 
 
@@ -171,13 +171,22 @@ ROW_TEXT = {"hands_per_game": N_("hands per game"), "seat_advantage": N_("seat a
             "lucky_escobas": N_("lucky-deal escobas"), "tie_sevens": N_("sevens"), "tie_oros": N_("oros"), "tie_cards": N_("cards")}
 
 
-def describe_metric(metric: str, labels: list[str] | None = None) -> tuple[str, str]:
-    """``(what, unit)`` for a metric name, e.g. ``("oros (majority) points per hand of greedy", "points per hand")``."""
-    from ..game.columns import CATEGORY_TEXT
+def sevens_rules(summary: dict) -> set:
+    """The values of the ``sevens`` field among a series summary's rulesets (what names the sevens point)."""
+    try:
+        return {r["rules_fields"]["sevens"] for r in summary.get("rulesets") or []}
+    except (LookupError, TypeError):
+        return set()
+
+
+def describe_metric(metric: str, labels: list[str] | None = None, sevens=()) -> tuple[str, str]:
+    """``(what, unit)`` for a metric name, e.g. ``("oros (majority) points per hand of greedy", "points per hand")``;
+    ``sevens``: the rulesets' ``sevens`` values (``sevens_rules``), which name the sevens point."""
+    from ..game.columns import category_text
 
     cat, _sep, who = metric.partition(":")
     if who:
-        return _("{category} points per hand of {player}").format(category=_(CATEGORY_TEXT.get(cat, cat)), player=who), \
+        return _("{category} points per hand of {player}").format(category=_(category_text(cat, sevens)), player=who), \
             _("points per hand")
     if metric not in METRIC_TEXT:  # a name read from a file is text, never a format string
         return metric, ""

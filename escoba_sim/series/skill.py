@@ -135,7 +135,7 @@ def check_rulesets(variants: list[Variant]) -> None:
                                "with teams (e.g. {rules} 'ludoteka(players=4,teams=true)')"), parameter="rules",
                              ruleset=v.label, rules=Parameter("rules"))
     if len({v.rules.players for v in variants}) > 1:  # (a manifest's rulesets: the command line's are checked)
-        raise SkillError(_("every compared ruleset must have the same number of players"))
+        raise SkillError(_("every compared ruleset must have the same number of players"), parameter="rules")
 
 
 def check_ladder(ladder: list[str]) -> list[str]:
@@ -146,7 +146,7 @@ def check_ladder(ladder: list[str]) -> list[str]:
     try:
         return [check_strategy(x) for x in ladder]
     except StrategyError as e:
-        raise SkillError.around(e, "{ladder}: {problem}", ladder=LADDER) from None
+        raise SkillError.around(e, "{ladder}: {problem}", parameter=LADDER, ladder=LADDER) from None
 
 
 # --- Fiedler & Rock's critical repetition frequency ------------------------------------------

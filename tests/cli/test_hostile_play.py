@@ -71,7 +71,9 @@ def test_odd_digits_and_long_lines_get_a_one_line_answer(tmp_path, text):
     s.play(1, hands_mode=True)
     answer = said[said.index("quit.") - 2]  # the line said to `text`, then the save, then quit
     assert answer.isprintable() and 0 < len(answer) < 200 and not answer.startswith("saved"), said[-6:]
-    assert said[-2] == "quit."
+    # quit, then the session's closing: its records, then how to look at them
+    assert said[-3] == "quit." and said[-2].startswith("this session saved 1 hand record in"), said[-4:]
+    assert said[-1].startswith("check one with `escoba-sim replay FILE`")
 
 
 def test_a_bare_blow_under_tradicional_is_answered(tmp_path):
@@ -265,7 +267,10 @@ def test_the_prompt_answers_any_line(tmp_path_factory, lines, rules, then):
 
     s = Session(seat_specs(parse_rules(rules), ["random"]), 3, folder, ask=ask, say=said.append, samples=200)
     s.play(1, hands_mode=True)  # returns: the hand ended, or it was quit (q or the end of input)
-    assert said[-1].startswith("1 hand record(s) in") or said[-1] == "quit."
+    # the session closes with its records and how to look at them (after "quit." if it was quit), or with
+    # "quit." alone when nothing was saved
+    assert (said[-2].startswith("this session saved 1 hand record in")
+            and said[-1].startswith("check one with")) or said[-1] == "quit.", said[-4:]
     for (prompt, i, line), (again, j, _) in zip(asked, asked[1:]):
         answer = said[i:j]
         moved = any(x.startswith(("you ", "taken back", "seat ")) or not x for x in answer)
@@ -282,7 +287,8 @@ def test_three_opponents_in_teams_take_their_seats_in_order(cli, tmp_path):
     assert seats.specs == [None, "greedy", "random", "maxoros"]
     out = cli("play", "--vs", "greedy", "--vs", "random", "--vs", "maxoros", "-r", "tradicional(players=4,teams=yes)",
               "--seed", 1, "--hands", "--out", tmp_path, input="q\n")
-    assert "seat 1 (greedy), seat 2 (random), seat 3 (maxoros)" in out.output
+    # the seats line may wrap at 80 columns (onto indented lines): read it as one
+    assert "seat 1 (greedy), seat 2 (random), seat 3 (maxoros)" in " ".join(out.output.split())
     r = parse_rules("ludoteka(players=4,teams=yes)")
     assert seat_specs(r, ["greedy", "random"]).specs == [None, "greedy", "greedy", "random"]  # opponents, partner
     assert seat_specs(r, ["greedy"]).specs == [None, "greedy", "greedy", "greedy"]
@@ -295,7 +301,7 @@ def test_three_opponents_in_teams_take_their_seats_in_order(cli, tmp_path):
     # trace: one strategy per seat, all of them
     r = CliRunner().invoke(main, ["trace", "-s", "greedy", "--vs", "random", "--vs", "maxoros", "--vs", "greedy",
                                   "-r", "tradicional(players=3)", "--seed", "1"])
-    assert "give --strategy and 2 --vs (got 4 strategies)" in error_line(r)
+    assert "give --strategy and 2 --vs (got 4 strategies)" in error_line(r, 2)  # a usage error
     # analyze --seat: a seat that does not exist is refused, the others are each analysed once
     rec = tmp_path / "h.json"
     rec.write_text(json.dumps(record_for_hand("ludoteka", ["greedy", "greedy"], 1)))
@@ -311,7 +317,7 @@ def test_three_opponents_in_teams_take_their_seats_in_order(cli, tmp_path):
 def test_compare_refuses_a_repeated_ruleset_instead_of_dropping_it(tmp_path, args, message):
     r = CliRunner().invoke(main, ["compare", *args, "-n", "2", "--seed", "1", "-j", "1", "-q",
                                   "--out", str(tmp_path / "c")])
-    assert message in error_line(r)
+    assert message in error_line(r, 2)  # a usage error
     assert not (tmp_path / "c").exists()  # refused before anything was played
 
 

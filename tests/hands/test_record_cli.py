@@ -254,7 +254,8 @@ def test_replay_prints_the_score_by_category(cli, tmp_path):
     lines = human.stdout.splitlines()
     assert "siete_oros" not in human.stdout  # what a person reads: human names (machine names stay in JSON)
     for k in columns.SIDE_COLUMNS:
-        name = columns.COLUMN_TEXT[k]
+        # the lucky deal's escobas are part of the escobas row: the row under it says so
+        name = "  of which lucky deal" if k == "lucky_escobas" else columns.COLUMN_TEXT[k]
         row = next(line for line in lines if line.startswith(name + " ") and line[len(name):].split()[0].isdigit())
         assert row[len(name):].split() == [str(s[k]) for s in rec["score"]]
 
@@ -297,18 +298,18 @@ def test_unreadable_or_non_json_record(cli, tmp_path):
 
 # --- trace errors
 
-def test_trace_errors(cli):
+def test_trace_errors(cli):  # usage errors: exit 2 (README, "Exit codes")
     assert "give --strategy and 1 --vs (got 3 strategies)" in one_line_error(
-        cli("trace", "-s", "greedy", "--vs", "random", "--vs", "greedy", "--seed", 1), 1)
+        cli("trace", "-s", "greedy", "--vs", "random", "--vs", "greedy", "--seed", 1), 2)
     assert "give --strategy and 2 --vs" in one_line_error(
-        cli("trace", "-s", "greedy", "--vs", "random", "-r", "ludoteka(players=3)", "--seed", 1), 1)
+        cli("trace", "-s", "greedy", "--vs", "random", "-r", "ludoteka(players=3)", "--seed", 1), 2)
     deck = " ".join(["Xo"] + record_for_hand("ludoteka", ["greedy", "greedy"], 0)["deck"].split()[1:])
-    assert "--deck: `Xo`: rank must be" in one_line_error(cli("trace", "-s", "greedy", "--vs", "greedy", "--deck", deck), 1)
+    assert "--deck: `Xo`: rank must be" in one_line_error(cli("trace", "-s", "greedy", "--vs", "greedy", "--deck", deck), 2)
     assert "--deck: 3 cards, a deck needs all 40" in one_line_error(
-        cli("trace", "-s", "greedy", "--vs", "greedy", "--deck", "1o 2o 3o"), 1)
+        cli("trace", "-s", "greedy", "--vs", "greedy", "--deck", "1o 2o 3o"), 2)
     full = record_for_hand("ludoteka", ["greedy", "greedy"], 0)["deck"]
     assert "--dealer: 2 is not a seat" in one_line_error(
-        cli("trace", "-s", "greedy", "--vs", "greedy", "--deck", full, "--dealer", 2), 1)
+        cli("trace", "-s", "greedy", "--vs", "greedy", "--deck", full, "--dealer", 2), 2)
     bad_strategy = cli("trace", "-s", "gredy", "--vs", "random", "--seed", 1)
     assert bad_strategy.exit_code == 2 and "did you mean greedy" in bad_strategy.stderr
     bad_rules = cli("trace", "-s", "greedy", "--vs", "random", "--seed", 1, "-r", "ludoteka(soplar=yes)")
@@ -341,12 +342,12 @@ def test_moves_escoba_and_rules(cli):
 
 
 def test_moves_errors(cli):
-    assert "--hand: `Xo`: rank must be" in one_line_error(cli("moves", "--hand", "Xo"), 1)
-    assert "--table: `7q`: suit must be" in one_line_error(cli("moves", "--hand", "1o", "--table", "7q"), 1)
+    assert "--hand: `Xo`: rank must be" in one_line_error(cli("moves", "--hand", "Xo"), 2)
+    assert "--table: `7q`: suit must be" in one_line_error(cli("moves", "--hand", "1o", "--table", "7q"), 2)
     assert "1o cannot be both in the hand and on the table" in one_line_error(
-        cli("moves", "--hand", "1o", "--table", "1o 4c"), 1)
-    assert "the hand is empty" in one_line_error(cli("moves", "--hand", ""), 1)
-    assert "listed twice" in one_line_error(cli("moves", "--hand", "8c Sc"), 1)
+        cli("moves", "--hand", "1o", "--table", "1o 4c"), 2)
+    assert "the hand is empty" in one_line_error(cli("moves", "--hand", ""), 2)
+    assert "listed twice" in one_line_error(cli("moves", "--hand", "8c Sc"), 2)
 
 
 # --- rules list / show

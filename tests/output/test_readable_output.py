@@ -38,7 +38,7 @@ def test_table_labels_are_short_and_unique():
 
 def test_trace_uses_human_category_names(cli):
     text = cli("trace", "-s", "greedy", "--vs", "maxoros", "--seed", "1").stdout
-    assert "siete de oros" in text and "siete_oros" not in text and "lucky-deal escobas" in text
+    assert "siete de oros" in text and "siete_oros" not in text and "  of which lucky deal" in text
 
 
 def test_the_plugin_speed_warning_prints_once(tmp_path):

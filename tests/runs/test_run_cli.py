@@ -92,7 +92,7 @@ def test_invalid_toml(tmp_path):
     f = tmp_path / "bad.toml"
     f.write_text("capture = [oops\n")
     r = invoke("run", "-s", "greedy", "--vs", "maxoros", "-r", f, "--hands", "-n", "2")
-    assert r.exit_code == 1 and "not valid TOML" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert r.exit_code == 2 and "not valid TOML" in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
 def test_out_folder_errors_keep_the_run(tmp_path):

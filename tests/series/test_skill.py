@@ -197,13 +197,13 @@ def test_skill_refuses_what_it_cannot_play(tmp_path):
         sk.skill(sk.skill_variants(["ludoteka(players=4)"], []), LADDER, 10, tmp_path / "b")
     r = CliRunner().invoke(main, ["skill", "--rules", "ludoteka(players=4)", "--ladder", "random,greedy", "-n", "10",
                                   "--seed", "1", "--out", str(tmp_path / "c")])
-    assert r.exit_code == 1 and r.stderr.count("\n") == 1 and "Traceback" not in r.output
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.output  # a usage error (README, "Exit codes")
     assert "two-sided games" in r.stderr
     r = CliRunner().invoke(main, ["skill", "--ladder", "random,nosuch", "-n", "10", "--out", str(tmp_path / "e")])
-    assert r.exit_code == 1 and r.stderr.startswith("Error: --ladder: unknown strategy `nosuch`")
+    assert r.exit_code == 2 and r.stderr.startswith("Error: --ladder: unknown strategy `nosuch`")
     assert not (tmp_path / "e").exists()
     r = CliRunner().invoke(main, ["skill", "--ladder", "greedy", "-n", "10", "--out", str(tmp_path / "d")])
-    assert r.exit_code == 1 and "two or more" in r.stderr
+    assert r.exit_code == 2 and "two or more" in r.stderr
 
 
 def test_the_table_fits_80_columns_and_json_is_the_summary(tmp_path):

@@ -96,7 +96,8 @@ def test_defaults_and_ranges_parse():
 def test_strategies_lists_the_options_and_the_old_spelling(cli):
     out = cli("strategies")
     assert out.exit_code == 0
-    text = out.output[out.output.index("ismcts"):out.output.index("oracle")]
+    # the entry, its lines wrapped at 80 columns (issue 38) read as one text
+    text = " ".join(out.output[out.output.index("ismcts"):out.output.index("oracle")].split())
     for piece in ("iters=2000", "c=8", "rollout=1", "exact=6", "blows=0", "leaf=-1", "exploit=0", "infer=2",
                   "stop=0.25", "prior=16", "temperature=0.75", "uniform=0.03", "settled", "searched blows",
                   "uniform deals", "ismcts:infer=1 is the earlier default",
