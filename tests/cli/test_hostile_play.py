@@ -397,6 +397,7 @@ def test_play_teams_with_rules_whose_deal_does_not_fit_four_hands_is_one_line_na
     r = subprocess.run([sys.executable, "-m", "escoba_sim.cli", "play", "--vs", "greedy", "--teams", "--rules",
                         "robo(hand_size=10)", "--out", str(tmp_path)], capture_output=True, text=True,
                        stdin=subprocess.DEVNULL, timeout=60, env={**os.environ, "ESCOBA_SIM_LANG": "en"})
-    assert r.returncode == 1 and "Traceback" not in r.stderr
+    # a usage error (it names --rules): 2, as Click's own (README, Exit codes)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr.strip().splitlines() == ["Error: --rules with --teams: hand_size/table_size: 4 x 10 cards plus 4 "
                                              "on the table deals 44 cards, but the deck holds 40"]
