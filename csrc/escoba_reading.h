@@ -20,14 +20,15 @@
  * of the unseen cards weighed by the product of every read seat's weights. Under deal=draw a seat draws
  * an unknown card after each move, so only moves made once the stock is empty are read (a play is this
  * round's when the stock has not moved since: esc_play.pos == h->pos).
- * Everything is static inline with the prefix esc_read_; it uses the legal moves and option scores of
- * escoba_ismcts.h, which includes this file after defining them.
+ * Everything is static inline with the prefix esc_read_; it uses the legal moves, option scores and
+ * determinizations of escoba_ismcts_moves.h (shared with the search, escoba_ismcts.h, which includes this file).
  */
 #ifndef ESCOBA_READING_H
 #define ESCOBA_READING_H
 
 #include <math.h>
 #include <stdlib.h>
+#include "escoba_ismcts_moves.h"
 
 #define ESC_READ_EXACT_MAX 6000 /* two players: holdings enumerated up to this many (else sampled) */
 #define ESC_READ_SAMPLES 1024   /* deals weighed when the holdings are not enumerated */
