@@ -236,3 +236,17 @@ def test_a_hand_whose_save_fails_is_said_unsaved_without_a_path_and_saved_at_the
     assert page.is_hidden("#unsaved")
     assert len(set(out.glob("*-h0.json")) - before) == 1
     assert page.errors == []
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])
+def test_before_any_game_the_board_and_its_buttons_are_hidden(server, browser, width, height):
+    # issue 38: `main { display: grid }` overrode the hidden attribute, so Hint and Take back showed before any
+    # game, and Hint then failed with "Cannot read properties of null (reading 'id')"
+    url, _ = server
+    page = open_page(browser, url, width, height)
+    page.wait_for_selector("#new-game button", state="visible")
+    for element in ("#game", "#hint", "#undo", "#next", "#analyse", "#hint-box", "#analysis", "#error"):
+        if page.locator(element).count():
+            assert not page.locator(element).is_visible(), element
+    assert not page.errors, page.errors
+    page.close()
