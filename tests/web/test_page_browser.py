@@ -250,3 +250,30 @@ def test_before_any_game_the_board_and_its_buttons_are_hidden(server, browser, w
             assert not page.locator(element).is_visible(), element
     assert not page.errors, page.errors
     page.close()
+
+
+def test_switching_language_mid_game_keeps_the_game(server, browser):
+    # issue 38: the language links reloaded a blank page and the game was lost, in both directions
+    url, _ = server
+    page = open_page(browser, url, 1280, 800)
+    page.select_option("#vs", "greedy")
+    page.click("#start")
+    page.wait_for_selector("#hand .card-button")
+    wait_idle(page)
+    click_a_move(page)
+    wait_idle(page)
+
+    def seen():
+        return [page.eval_on_selector_all(sel, "els => els.map(e => e.alt)") for sel in ("#table img.card",
+                                                                                        "#hand img.card")]
+
+    before = seen()
+    for name, lang, word in (("Español", "es", "Deshacer"), ("English", "en", "Take back")):
+        page.click(f"nav.languages a:has-text('{name}')")
+        page.wait_for_url(f"**/?lang={lang}#game=*")
+        page.wait_for_selector("#hand img.card")
+        wait_idle(page)
+        assert page.is_visible("#game") and seen() == before, name
+        assert page.inner_text("#undo") == word and page.is_enabled("#undo")
+    assert not page.errors, page.errors
+    page.close()

@@ -89,6 +89,8 @@ function eventText(e) {
 
 function draw(state) {
   game = state;
+  // the game's id in the fragment (never sent to the server): a language switch or a reload finds it again
+  history.replaceState(null, "", "#game=" + encodeURIComponent(state.id));
   document.getElementById("game").hidden = false;
   document.getElementById("hint-box").hidden = true;
   document.getElementById("choices").replaceChildren();
@@ -295,4 +297,19 @@ document.getElementById("upload").addEventListener("change", event => {
     showAnalysis(await api("POST", "/api/analyze?seat=all", record));
   });
 });
+// the language links carry the game over (the fragment); a page opened on one draws that game again
+for (const link of document.querySelectorAll("nav.languages a")) {
+  link.addEventListener("click", () => { link.href = link.getAttribute("href").split("#")[0] + location.hash; });
+}
+const kept = /^#game=([A-Za-z0-9_-]+)$/.exec(location.hash);
+if (kept) {
+  run(async () => {
+    try {
+      draw(await api("GET", `/api/games/${kept[1]}`));
+    } catch (e) {
+      history.replaceState(null, "", location.pathname + location.search);
+      throw e;
+    }
+  });
+}
 loadRecords();
