@@ -319,7 +319,7 @@ class WebGame:
                           "escobas": st.escobas[side], "score": t.scores[side]})
         out: dict[str, Any] = {
             "id": self.id, "rules": r.canonical(), "players": r.players, "teams": r.teams, "target": r.target,
-            "soplar": r.soplar, "seats": [{"seat": s, "strategy": None if spec is None else parse_strategy(spec).short,
+            "soplar": r.soplar, "sevens_rule": r.sevens, "seats": [{"seat": s, "strategy": None if spec is None else parse_strategy(spec).short,
                                            "side": r.side_of(s), "cards": len(st.hands[s])}
                                           for s, spec in enumerate(self.seats.specs)],
             "hand_number": t.hand + 1, "dealer": st.dealer, "to_play": st.to_play,

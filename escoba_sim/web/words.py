@@ -4,6 +4,7 @@ translated by the server into the page's language (``page_words``); the template
 
 from __future__ import annotations
 
+from ..game.columns import SEVENS_TEXT
 from ..i18n import N_, translation
 
 WORDS = {
@@ -57,7 +58,9 @@ WORDS = {
     # the score sheet (the names of the point categories as the rule texts write them)
     "escobas": N_("escobas"),
     "siete_oros": N_("siete de oros"),
-    "sevens": N_("sevens (majority)"),
+    # the sevens by the ruleset's `sevens` rule (the state's sevens_rule): the most, or all four
+    "sevens": SEVENS_TEXT["majority"],
+    "sevens_all": SEVENS_TEXT["all"],
     "oros": N_("oros (majority)"),
     "cards": N_("cards (majority)"),
     "bonus": N_("bonuses"),

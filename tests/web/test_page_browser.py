@@ -277,3 +277,24 @@ def test_switching_language_mid_game_keeps_the_game(server, browser):
         assert page.inner_text("#undo") == word and page.is_enabled("#undo")
     assert not page.errors, page.errors
     page.close()
+
+
+@pytest.mark.parametrize("rules,label", [("tradicional", "sevens (all four)"), ("ludoteka", "sevens (majority)")])
+def test_the_score_sheet_names_the_sevens_by_the_rulesets_rule(server, browser, rules, label):
+    # issue 38: the page called the sevens "(majority)" under tradicional, whose rule is all four sevens
+    url, _ = server
+    page = open_page(browser, url, 1280, 800)
+    page.select_option("#rules", rules)
+    page.select_option("#vs", "greedy")
+    page.click("#start")
+    page.wait_for_selector("#hand .card-button")
+    wait_idle(page)
+    for _ in range(60):
+        if page.is_visible("#analyse"):
+            break
+        click_a_move(page)
+        wait_idle(page)
+    assert page.is_visible("#analyse"), "the hand did not end"
+    heads = page.eval_on_selector_all("#piles th", "els => els.map(e => e.textContent)")
+    assert label in heads and not any(h.startswith("sevens (") and h != label for h in heads), heads
+    page.close()

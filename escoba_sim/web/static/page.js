@@ -154,7 +154,8 @@ function drawPiles() {
   const row = (label, values) => rows.push(el("tr", {}, el("th", {text: label}), ...values.map(v => el("td", {text: String(v)}))));
   if (game.score) {
     for (const key of ["escobas", "siete_oros", "sevens", "oros", "cards", "bonus", "total"]) {
-      row(say(key), game.score.map(s => s[key]));
+      const label = key === "sevens" && game.sevens_rule === "all" ? "sevens_all" : key;
+      row(say(label), game.score.map(s => s[key]));
     }
   } else {
     row(say("cards_taken"), game.sides.map(s => s.cards));
