@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import gettext
 import os
+import threading
 from pathlib import Path
 
 DOMAIN = "escoba_sim"
@@ -110,11 +111,28 @@ def install_for_cli(lang: str | None = None) -> str:
 # the tests) speaks English unless asked.
 _installed: str = DEFAULT
 _chosen: list[str] = []
+# ``in_thread``'s language, per thread: each of the page's worker threads answers a request in its page's
+_thread = threading.local()
 
 
 def current() -> str:
-    """The language output is written in now (``use``, else ``install_for_cli``'s, else English)."""
+    """The language output is written in now (the calling thread's ``in_thread``, else ``use``, else
+    ``install_for_cli``'s, else English)."""
+    lang = getattr(_thread, "lang", None)
+    if lang is not None:
+        return lang
     return _chosen[-1] if _chosen else _installed
+
+
+def in_thread(lang: str | None, work, *args):
+    """``work(*args)`` with the calling thread's output in ``lang`` (other threads keep theirs: ``use`` is the
+    whole process's, which a report's worker threads follow)."""
+    before = getattr(_thread, "lang", None)
+    _thread.lang = normalize(lang) or DEFAULT
+    try:
+        return work(*args)
+    finally:
+        _thread.lang = before
 
 
 def translate(message: str) -> str:

@@ -257,7 +257,9 @@ def create_app(out: str | Path = DEFAULT_OUT, *, samples: int = DEFAULT_SAMPLES,
                 if guarded and cross_site(request):
                     raise games.WebError(N_("a request from another site is refused"), 403)
                 data = await read_json(request) if request.method == "POST" else None
-                result = await pools.run(kind, request, functools.partial(handler, request, data))
+                # the work speaks the page's language: a library's refusal (an unknown preset) comes back in it
+                result = await pools.run(kind, request, functools.partial(i18n.in_thread, page_language(request),
+                                                                           handler, request, data))
             except games.WebError as e:
                 response = error(e.said(page_language(request)), e.status)
                 if getattr(e, "retry_after", None):  # a full pool: when to ask again

@@ -335,3 +335,40 @@ def test_the_hint_says_what_the_other_seat_probably_holds_in_the_pages_language(
     spanish = client.post(f"/api/games/{gid}/hint?lang=es", json={}).json()
     assert "asiento 1 probablemente tiene, por su jugada desde el reparto:" in spanish["reading_text"]
     assert spanish["reading"] == hint["reading"]  # numbers and card codes: the same in every language
+
+
+def test_a_refused_new_game_is_said_in_the_pages_language(client):
+    # issue 38: the library's refusals (an unknown preset, a bad field, an impossible deal) reached the Spanish
+    # page in English; each request's work now runs in its page's language (i18n.in_thread)
+    for body, spanish in (({"rules": "nope", "vs": "greedy"}, "predefinido desconocido `nope`"),
+                          ({"rules": "ludoteka(sevens=x)", "vs": "greedy"}, "no es ninguno de majority, all"),
+                          ({"rules": "robo(hand_size=10)", "vs": "greedy", "teams": True}, "pero la baraja tiene 40")):
+        es = client.post("/api/games?lang=es", json=body)
+        en = client.post("/api/games?lang=en", json=body)
+        assert es.status_code == en.status_code == 400
+        assert spanish in es.json()["error"], es.json()
+        assert spanish not in en.json()["error"] and en.json()["error"] != es.json()["error"]
+
+
+def test_a_language_chosen_in_one_thread_leaves_the_others_alone():
+    import threading
+
+    from escoba_sim import i18n
+
+    seen = []
+    inside, done = threading.Event(), threading.Event()
+
+    def wait():
+        inside.set()
+        done.wait(5)
+
+    def spanish():
+        seen.append(i18n.in_thread("es", lambda: (wait(), i18n.current())[1]))
+
+    t = threading.Thread(target=spanish)
+    t.start()
+    inside.wait(5)
+    seen.append(i18n.current())
+    done.set()
+    t.join()
+    assert seen == ["en", "es"] and i18n.current() == "en"
