@@ -52,9 +52,12 @@ def serve(port, host, allow_hosts, open_browser, out, samples):
             click.echo(_("Warning: the page answers any host name (--allow-host '*'): a page of another site can "
                          "reach it through DNS rebinding; name the hosts instead to close that"), err=True)
 
+    def no_browser(url: str) -> None:
+        click.echo(_("--open: no browser could be opened here; open {url} in one").format(url=url), err=True)
+
     try:
         app.serve(host, port, out, open_browser=open_browser, samples=samples or DEFAULT_SAMPLES, on_ready=ready,
-                  allow_hosts=list(allow_hosts))
+                  allow_hosts=list(allow_hosts), on_no_browser=no_browser)
     except EscobaError as e:
         fail(e)
     except OSError as e:

@@ -403,13 +403,26 @@ def listening_address(host: str, port: int, allow_hosts: list[str] | None) -> tu
     return sockaddr, family, list(dict.fromkeys([*names, *(h.strip().lower() for h in allow_hosts)])), False
 
 
+def open_in_browser(url: str, on_no_browser=None) -> bool:
+    """Open ``url`` in the default browser; when there is none (a server, a container), ``on_no_browser(url)``
+    is told, so that the person knows to open it themselves."""
+    try:
+        opened = webbrowser.open(url)
+    except webbrowser.Error:
+        opened = False
+    if not opened and on_no_browser is not None:
+        on_no_browser(url)
+    return opened
+
+
 def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, out: str | Path = DEFAULT_OUT, *,
           open_browser: bool = False, samples: int = DEFAULT_SAMPLES, on_ready=None,
-          allow_hosts: list[str] | None = None) -> None:
+          allow_hosts: list[str] | None = None, on_no_browser=None) -> None:
     """Run the page until Ctrl-C or SIGTERM (both end every search and save every hand in play at once).
     Binds ``host`` (loopback by default: another address only when asked, and then with the Host names it
     answers, ``allow_hosts``); ``on_ready(url, open_to_any)`` is called once the address is bound
-    (``open_to_any``: any Host name is answered). A busy port or a bad address is an OSError; an address
+    (``open_to_any``: any Host name is answered), ``on_no_browser(url)`` when ``open_browser`` finds no browser
+    to open. A busy port or a bad address is an OSError; an address
     that cannot be used as asked a ServeError."""
     import uvicorn
 
@@ -430,7 +443,7 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, out: str | Path = 
     if on_ready is not None:
         on_ready(url, open_to_any)
     if open_browser:
-        threading.Timer(1.0, webbrowser.open, (url,)).start()
+        threading.Timer(1.0, open_in_browser, (url, on_no_browser)).start()
     guard.quiet_accept_errors()
     config = uvicorn.Config(app, log_level="warning", http=guard.guarded_protocol(), timeout_keep_alive=5,
                             timeout_graceful_shutdown=1, h11_max_incomplete_event_size=16 * 1024)

@@ -39,3 +39,28 @@ def test_without_the_web_extra_serve_says_what_to_install():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
     assert r.returncode == 1
     assert r.stderr.strip() == 'Error: serve needs the web extra: pip install "escoba-sim[web]" (starlette is missing)'
+
+
+def test_open_without_a_browser_says_where_the_page_is(cli, tmp_path, monkeypatch):
+    # issue 38: `serve --open` on a machine with no browser printed nothing
+    import webbrowser
+
+    from escoba_sim.web import app
+
+    told = []
+    monkeypatch.setattr(webbrowser, "open", lambda url: False)
+    assert app.open_in_browser("http://127.0.0.1:8015/", told.append) is False and told == ["http://127.0.0.1:8015/"]
+
+    def failing(url):
+        raise webbrowser.Error("could not locate runnable browser")
+
+    monkeypatch.setattr(webbrowser, "open", failing)
+    assert app.open_in_browser("http://x/", told.append) is False and told[-1] == "http://x/"
+    monkeypatch.setattr(webbrowser, "open", lambda url: True)
+    assert app.open_in_browser("http://y/", told.append) is True and told[-1] == "http://x/"
+
+    # the command says it in one line: serve's own callback, called as the library calls it
+    monkeypatch.setattr(app, "serve", lambda *a, on_no_browser, **k: on_no_browser("http://127.0.0.1:8015/"))
+    r = cli("serve", "--open", "--out", tmp_path / "hands")
+    assert r.exit_code == 0
+    assert "--open: no browser could be opened here; open http://127.0.0.1:8015/ in one" in r.output
