@@ -51,6 +51,7 @@ def test_an_opponent_over_the_pages_search_budget_is_a_422_naming_the_bound(tmp_
     assert f"`{key}` up to {limit}" in message and "\n" not in message
 
 
+@pytest.mark.core("ismcts")
 def test_an_opponent_at_the_pages_bounds_plays(tmp_path):
     state = new_game(client_for(tmp_path), vs="ismcts:iters=20000,exact=8,leaf=12")
     assert state["decision"] == "move"
