@@ -40,12 +40,12 @@ def _print_version(ctx, param, value):
 
 
 class _Main(click.Group):
-    """The group: output that any terminal can print (``output.console.fit_to_terminal``); Ctrl-C anywhere a command does not handle it itself ends with one line and the shell's
+    """The group: output that any terminal can print (``output.terminal.fit_to_terminal``); Ctrl-C anywhere a command does not handle it itself ends with one line and the shell's
     status for it (130), not Click's "Aborted!" and 1; nothing a command finished is lost (the commands
     that write keep their own stops: run, resume, compare, tournament, tune, play)."""
 
     def main(self, *args, **kwargs):
-        from ..output.console import fit_to_terminal
+        from ..output.terminal import fit_to_terminal
 
         fit_to_terminal()  # a terminal that cannot print every character gets ASCII stand-ins, --help included
         return super().main(*args, **kwargs)

@@ -1,7 +1,7 @@
 """A terminal that cannot print every character (an ISO-8859-1 locale, an ASCII stdout): every command prints,
 in both languages, with ASCII stand-ins for what the encoding lacks (``∞`` -> ``inf``, ``±`` -> ``+-``,
 ``ó`` -> ``o``), and a folder written there resumes there; a Unicode terminal gets the same bytes as ever
-(``output.console.fit_to_terminal``). Real subprocesses: the encoding is the process's own stdout's."""
+(``output.terminal.fit_to_terminal``). Real subprocesses: the encoding is the process's own stdout's."""
 
 import io
 import os
@@ -12,7 +12,7 @@ import pytest
 from conftest import engine_sized
 from helpers import REPO
 
-from escoba_sim.output.console import PlainStream, printable
+from escoba_sim.output.terminal import PlainStream, printable
 
 LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "ESCOBA_SIM_LANG", "PYTHONIOENCODING")
 
@@ -113,7 +113,7 @@ def test_a_unicode_terminal_gets_the_characters_themselves(tmp_path):
 
 
 def test_fit_to_terminal_wraps_only_a_stream_that_cannot_print_everything(monkeypatch):
-    from escoba_sim.output.console import fit_to_terminal
+    from escoba_sim.output.terminal import fit_to_terminal
 
     ascii_, utf8 = (io.TextIOWrapper(io.BytesIO(), encoding=e) for e in ("ascii", "utf-8"))
     monkeypatch.setattr(sys, "stdout", ascii_)
