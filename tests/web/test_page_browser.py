@@ -83,6 +83,26 @@ def wait_idle(page):
     assert page.is_hidden("#error"), page.inner_text("#error")
 
 
+def start_game(page, vs="greedy", rules=None):
+    """A new game against ``vs`` (under ``rules``, else the page's default), drawn and idle."""
+    if rules is not None:
+        page.select_option("#rules", rules)
+    page.select_option("#vs", vs)
+    page.click("#start")
+    page.wait_for_selector("#hand .card-button")
+    wait_idle(page)
+
+
+def play_to_the_end(page, until=lambda page: page.is_visible("#analyse")):
+    """Click moves until the hand is over (``until``; by default its analysis is offered)."""
+    for _ in range(60):
+        if until(page):
+            return
+        click_a_move(page)
+        wait_idle(page)
+    assert until(page), "the hand did not end"
+
+
 def assert_readable(page, width):
     """Nothing wider than the screen, no two cards of the table or the hand overlapping."""
     assert page.evaluate("document.documentElement.scrollWidth") <= width
@@ -101,10 +121,7 @@ def assert_readable(page, width):
 def test_a_whole_hand_by_clicks_with_a_hint_a_take_back_and_the_analysis(server, browser, tmp_path):
     url, out = server
     page = open_page(browser, url, 1280, 800)
-    page.select_option("#vs", "greedy")
-    page.click("#start")
-    page.wait_for_selector("#hand .card-button")
-    wait_idle(page)
+    start_game(page)
     assert_readable(page, 1280)
 
     page.click("#hint")
@@ -121,12 +138,7 @@ def test_a_whole_hand_by_clicks_with_a_hint_a_take_back_and_the_analysis(server,
     wait_idle(page)
     assert page.eval_on_selector_all("#hand img.card", "els => els.map(e => e.alt)") == hand_before
 
-    for _ in range(60):
-        if page.is_visible("#analyse"):
-            break
-        click_a_move(page)
-        wait_idle(page)
-    assert page.is_visible("#analyse"), "the hand did not end"
+    play_to_the_end(page)
     assert "hand is over" in page.inner_text("#prompt")
     assert page.get_attribute("#download", "href").startswith("/records/")
     assert_readable(page, 1280)
@@ -209,21 +221,14 @@ def test_a_hand_whose_save_fails_is_said_unsaved_without_a_path_and_saved_at_the
                                                                                             tmp_path):
     url, out = server
     page = open_page(browser, url, 1280, 800)
-    page.select_option("#vs", "greedy")
-    page.click("#start")
-    page.wait_for_selector("#hand .card-button")
-    wait_idle(page)
+    start_game(page)
     out.mkdir(parents=True, exist_ok=True)
     before = set(out.glob("*.json"))
     aside = tmp_path / "aside"
     out.rename(aside)
     out.write_text("in the way")  # the folder cannot be made: [Errno 17] File exists
     try:
-        for _ in range(60):
-            if "hand is over" in page.inner_text("#prompt"):
-                break
-            click_a_move(page)
-            wait_idle(page)
+        play_to_the_end(page, until=lambda page: "hand is over" in page.inner_text("#prompt"))
         assert page.is_visible("#unsaved") and "could not be saved" in page.inner_text("#unsaved")
         assert page.is_hidden("#analyse") and page.is_hidden("#download")
         text = page.inner_text("body")
@@ -256,10 +261,7 @@ def test_switching_language_mid_game_keeps_the_game(server, browser):
     # issue 38: the language links reloaded a blank page and the game was lost, in both directions
     url, _ = server
     page = open_page(browser, url, 1280, 800)
-    page.select_option("#vs", "greedy")
-    page.click("#start")
-    page.wait_for_selector("#hand .card-button")
-    wait_idle(page)
+    start_game(page)
     click_a_move(page)
     wait_idle(page)
 
@@ -284,17 +286,8 @@ def test_the_score_sheet_names_the_sevens_by_the_rulesets_rule(server, browser, 
     # issue 38: the page called the sevens "(majority)" under tradicional, whose rule is all four sevens
     url, _ = server
     page = open_page(browser, url, 1280, 800)
-    page.select_option("#rules", rules)
-    page.select_option("#vs", "greedy")
-    page.click("#start")
-    page.wait_for_selector("#hand .card-button")
-    wait_idle(page)
-    for _ in range(60):
-        if page.is_visible("#analyse"):
-            break
-        click_a_move(page)
-        wait_idle(page)
-    assert page.is_visible("#analyse"), "the hand did not end"
+    start_game(page, rules=rules)
+    play_to_the_end(page)
     heads = page.eval_on_selector_all("#piles th", "els => els.map(e => e.textContent)")
     assert label in heads and not any(h.startswith("sevens (") and h != label for h in heads), heads
     page.close()
