@@ -361,7 +361,11 @@ or - for stdin. Each decision is valued from the decider's information
 only (its hand, the table, every card played), by the evaluator
 (docs/evaluate.md): exact when nothing is hidden, else a search over
 deals of the unseen cards. Losses of 0.2, 0.5 and 1.0 points are marked
-inaccuracy, mistake and blunder.
+inaccuracy, mistake and blunder. The luck ledger then says what the cards
+gave or took (the deal and every card that arrived, against the average
+of what could have arrived), what the decisions lost and what the others'
+play did, adding up to the result (for the person's seat of a record from
+play or the page, else for each seat; --no-luck leaves it out).
 
 \b
 Examples:
@@ -378,11 +382,14 @@ Examples:
 @click.option("--reading", "with_reading", is_flag=True,
               help=_("Under each decision, what the decider read of the other hands from their moves this round "
                      "(--json always has it, in a `reading` field)."))
+@click.option("--luck/--no-luck", "with_luck", default=True, show_default=True,
+              help=_("The luck ledger: what the cards, the decisions and the others' play gave or took."))
 @json_option(_("Print every decision and the totals as JSON."))
-def analyze(record, seats, samples, seed, with_reading, as_json):
+def analyze(record, seats, samples, seed, with_reading, with_luck, as_json):
     # the help text is the command's (above), translated
     from ..hands.evaluate import DEFAULT_SAMPLES
-    from ..hands.review import AnalysisError, analyze_record, format_analysis
+    from ..hands.luck import format_ledger, review_hand
+    from ..hands.review import AnalysisError, format_analysis
 
     data = load_record_file(record)
     progress = None
@@ -391,11 +398,15 @@ def analyze(record, seats, samples, seed, with_reading, as_json):
             click.echo("\r" + _("analysing: decision {done} of {total}").format(done=done, total=total), err=True,
                        nl=done == total)
     try:
-        an = analyze_record(data, seats=list(seats) or None, samples=samples or DEFAULT_SAMPLES, seed=seed,
-                            on_decision=progress)
+        review = review_hand(data, seats=list(seats) or None, samples=samples or DEFAULT_SAMPLES, seed=seed,
+                             luck=with_luck, on_decision=progress)
     except AnalysisError as e:
         fail(f"{record}: {render(e)}", USAGE)
     if as_json:
-        emit_json(an.to_json())
+        emit_json(review.to_json())
     else:
-        click.echo(format_analysis(an, record, width=terminal_width(), reading=with_reading))
+        width = terminal_width()
+        click.echo(format_analysis(review.analysis, record, width=width, reading=with_reading))
+        for led in review.ledgers:
+            click.echo("")
+            click.echo("\n".join(format_ledger(led, review.analysis.rules, review.analysis.strategies, width)))

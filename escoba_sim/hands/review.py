@@ -191,8 +191,8 @@ def analyze_record(data: Any, *, seats: list[int] | None = None, samples: int = 
     strategies = data.get("strategies") if isinstance(data.get("strategies"), list) else None
     an = Analysis(rules, sorted(set(seats)), samples, seed, [], strategies,
                   [p.reason for p in problems if p.move is None], [str(p) for p in problems if p.move is None])
-    total = sum(1 for _ in _decisions(parsed))
-    for k, (st, number, blow, played) in enumerate(_decisions(parsed)):
+    total = sum(1 for _ in decision_points(parsed))
+    for k, (st, number, blow, played) in enumerate(decision_points(parsed)):
         if st.to_play in an.seats:
             ev = evaluate(st, blow=blow, samples=samples, seed=decision_seed(seed, k))
             idx = next(i for i, o in enumerate(ev.options) if o.move == played)
@@ -206,7 +206,7 @@ def analyze_record(data: Any, *, seats: list[int] | None = None, samples: int = 
     return an
 
 
-def _decisions(parsed):
+def decision_points(parsed):
     """Yield (state before, move number, is a blow decision, option played) for every decision in order,
     applying the option once the consumer asks for the next one (a blow not taken is a decision too)."""
     st = engine.new_hand(parsed.rules, parsed.deck, parsed.dealer)
