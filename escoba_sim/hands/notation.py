@@ -130,7 +130,7 @@ def _unquote(text: str, where: str) -> str:
     if "%" not in text:
         return text
     if re.search(r"%(?![0-9A-Fa-f]{2})", text):
-        raise NotationError(_("{where}: a % must be followed by two hexadecimal digits"), where=where)
+        raise NotationError(_("{where}: a percent sign must be followed by two hexadecimal digits"), where=where)
     raw = bytearray()
     last = 0
     for m in _PERCENT.finditer(text):
@@ -140,7 +140,7 @@ def _unquote(text: str, where: str) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise NotationError(_("{where}: its %-escapes are not UTF-8 text"), where=where) from None
+        raise NotationError(_("{where}: its percent escapes are not UTF-8 text"), where=where) from None
 
 
 def _cards(text: str, where: str) -> list[str]:
@@ -279,3 +279,21 @@ def _derive(record: dict[str, Any], rules: Ruleset, deck: list[int], dealer: int
         record["unfinished"] = record.pop("unfinished")  # last, as make_record writes it
     elif st is not None and st.over and st.result is not None and not problems:
         record["score"] = score_json(rules, st.result)
+
+
+# ---------------------------------------------------------------- a record given as text
+
+def looks_like_notation(text: str) -> bool:
+    """Whether ``text`` is meant as a notation (or a link holding one) rather than JSON or a file's name."""
+    head = text.lstrip()[:len(TAG) + 8]
+    return bool(re.match(r"escoba[0-9]{1,4}/", head)) or LINK_KEY in text[:MAX_LENGTH]
+
+
+def read_record_text(text: str, what: str) -> dict[str, Any]:
+    """A hand record from a file's or stdin's text (``what`` names it in errors): the notation (or a link holding
+    one) when the text is one, else JSON (``files.parse_json``: UntrustedFile when it is not)."""
+    from ..files import parse_json
+
+    if not text.lstrip().startswith("{") and looks_like_notation(text):
+        return from_notation(text)
+    return parse_json(text, what)
