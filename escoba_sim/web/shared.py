@@ -11,7 +11,7 @@ from typing import Any
 from .. import files
 from ..game import engine
 from ..game.cards import card_str
-from ..hands.notation import MAX_LENGTH, LINK_KEY, from_notation, to_notation
+from ..hands.notation import LINK_KEY, MAX_LENGTH, from_notation, to_notation
 from ..hands.record import RecordError, parse_record, score_json, walk
 from ..i18n import N_
 from ..strategies import parse_strategy
@@ -72,7 +72,8 @@ def shared_hand(data: Any) -> dict[str, Any]:
         "sides": [[s for s in range(rules.players) if rules.side_of(s) == side] for side in range(rules.n_sides)],
         "table": [card_str(c) for c in st.table], "events": events, "over": st.over,
         "problems": [str(p) for p in problems], "unfinished": record.get("unfinished"),
-        "provenance": {k: record[k] for k in ("seed", "game", "hand") if k in record},
+        # as text: a seed of 64 bits is more than a JavaScript number holds exactly
+        "provenance": {k: str(record[k]) for k in ("seed", "game", "hand") if k in record},
     }
     if st.over and st.result is not None:
         out["score"] = score_json(rules, st.result)

@@ -6,14 +6,10 @@ error line. The screenshots are written to the test's folder (``--basetemp`` kee
 import json
 
 import pytest
-from test_page_browser import (  # noqa: F401  (the module's fixtures: the server and the browser)
-    assert_readable,
-    browser,
-    play_to_the_end,
-    server,
-    start_game,
-    wait_idle,
-)
+import test_page_browser
+from test_page_browser import assert_readable, play_to_the_end, start_game, wait_idle
+
+server, browser = test_page_browser.server, test_page_browser.browser  # its fixtures: the server, the browser
 
 pytestmark = pytest.mark.core("the analysis evaluator")
 
@@ -48,6 +44,7 @@ def assert_shows_the_hand(page, record):
     totals = page.eval_on_selector_all("#shared-score tr:last-child td", "els => els.map(e => e.textContent)")
     assert totals == [str(side["total"]) for side in record["score"]]
     assert record["rules"] in page.inner_text("#shared-about")
+    assert f"seed {record['seed']}," in page.inner_text("#shared-about")  # all 64 bits, not a rounded float
 
 
 def test_a_shared_link_opens_the_same_hand_and_analysis_on_desktop_and_phone(server, browser, tmp_path):
