@@ -29,14 +29,23 @@ from .options import (
 
 
 def load_record_file(path: str):
-    """Read a hand record from a file or ``-`` (stdin); one-line errors, exit 2 (nothing was checked).
+    """The hand record a FILE argument gives, and the name to call it by: a file or ``-`` (stdin) holding JSON or
+    the notation (``hands.notation``), or the notation itself (or a link holding it) when no file has that name.
+    One-line errors, exit 2 (nothing was checked).
 
     The file is read as untrusted input (``files``: a regular file, its size, depth and numbers bounded)."""
-    from ..files import UntrustedFile, parse_json, read_text
+    import os
 
+    from ..files import UntrustedFile, read_text
+    from ..hands.notation import looks_like_notation, read_record_text
+    from ..hands.record import RecordError
+
+    name = path
     try:
         if path == "-":
             text = sys.stdin.read()
+        elif looks_like_notation(path) and not os.path.lexists(path):
+            text, name = path, _("the notation")
         else:
             text = read_text(path)
     except UntrustedFile as e:
@@ -44,11 +53,13 @@ def load_record_file(path: str):
     except ValueError as e:  # a NUL byte in the name
         fail(_("{path}: cannot read the record ({reason})").format(path=path, reason=render(e)), USAGE)
     except UnicodeDecodeError:
-        fail(_("{path}: not a text file; a hand record is JSON").format(path=path), USAGE)
+        fail(_("{path}: not a text file; a hand record is JSON or the notation").format(path=path), USAGE)
     try:
-        return parse_json(text, str(path))
+        return read_record_text(text, str(name)), name
     except UntrustedFile as e:
         fail(e, USAGE)
+    except RecordError as e:
+        fail(f"{name}: {render(e)}", USAGE)
 
 
 @click.command(help=_("""Play one hand and print it play by play, or as a hand record.
@@ -63,6 +74,7 @@ Examples:
        Ro 6c 1b Cb 6b Rc 2o 7c 1c 3b 5e Ce 2b 5c \\
        Re Sb 1e 7b 6o Co Rb 5b 1o So 2c 7o"
   escoba-sim trace -s ismcts --vs greedy --seed 7 --analyze
+  escoba-sim trace -s greedy --vs random --seed 7 --notation
 
 The same --seed/--game/--hand-index as a batch run shows the very hand the run
 played. With --deck, --seed (default 0) only feeds the random strategy."""))
@@ -79,17 +91,22 @@ played. With --deck, --seed (default 0) only feeds the random strategy."""))
               help=_("Dealer seat (default: (game + hand) % players with --seed, 0 with --deck)."))
 @rules_option(_("Preset, preset(field=value,...) or a TOML file."))
 @json_option(_("Print the hand record (JSON) instead of the play-by-play."))
+@click.option("--notation", "as_notation", is_flag=True,
+              help=_("Print the hand as one line of notation (docs/records.md) instead of the play-by-play."))
 @click.option("--analyze", "with_analysis", is_flag=True,
               help=_("Show the evaluator's value of each play, the best move and the loss (as `analyze`), and "
                      "what the player read of the other hands; with --json, an `analysis` field."))
 @click.option("--samples", type=SAMPLES, default=None, help=_("With --analyze: deals per decision (default 4000)."))
-def trace(*, strategy, vs, seed, game, hand_index, old_hand_index, deck, dealer, ruleset, as_json, with_analysis, samples):
+def trace(*, strategy, vs, seed, game, hand_index, old_hand_index, deck, dealer, ruleset, as_json, as_notation,
+          with_analysis, samples):
     # the help text is the command's (above), translated
     from ..game.cards import parse_cards
     from ..game.engine import MAX_HANDS_PER_GAME
     from ..hands.record import check_deck, format_trace, play_record
     from ..lineup import check_one_per_seat
 
+    if as_notation and (as_json or with_analysis):
+        fail(_("--notation prints the hand alone: it goes with neither --json nor --analyze"), USAGE)
     option = "--hand-index"
     if old_hand_index is not None:  # the old spelling still works, with a note
         click.echo(_("note: trace's --hand is now --hand-index (--hand still works, for now)"), err=True)
@@ -131,7 +148,11 @@ def trace(*, strategy, vs, seed, game, hand_index, old_hand_index, deck, dealer,
         an = analyze_record(record, samples=samples or DEFAULT_SAMPLES)
         record["analysis"] = an.to_json()
         notes = trace_notes(an, width=terminal_width())
-    if as_json:
+    if as_notation:
+        from ..hands.notation import to_notation
+
+        click.echo(to_notation(record))
+    elif as_json:
         emit_json(record)
     else:
         click.echo(format_trace(record, notes, width=terminal_width()))
@@ -139,27 +160,42 @@ def trace(*, strategy, vs, seed, game, hand_index, old_hand_index, deck, dealer,
 
 @click.command(help=_("""Check a hand record move by move under its ruleset and print the score.
 
-FILE is a JSON hand record (as written by `trace --json`), or - for stdin.
+FILE is a hand record: a JSON file (as written by `trace --json`), a file
+holding the one-line notation (`trace --notation`, docs/records.md), the
+notation itself or a link holding it (a page's Share link), or - for stdin.
 Exit status: 0 legal and complete, 1 an illegal move or another problem
 (reported with the move number, the seat and the reason), 2 not a readable
 hand record.
 
 \b
-Example:
-  escoba-sim trace -s greedy --vs random --seed 3 --json | escoba-sim replay -"""))
+Examples:
+  escoba-sim trace -s greedy --vs random --seed 3 --json | escoba-sim replay -
+  escoba-sim replay hand.json --notation      # the record as one line
+  escoba-sim replay 'escoba1/ludoteka/d0/7eCc3o4b.../3o:4eSe.4b...'"""))
 @click.argument("file")
 @json_option(_("Print the verdict, problems and score as JSON."))
-def replay(file, as_json):
+@click.option("--notation", "as_notation", is_flag=True,
+              help=_("Print the record as one line of notation instead (problems on stderr, with exit 1)."))
+def replay(file, as_json, as_notation):
     # the help text is the command's (above), translated
+    from ..hands.notation import to_notation
     from ..hands.record import RecordError, format_score, replay_record, score_json
 
-    data = load_record_file(file)
+    if as_json and as_notation:
+        fail(_("--json and --notation print two different things: give one"), USAGE)
+    data, file = load_record_file(file)
     try:
         st, problems = replay_record(data)
+        line = to_notation(data) if as_notation else None
     except RecordError as e:
         fail(f"{file}: {render(e)}", USAGE)
     score = score_json(st.rules, st.result) if st.over and st.result is not None else None
-    if as_json:
+    if as_notation:
+        click.echo(line)
+        for p in problems:
+            click.echo((_("ILLEGAL {problem}") if p.move is not None else _("PROBLEM {problem}")).format(problem=p),
+                       err=True)
+    elif as_json:
         emit_json({"ok": not problems, "rules": st.rules.canonical(), "moves": len(data["moves"]),
                    "problems": [p.as_dict() for p in problems], "score": score})
     else:
@@ -357,15 +393,16 @@ def play_keeping_the_hand(session, count: int, hands_mode: bool) -> None:
 @click.command(help=_("""Value every decision of a hand record: move played, best move, expected loss in points, marks.
 
 RECORD is a hand record (from `play`, `trace --json` or written by hand),
-or - for stdin. Each decision is valued from the decider's information
-only (its hand, the table, every card played), by the evaluator
-(docs/evaluate.md): exact when nothing is hidden, else a search over
-deals of the unseen cards. Losses of 0.2, 0.5 and 1.0 points are marked
-inaccuracy, mistake and blunder. The luck ledger then says what the cards
-gave or took (the deal and every card that arrived, against the average
-of what could have arrived), what the decisions lost and what the others'
-play did, adding up to the result (for the person's seat of a record from
-play or the page, else for each seat; --no-luck leaves it out).
+the one-line notation or a file holding it, or - for stdin. Each decision
+is valued from the decider's information only (its hand, the table, every
+card played), by the evaluator (docs/evaluate.md): exact when nothing is
+hidden, else a search over deals of the unseen cards. Losses of 0.2, 0.5
+and 1.0 points are marked inaccuracy, mistake and blunder. The luck ledger
+then says what the cards gave or took (the deal and every card that
+arrived, against the average of what could have arrived), what the
+decisions lost and what the others' play did, adding up to the result
+(for the person's seat of a record from play or the page, else for each
+seat; --no-luck leaves it out).
 
 \b
 Examples:
@@ -391,7 +428,7 @@ def analyze(record, seats, samples, seed, with_reading, with_luck, as_json):
     from ..hands.luck import format_ledger, review_hand
     from ..hands.review import AnalysisError, format_analysis
 
-    data = load_record_file(record)
+    data, record = load_record_file(record)
     progress = None
     if sys.stderr.isatty():
         def progress(done, total):

@@ -2,10 +2,10 @@
 
 Routes: ``/`` the page (English or Spanish: ``?lang=``, then the ``lang`` cookie the switch sets, then
 the browser's ``Accept-Language``), ``/cards/CODE.svg`` the card images, ``/static/`` the script and
-style, ``/api/...`` the games (JSON in, JSON out; ``games.WebGame``), the saved records and their
-analysis, and ``/records/NAME`` a record's download. Every error is a JSON ``{"error": one line}``
-with a 4xx (5xx only for a failure of the server itself, or 503 with ``Retry-After`` when it is busy),
-never a traceback. Bodies are bounded in size and read time, POSTs must be JSON (so that no other site's
+style, ``/api/...`` the games (JSON in, JSON out; ``games.WebGame``), the saved records, their
+analysis and notation, a shared hand read from its notation (``shared.py``), and ``/records/NAME`` a record's
+download. Every error is a JSON ``{"error": one line}`` with a 4xx (5xx only for a failure of the server
+itself, or 503 with ``Retry-After`` when it is busy), never a traceback. Bodies are bounded in size and read time, POSTs must be JSON (so that no other site's
 form can post to the page), a request another site sends to a route that changes or computes something
 is refused (``Origin``, ``Sec-Fetch-Site``), and the Host header must name the server (no DNS rebinding
 onto a local service). Work that searches (a computer's move, a hint, an analysis) runs in a worker
@@ -43,7 +43,7 @@ from ..hands.evaluate import DEFAULT_SAMPLES
 from ..i18n import N_
 from ..i18n import translate as _
 from ..stops import Stop, Stopped, running_under
-from . import cards, games, guard
+from . import cards, games, guard, shared
 from .words import page_words
 
 HERE = Path(__file__).resolve().parent
@@ -304,6 +304,12 @@ def create_app(out: str | Path = DEFAULT_OUT, *, samples: int = DEFAULT_SAMPLES,
     def upload_analysis(request: Request, data: Any) -> dict[str, Any]:
         return games.analyze(data, _seat_query(request), samples)
 
+    def record_notation(request: Request, data: Any) -> dict[str, Any]:
+        return shared.notation_of(games.read_record(out, request.path_params["name"]))
+
+    def open_hand(request: Request, data: Any) -> dict[str, Any]:
+        return shared.shared_hand(data)
+
     async def page(request: Request) -> Response:
         lang = page_language(request)
         html = envs[lang].get_template("index.html").render(
@@ -351,6 +357,8 @@ def create_app(out: str | Path = DEFAULT_OUT, *, samples: int = DEFAULT_SAMPLES,
         Route("/api/records", json_route(record_list)),
         Route("/api/records/{name}/analysis", json_route(record_analysis, "analysis")),
         Route("/api/analyze", json_route(upload_analysis, "analysis"), methods=["POST"]),
+        Route("/api/records/{name}/notation", json_route(record_notation)),
+        Route("/api/hand", json_route(open_hand), methods=["POST"]),
         Route("/records/{name}", download),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]

@@ -69,6 +69,15 @@ WORDS = {
     "oros_taken": N_("oros taken"),
     "sevens_taken": N_("sevens taken"),
     "score": N_("game score"),
+    # a hand shared as a link (#hand=NOTATION: hands/notation.py, web/shared.py)
+    "share_copied": N_("Link copied: whoever opens it sees this hand and its analysis."),
+    "share_copy": N_("Copy this link: whoever opens it sees this hand and its analysis."),
+    "shared_about": N_("rules {rules} · dealer: seat {dealer}"),
+    "shared_origin": N_("seed {seed}, game {game}, hand {hand}"),
+    "shared_unfinished": N_("not finished (play stopped: {why})"),
+    "shared_not_over": N_("The hand stops here, before its end."),
+    "shared_seat": N_("seat {seat} ({strategy})"),
+    "person": N_("person"),
 }
 
 

@@ -135,6 +135,8 @@ function draw(state) {
   const last = game.hand_over && !game.unsaved ? game.records[game.records.length - 1] : null;
   link.hidden = !last;
   if (last) { link.href = `/records/${encodeURIComponent(last)}`; link.setAttribute("download", last); }
+  document.getElementById("share").hidden = !last;
+  if (!last) document.getElementById("share-box").hidden = true;
 
   drawPiles();
   document.getElementById("log").replaceChildren(...game.events.map(e => el("li", {class: e.kind, text: eventText(e)})));
@@ -293,17 +295,113 @@ document.getElementById("upload").addEventListener("change", event => {
   const file = event.target.files[0];
   if (!file) return;
   run(async () => {
+    const text = await file.text();
+    if (!text.trimStart().startsWith("{")) return openHand(text.trim());  // a notation: the server reads it
     let record;
-    try { record = JSON.parse(await file.text()); } catch (e) { throw new Error(file.name + ": " + e.message); }
+    try { record = JSON.parse(text); } catch (e) { throw new Error(file.name + ": " + e.message); }
     showAnalysis(await api("POST", "/api/analyze?seat=all", record));
   });
+});
+
+// ---- a hand shared as a link: http://HOST/#hand=NOTATION (docs/records.md). The browser never sends the
+// fragment: the page posts the notation, the server checks it and answers the hand and then its analysis.
+const HAND = "#hand=";
+
+function share() {
+  run(async () => {
+    const name = game.records[game.records.length - 1];
+    const {link} = await api("GET", `/api/records/${encodeURIComponent(name)}/notation`);
+    const url = location.origin + location.pathname + link;
+    const box = document.getElementById("share-box"), field = document.getElementById("share-link");
+    field.value = url;
+    box.hidden = false;
+    let copied = false;
+    try {
+      if (navigator.clipboard && window.isSecureContext) { await navigator.clipboard.writeText(url); copied = true; }
+    } catch (e) { copied = false; }  // no permission (an embedded or headless browser): the field is there to copy
+    document.getElementById("share-said").textContent = say(copied ? "share_copied" : "share_copy");
+    field.focus();
+    field.select();
+  });
+}
+
+function sharedSeat(h, seat) {
+  const strategy = h.seats[seat].strategy;
+  if (!strategy) return say("seat", {seat});
+  return say("shared_seat", {seat, strategy: strategy === "person" ? say("person") : strategy});
+}
+
+function sharedEventText(h, e) {
+  if (e.kind === "deal") return say("new_deal", {stock: e.stock});
+  if (e.kind === "lucky") return say("lucky");
+  const who = sharedSeat(h, e.seat), take = e.take.join(" ");
+  if (e.kind === "capture") return say("plays_takes", {who, card: e.card, take}) + (e.escoba ? "  " + say("escoba") : "");
+  if (e.kind === "lay") return say("lays", {who, card: e.card});
+  return say("blows", {who, card: e.card, take: [e.card, ...e.take].join(" ")});
+}
+
+function drawShared(h) {
+  const about = [say("shared_about", {rules: h.rules, dealer: h.dealer})];
+  const p = h.provenance;
+  if ("seed" in p) about.push(say("shared_origin", {seed: p.seed, game: p.game ?? 0, hand: p.hand ?? 0}));
+  if (h.unfinished) about.push(say("shared_unfinished", {why: h.unfinished}));
+  document.getElementById("shared-about").textContent = about.join(" · ");
+  document.getElementById("shared-seats").textContent = h.seats.map(s => sharedSeat(h, s.seat)).join(" · ");
+  document.getElementById("shared-deck").textContent = h.deck.join(" ");
+  document.getElementById("shared-table").replaceChildren(...h.table.map(c => cardImage(c, "small")));
+  let end = say("shared_not_over");
+  if (h.over && h.leftovers) {
+    const {cards, seat} = h.leftovers;
+    end = say("hand_over") + " " + (seat >= 0 ? say("leftovers", {cards, who: sharedSeat(h, seat)})
+                                                : say("leftovers_nobody", {cards}));
+  }
+  document.getElementById("shared-end").textContent = end;
+  const problems = document.getElementById("shared-problems");
+  problems.textContent = h.problems.join(" · ");
+  problems.hidden = !h.problems.length;
+  document.getElementById("shared-log").replaceChildren(...h.events.map(e => el("li", {class: e.kind, text: sharedEventText(h, e)})));
+  const sideName = side => h.sides[side].map(seat => sharedSeat(h, seat)).join(" + ");
+  const rows = [el("tr", {}, el("th", {text: ""}), ...h.sides.map((_, side) => el("th", {text: sideName(side)})))];
+  if (h.score) {
+    for (const key of ["escobas", "siete_oros", "sevens", "oros", "cards", "bonus", "total"]) {
+      const label = key === "sevens" && h.sevens_rule === "all" ? "sevens_all" : key;
+      rows.push(el("tr", {}, el("th", {text: say(label)}), ...h.score.map(s => el("td", {text: String(s[key])}))));
+    }
+  }
+  document.getElementById("shared-score").replaceChildren(...rows);
+  const section = document.getElementById("shared");
+  section.hidden = false;
+  section.scrollIntoView({behavior: "smooth"});
+}
+
+async function openHand(notation) {
+  const at = notation.indexOf(HAND);  // a whole link pasted: the notation is its fragment
+  if (at >= 0) notation = notation.slice(at + HAND.length);
+  const h = await api("POST", "/api/hand", {notation});
+  drawShared(h);
+  document.getElementById("analysis").hidden = false;
+  document.getElementById("analysis-totals").textContent = say("analysing");
+  document.getElementById("analysis").querySelector("tbody").replaceChildren();
+  showAnalysis(await api("POST", "/api/analyze?seat=all", h.record));
+}
+
+document.getElementById("share").addEventListener("click", share);
+document.getElementById("open-hand").addEventListener("submit", event => {
+  event.preventDefault();
+  const text = document.getElementById("notation-text").value.trim();
+  if (text) run(() => openHand(text));
+});
+window.addEventListener("hashchange", () => {
+  if (location.hash.startsWith(HAND)) run(() => openHand(location.hash.slice(HAND.length)));
 });
 // the language links carry the game over (the fragment); a page opened on one draws that game again
 for (const link of document.querySelectorAll("nav.languages a")) {
   link.addEventListener("click", () => { link.href = link.getAttribute("href").split("#")[0] + location.hash; });
 }
 const kept = /^#game=([A-Za-z0-9_-]+)$/.exec(location.hash);
-if (kept) {
+if (location.hash.startsWith(HAND)) {
+  run(() => openHand(location.hash.slice(HAND.length)));
+} else if (kept) {
   run(async () => {
     try {
       draw(await api("GET", `/api/games/${kept[1]}`));
