@@ -77,7 +77,7 @@ def _cli_of(error, *options) -> str:
 
 
 def test_series_tune_and_cluster_messages_name_parameters_for_python_and_flags_on_the_command_line():
-    from escoba_sim.runs.cluster import ClusterError, connect
+    from escoba_sim.runs.cluster import SchedulerAddressError, connect
     from escoba_sim.series.compare import CompareError, build_variants
     from escoba_sim.series.skill import SkillError, check_ladder
 
@@ -96,7 +96,7 @@ def test_series_tune_and_cluster_messages_name_parameters_for_python_and_flags_o
     assert "(e.g. ladder random,greedy)" in str(raised.value) and "--ladder" not in str(raised.value)
     assert "(e.g. --ladder random,greedy)" in _cli_of(raised.value, ("--ladder",))
 
-    with pytest.raises(ClusterError) as raised:
+    with pytest.raises(SchedulerAddressError) as raised:
         connect("  ")
     assert str(raised.value) == "scheduler: give tcp://HOST:PORT or local"
     assert _cli_of(raised.value, ("--scheduler",)) == "--scheduler: give tcp://HOST:PORT or local"

@@ -30,6 +30,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 
@@ -45,6 +46,31 @@ CONNECT_TIMEOUT = "10s"
 
 class ClusterError(EscobaError, RuntimeError):
     """The cluster cannot be used (extra missing, scheduler unreachable); the message is one line."""
+
+
+class SchedulerAddressError(EscobaError):
+    """A scheduler value that is no address at all (``garbage``, ``tcp://host`` without a port): a usage error,
+    refused before Dask is imported or anything is dialled; one line."""
+
+
+# what Dask's Client takes: [SCHEME://]HOST:PORT (an IPv6 host in brackets), or an in-process address
+SCHEDULER_ADDRESS = re.compile(r"(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)"
+                               r":(?P<port>[0-9]{1,5})")
+
+
+def check_scheduler_address(scheduler: str) -> None:
+    """Refuse a ``scheduler`` that is neither ``local`` nor an address of the form Dask takes (``tcp://HOST:PORT``),
+    so a typo is a usage error at once rather than a failed connection."""
+    if scheduler == "local" or scheduler.startswith("inproc://"):
+        return
+    address = SCHEDULER_ADDRESS.fullmatch(scheduler)
+    if address and int(address["port"]) <= 65535:
+        return
+    if not scheduler:
+        raise SchedulerAddressError(_("{scheduler}: give tcp://HOST:PORT or local"), parameter=SCHEDULER,
+                                    scheduler=SCHEDULER)
+    raise SchedulerAddressError(_("{name} {scheduler}: not a scheduler's address; give tcp://HOST:PORT or local"),
+                                parameter=SCHEDULER, name=SCHEDULER, scheduler=scheduler)
 
 
 def _import_distributed():
@@ -66,8 +92,7 @@ def connect(scheduler: str | None, workers: int | None = None) -> cf.Executor | 
     if scheduler is None:
         return None
     scheduler = scheduler.strip()
-    if not scheduler:
-        raise ClusterError(_("{scheduler}: give tcp://HOST:PORT or local"), parameter=SCHEDULER, scheduler=SCHEDULER)
+    check_scheduler_address(scheduler)
     distributed = _import_distributed()
     from distributed.cfexecutor import ClientExecutor
 

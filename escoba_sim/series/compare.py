@@ -339,10 +339,11 @@ def analyse(variants: list[Variant], specs: list[RunSpec], chunks: list[list[dic
 
 def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | Path, *, seed: int | None = None,
             jobs: int = 1, argv: list[str] | None = None, on_run=None,
-            executor=None, chunk_size: int = 0, on_chunk=None) -> dict:
+            executor=None, chunk_size: int = 0, on_chunk=None, new: bool = False) -> dict:
     """Play every ruleset on the same deals (via the runner), then write the tables and the summary.
 
-    ``executor`` (e.g. ``cluster.connect(...)``) is handed to ``runner.run`` for every run (``tables.run_series``).
+    ``executor`` (e.g. ``cluster.connect(...)``) is handed to ``runner.run`` for every run (``tables.run_series``). ``new``: a
+    folder already holding this series is refused (``tables.run_series``).
     """
     out = Path(out)
     specs = []
@@ -367,7 +368,7 @@ def compare(variants: list[Variant], strategy: str, vs: str, n: int, out: str | 
     try:
         chunks = run_series(out, manifest, ("kind", "seed", "n", "rulesets", "strategies"), specs,
                             "comparison", jobs=jobs, executor=executor, argv=argv,
-                            on_run=on_run and (lambda i: on_run(i, variants[i])), on_chunk=on_chunk)
+                            on_run=on_run and (lambda i: on_run(i, variants[i])), on_chunk=on_chunk, new=new)
     except RunError as e:
         raise CompareError.around(e, "{problem}") from None
     tables = analyse(variants, specs, chunks, [out / r["run"] for r in manifest["rulesets"]])

@@ -45,6 +45,7 @@ class SeriesPlan:
     first: RunSpec  # its first run: chunks and games per run, for progress
     runs: int  # runs in the series
     variants: list[Variant] | None = None  # a comparison's or skill ladder's rulesets
+    new: bool = False  # started by its command (``start``), not resumed: a folder already holding it is refused
 
     @property
     def series(self) -> type[Series]:
@@ -81,9 +82,9 @@ class Series:
         raise NotImplementedError
 
     @classmethod
-    def plan(cls, args: dict, out: str | Path) -> SeriesPlan:
-        """Rebuild the series that ``args`` define (as its manifest keeps them), to be played in ``out``.
-        Raises ``ResumeError`` when they do not describe one."""
+    def plan(cls, args: dict, out: str | Path, new: bool = False) -> SeriesPlan:
+        """Rebuild the series that ``args`` define (as its manifest keeps them), to be played in ``out`` (``new``:
+        started by its command, see ``SeriesPlan``). Raises ``ResumeError`` when they do not describe one."""
         try:
             # a series read from its manifest names its strategies and rulesets inline: a file named there is
             # refused, never opened (the command line's own --rules FILE arrives here already parsed)
@@ -101,7 +102,7 @@ class Series:
             # a kind's own error (CompareError ...) stays an error inside: the command line names its flags
             raise ResumeError(_("{folder}: the manifest does not describe a {kind} ({problem})"), folder=out,
                               kind=cls.kind, problem=e) from None
-        return SeriesPlan(cls.kind, args, out, first, runs, variants)
+        return SeriesPlan(cls.kind, args, out, first, runs, variants, new)
 
 
 def _variants(args: dict) -> list[Variant]:
@@ -136,7 +137,7 @@ class Compare(Series):
               chunk_size: int = 0) -> SeriesPlan:
         """A new comparison from its arguments (its manifest keeps the same)."""
         return cls.plan({"variants": variants, "strategies": [strategy, vs], "n": n, "seed": seed,
-                         "chunk_size": chunk_size}, out)
+                         "chunk_size": chunk_size}, out, new=True)
 
     @classmethod
     def check(cls, args, out):
@@ -168,7 +169,7 @@ class Tournament(Series):
         args = {"strategies": list(strategies), "n": n, "seed": seed, "rules": rules, "chunk_size": chunk_size}
         if save_hands:  # kept only when asked, as the manifest keeps it
             args["save_hands"] = True
-        return cls.plan(args, out)
+        return cls.plan(args, out, new=True)
 
     @classmethod
     def check(cls, args, out):
@@ -197,7 +198,7 @@ class Skill(Series):
     def start(cls, out: str | Path, *, variants: list[Variant], strategies: list[str], n: int,
               seed: int) -> SeriesPlan:
         """A new skill ladder from its arguments (its manifest keeps the same)."""
-        return cls.plan({"variants": variants, "strategies": strategies, "n": n, "seed": seed}, out)
+        return cls.plan({"variants": variants, "strategies": strategies, "n": n, "seed": seed}, out, new=True)
 
     @classmethod
     def check(cls, args, out):
@@ -236,12 +237,13 @@ def play_series(plan: SeriesPlan, *, jobs: int = 1, executor=None, argv: list[st
                 on_chunk: Callable[[Progress], None] | None = None) -> dict:
     """Play (or finish) a planned series and return its summary.
 
-    ``argv`` is recorded in the manifest unless the series' own arguments keep one;
+    ``argv`` is recorded in the manifest unless the series' own arguments keep one; a ``new`` plan (its kind's
+    ``start``) refuses a folder that already holds the series, pointing to ``resume``, as a new run does;
     ``on_run(k, label)`` is called as run k starts, ``on_chunk`` after each chunk; ``executor`` as
     for ``runs.runner.run``. Raises its kind's error (``SERIES_ERRORS``: ``CompareError``, ``TournamentError``,
     ``SkillError``; one line each).
     """
     args = plan.args
     return plan.series.play(plan, seed=args["seed"], jobs=jobs, argv=args.get("argv") or argv, executor=executor,
-                            chunk_size=args.get("chunk_size", 0), on_chunk=on_chunk,
+                            chunk_size=args.get("chunk_size", 0), on_chunk=on_chunk, new=plan.new,
                             on_run=None if on_run is None else (lambda k, what: on_run(k, plan.label(what))))

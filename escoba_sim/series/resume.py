@@ -33,8 +33,8 @@ SERIES_KINDS = tuple(SERIES)
 def default_folder(kind: str, seed: int | None, parent: str | Path = ".", now: datetime | None = None) -> str:
     """The folder a series writes to without ``--out``.
 
-    With a seed the person chose, ``KIND-SEED`` (the same command finds the same folder, to resume
-    it). Without one, the seed drawn at random is 19-20 digits that nobody reads: the folder is
+    With a seed the person chose, ``KIND-SEED`` (the same command finds the same folder and says to
+    ``resume`` it, as a run's does). Without one, the seed drawn at random is 19-20 digits that nobody reads: the folder is
     named by the local time instead, ``KIND-2026-12-01-2315`` (the manifest keeps the seed), with
     ``-2``, ``-3``, ... when that name is taken, so an existing folder is never reused.
     """

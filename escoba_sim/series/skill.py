@@ -419,9 +419,10 @@ def analyse(variants: list[Variant], labels: list[str], pairs, aggs, run_dirs, s
 
 def skill(variants: list[Variant], ladder: list[str], n: int, out: str | Path, *, seed: int | None = None,
           jobs: int = 1, argv: list[str] | None = None, on_run=None, executor=None, chunk_size: int = 0,
-          on_chunk=None) -> dict:
+          on_chunk=None, new: bool = False) -> dict:
     """Play the ladder's pairs in every ruleset on the same duplicate deals (via the runner), then write
-    the tables and the summary; ``on_run(k, label)`` as run k starts."""
+    the tables and the summary; ``on_run(k, label)`` as run k starts. ``new``: a folder already holding this ladder is refused
+    (``tables.run_series``)."""
     ladder = check_ladder(ladder)
     check_rulesets(variants)
     labels = ladder_labels(ladder)
@@ -458,7 +459,7 @@ def skill(variants: list[Variant], ladder: list[str], n: int, out: str | Path, *
     try:
         aggs = run_series(out, manifest, ("kind", "seed", "n", "rulesets", "strategies"), specs, "skill ladder",
                           jobs=jobs, executor=executor, argv=argv,
-                          on_run=on_run and (lambda k: on_run(k, run_label(k))), on_chunk=on_chunk)
+                          on_run=on_run and (lambda k: on_run(k, run_label(k))), on_chunk=on_chunk, new=new)
     except RunError as e:
         raise SkillError.around(e, "{problem}") from None
     tables = analyse(variants, labels, pairs, aggs, [out / r["run"] for r in runs], specs)

@@ -79,19 +79,38 @@ HOLDS_NONE = {
     "comparison": N_("{out} {folder}: the folder is not empty and holds no comparison"),
     "tournament": N_("{out} {folder}: the folder is not empty and holds no tournament"),
     "skill ladder": N_("{out} {folder}: the folder is not empty and holds no skill ladder")}
+# a new series into a folder that already holds it is refused, as a new run is (``runs.folder.prepare_out``): the
+# same command again would only print it (finished) or quietly continue it (unfinished), neither of which it asks
+HOLDS_THIS_FINISHED = {
+    "comparison": N_("{folder} already holds this comparison, finished; print it again with: {command} "
+                     "(charts: {report})"),
+    "tournament": N_("{folder} already holds this tournament, finished; print it again with: {command} "
+                     "(charts: {report})"),
+    "skill ladder": N_("{folder} already holds this skill ladder, finished; print it again with: {command} "
+                       "(charts: {report})")}
+HOLDS_THIS_UNFINISHED = {
+    "comparison": N_("{folder} already holds this comparison ({done} of {runs} runs finished); continue it "
+                     "with: {command}"),
+    "tournament": N_("{folder} already holds this tournament ({done} of {runs} runs finished); continue it "
+                     "with: {command}"),
+    "skill ladder": N_("{folder} already holds this skill ladder ({done} of {runs} runs finished); continue it "
+                       "with: {command}")}
 
 
 def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[RunSpec], what: str, *,
                jobs: int = 1, executor=None, argv: list[str] | None = None,
                on_run: Callable[[int], None] | None = None,
-               on_chunk: Callable[[runner.Progress], None] | None = None) -> list[list[dict]]:
+               on_chunk: Callable[[runner.Progress], None] | None = None,
+               new: bool = False) -> list[list[dict]]:
     """Several runs in one folder (a comparison, a tournament): ``out/manifest.json`` plus
     ``out/runs/NN``, each an ordinary run folder.
 
     A folder holding another series (its manifest differs on ``keys``) or anything else is
     refused; finished runs are kept and unfinished ones resumed, so an interrupted series
-    continues where it stopped. Returns every run's chunk aggregates in chunk order. An error of one of its
-    runs (a full disk, a failing chunk) says to continue the series, not the run (``continue_series``).
+    continues where it stopped. A ``new`` series (the command that starts one) refuses a folder holding this very
+    series too, saying how to continue or print it (``resume``), as a new run does. Returns every run's chunk
+    aggregates in chunk order. An error of one of its runs (a full disk, a failing chunk) says to continue the
+    series, not the run (``continue_series``).
     """
     with folder_lock(out):
         if folders.manifest_path(out).exists():
@@ -99,6 +118,8 @@ def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[Run
             if {k: old.get(k) for k in keys} != {k: manifest[k] for k in keys}:
                 raise FolderError(_(HOLDS_ANOTHER[what]), parameter=OUT, folder=out, out=OUT)
             check_series_format(out, old)
+            if new:
+                refuse_new_series(out, old, specs, what)
         else:
             folders.check_holds_nothing_else(out, HOLDS_NONE[what], FolderError)
         folders.write_manifest(out, manifest)
@@ -130,6 +151,19 @@ def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[Run
     return aggregates
 
 
+def refuse_new_series(out: Path, old: dict, specs: list[RunSpec], what: str) -> None:
+    """Refuse to start anew the series ``old`` (its manifest) that ``out`` already holds: finished, print it
+    again with ``resume`` (its charts with ``report``); unfinished, continue it with ``resume``."""
+    command = Command(continue_series(out, old))
+    done = sum(holds_run(out / "runs" / f"{k:02d}", spec)
+               and read_manifest(out / "runs" / f"{k:02d}").get("status") == "complete" for k, spec in enumerate(specs))
+    if done == len(specs) and "results" in old:
+        raise FolderError(_(HOLDS_THIS_FINISHED[what]), folder=out, resume=command, command=command,
+                          report=Command(("report", str(out))))
+    raise FolderError(_(HOLDS_THIS_UNFINISHED[what]), folder=out, resume=command, command=command, done=done,
+                      runs=len(specs))
+
+
 def rebuild_run(run_dir: Path, spec: RunSpec, argv: list[str] | None) -> None:
     """A run of a series whose manifest no longer describes the series' run (edited, damaged or removed after it
     was written): the series' own manifest says what the run is, so its manifest is written again from it (the
@@ -147,7 +181,7 @@ def series_chunk_size(out: Path, kind: str, specs: list[RunSpec]) -> list[RunSpe
     """The runs of a series with one chunk size (chunk ``k`` must hold the same deals in every run).
 
     Runs built with the default chunk size (``--chunk`` not given) take the size a folder holding
-    this kind of series already keeps (so the same command continues it), else the smallest of
+    this kind of series already keeps (so resume continues it), else the smallest of
     their defaults: the slowest run's, whose chunks then land every few seconds.
     """
     from dataclasses import replace

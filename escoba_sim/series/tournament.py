@@ -145,13 +145,15 @@ def analyse(labels: list[str], pairs: list[tuple[int, int]], aggs_by_pair: list[
 
 def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, seed: int | None = None,
                jobs: int = 1, argv: list[str] | None = None, on_run=None,
-               executor=None, chunk_size: int = 0, on_chunk=None, save_hands: bool = False) -> dict:
+               executor=None, chunk_size: int = 0, on_chunk=None, save_hands: bool = False,
+               new: bool = False) -> dict:
     """Play every pair on the same duplicate deals (via the runner), then write the tables and summary.
 
     ``save_hands``: every hand of every pair is also kept as a hand record (``runs.hand_records``, in
     each pair's ``runs/NN/records/``) and as a per-hand row (``runs/NN/hands/``).
 
-    ``executor`` (e.g. ``cluster.connect(...)``) is handed to ``runner.run`` for every run (``tables.run_series``).
+    ``executor`` (e.g. ``cluster.connect(...)``) is handed to ``runner.run`` for every run (``tables.run_series``). ``new``: a
+    folder already holding this series is refused (``tables.run_series``).
     """
     if len(strategies) < 2:
         raise TournamentError(_("a tournament needs two or more strategies"))
@@ -192,7 +194,7 @@ def tournament(strategies: list[str], n: int, out: str | Path, *, rules=None, se
     try:
         aggs_by_pair = run_series(out, manifest, ("kind", "seed", "n", "rules", "strategies"), specs,
                                   "tournament", jobs=jobs, executor=executor, argv=argv,
-                                  on_run=on_run and (lambda k: on_run(k, specs[k])), on_chunk=on_chunk)
+                                  on_run=on_run and (lambda k: on_run(k, specs[k])), on_chunk=on_chunk, new=new)
     except RunError as e:
         raise TournamentError.around(e, "{problem}") from None
     tables = analyse([parse_strategy(x).short for x in strategies], pairs, aggs_by_pair, [out / p["run"] for p in manifest["pairs"]],

@@ -113,13 +113,18 @@ def test_ctrl_c_during_a_slow_tournament_keeps_the_chunks_that_landed(tmp_path, 
     assert "chunks of this run are saved" in err and "0 of" not in err
 
 
-def test_the_same_command_again_keeps_the_folders_chunk(tmp_path):
-    # a folder played with another chunk size (an earlier default, or --chunk): the same command without
-    # --chunk continues it with the folder's size instead of refusing its runs as different ones
+def test_a_series_continued_without_a_chunk_size_keeps_the_folders_chunk(tmp_path):
+    # a folder played with another chunk size (an earlier default, or --chunk): the library's series without
+    # one continues it with the folder's size instead of refusing its runs as different ones (the command line
+    # refuses to start it again and says to resume it, which reads the manifest's size)
+    from escoba_sim.series.tournament import tournament
+
     args = ["tournament", "greedy", "maxoros", "-n", "600", "--seed", "3", "-j", "1", "--out", tmp_path / "t",
             "--json", "-q"]
     first = invoke(*args, "--chunk", "70")
-    again = invoke(*args)
-    assert first.exit_code == 0 and again.exit_code == 0, again.output
-    assert json.loads(again.stdout) == json.loads(first.stdout)
+    assert first.exit_code == 0 and invoke(*args).exit_code == 1
+    again = tournament(["greedy", "maxoros"], 600, tmp_path / "t", seed=3)
+    resumed = invoke("resume", tmp_path / "t", "--json", "-q")
+    assert resumed.exit_code == 0, resumed.output
+    assert json.loads(json.dumps(again)) == json.loads(resumed.stdout) == json.loads(first.stdout)
     assert json.loads((tmp_path / "t" / "manifest.json").read_text())["chunk_size"] == 70
