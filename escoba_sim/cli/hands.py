@@ -170,8 +170,7 @@ hand record.
 \b
 Examples:
   escoba-sim trace -s greedy --vs random --seed 3 --json | escoba-sim replay -
-  escoba-sim replay hand.json --notation      # the record as one line
-  escoba-sim replay 'escoba1/ludoteka/d0/7eCc3o4b.../3o:4eSe.4b...'"""))
+  escoba-sim replay hand.json --notation      # the record as one line"""))
 @click.argument("file")
 @json_option(_("Print the verdict, problems and score as JSON."))
 @click.option("--notation", "as_notation", is_flag=True,
