@@ -80,6 +80,7 @@ def test_a_file_wins_over_text_that_looks_like_a_notation(cli, hand, tmp_path, m
     assert out.exit_code == 0 and out.stdout.startswith("escoba1/h.json: 36 moves")
 
 
+@pytest.mark.core("the evaluator")
 def test_analyze_reads_the_notation(cli, hand):
     record, line = hand
     from_text = cli("analyze", line, "--samples", "40", "--seat", "0", "--json")
