@@ -37,12 +37,12 @@ def new_game(client, **kw):
     return r.json()
 
 
-def play_out(client, state):
-    """Play the hand to its end, always the first option (not blowing when a blow is offered)."""
+def play_out(client, state, blow_option=0):
+    """Play the hand to its end, always the first move; at a blow, option ``blow_option`` (0: not blowing)."""
     while not state["hand_over"]:
         gid = state["id"]
         if state["decision"] == "blow":
-            r = client.post(f"/api/games/{gid}/blow", json={"option": 0})
+            r = client.post(f"/api/games/{gid}/blow", json={"option": blow_option})
         else:
             o = state["options"][0]
             r = client.post(f"/api/games/{gid}/move", json={"card": o["card"], "take": o["take"]})

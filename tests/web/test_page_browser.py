@@ -58,8 +58,11 @@ def browser():
         b.close()
 
 
-def open_page(browser, url, width, height, lang="en"):
-    page = browser.new_page(viewport={"width": width, "height": height})
+def open_page(browser, url, width, height, lang="en", clipboard=False):
+    """A page of the server at this size and language; ``clipboard`` grants it the clipboard (Share)."""
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  permissions=["clipboard-read", "clipboard-write"] if clipboard else [])
+    page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
@@ -89,7 +92,8 @@ def start_game(page, vs="greedy", rules=None):
         page.select_option("#rules", rules)
     page.select_option("#vs", vs)
     page.click("#start")
-    page.wait_for_selector("#hand .card-button")
+    # the person's first decision: a card to play, or under soplar a blow offered by the mano's first lay
+    page.wait_for_selector("#hand .card-button, #choices .choice")
     wait_idle(page)
 
 

@@ -7,22 +7,11 @@ import json
 
 import pytest
 import test_page_browser
-from test_page_browser import assert_readable, play_to_the_end, start_game, wait_idle
+from test_page_browser import assert_readable, open_page, play_to_the_end, start_game, wait_idle
 
 server, browser = test_page_browser.server, test_page_browser.browser  # its fixtures: the server, the browser
 
 pytestmark = pytest.mark.core("the analysis evaluator")
-
-
-def new_page(browser, url, width, height, lang="en", clipboard=True):
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  permissions=["clipboard-read", "clipboard-write"] if clipboard else [])
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
-    page.goto(f"{url}/?lang={lang}")
-    return page
 
 
 def analysis_rows(page):
@@ -49,7 +38,7 @@ def assert_shows_the_hand(page, record):
 
 def test_a_shared_link_opens_the_same_hand_and_analysis_on_desktop_and_phone(server, browser, tmp_path):
     url, out = server
-    page = new_page(browser, url, 1280, 800)
+    page = open_page(browser, url, 1280, 800, clipboard=True)
     start_game(page, vs="random", rules="tradicional")
     play_to_the_end(page)
     assert page.is_visible("#share") and page.is_hidden("#share-box")
@@ -70,7 +59,7 @@ def test_a_shared_link_opens_the_same_hand_and_analysis_on_desktop_and_phone(ser
     assert page.errors == []
 
     for width, height, shot in ((1280, 800, "shared-desktop.png"), (390, 844, "shared-phone.png")):
-        other = new_page(browser, url, width, height)
+        other = open_page(browser, url, width, height, clipboard=True)
         other.goto(link)
         assert_shows_the_hand(other, record)
         assert analysis_rows(other) == expected
@@ -83,7 +72,7 @@ def test_a_shared_link_opens_the_same_hand_and_analysis_on_desktop_and_phone(ser
 
 def test_without_the_clipboard_the_link_is_shown_to_copy_and_a_pasted_link_or_notation_opens(server, browser):
     url, out = server
-    page = new_page(browser, url, 390, 844, lang="es", clipboard=False)
+    page = open_page(browser, url, 390, 844, lang="es")
     start_game(page, vs="greedy")
     play_to_the_end(page)
     page.click("#share")
@@ -106,7 +95,7 @@ def test_without_the_clipboard_the_link_is_shown_to_copy_and_a_pasted_link_or_no
 
 def test_a_bad_link_is_one_error_line_and_opens_nothing(server, browser):
     url, _ = server
-    page = new_page(browser, url, 1280, 800)
+    page = open_page(browser, url, 1280, 800, clipboard=True)
     page.goto(f"{url}/#hand=escoba1/evil.toml/d0/" + "7o" * 40 + "/-")
     page.wait_for_selector("#error:not([hidden])")
     assert "rules" in page.inner_text("#error") and "\n" not in page.inner_text("#error").strip()

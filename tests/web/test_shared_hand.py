@@ -13,6 +13,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
+from test_api import play_out  # noqa: E402
+
 from escoba_sim.hands.notation import MAX_LENGTH, from_notation, to_notation  # noqa: E402
 from escoba_sim.hands.record import record_for_hand  # noqa: E402
 from escoba_sim.web.app import create_app  # noqa: E402
@@ -24,16 +26,8 @@ def client(tmp_path):
 
 
 def played(client, rules="tradicional"):
-    state = client.post("/api/games", json={"rules": rules, "vs": "random"}).json()
-    while not state["hand_over"]:
-        if state["decision"] == "blow":  # blow when one is open: the notation carries blows
-            r = client.post(f"/api/games/{state['id']}/blow", json={"option": 1})
-        else:
-            o = state["options"][0]
-            r = client.post(f"/api/games/{state['id']}/move", json={"card": o["card"], "take": o["take"]})
-        assert r.status_code == 200, r.text
-        state = r.json()
-    return state
+    """A hand of the page played to its end, blowing whenever a blow is open (the notation carries blows)."""
+    return play_out(client, client.post("/api/games", json={"rules": rules, "vs": "random"}).json(), blow_option=1)
 
 
 def test_a_saved_hands_notation_opens_as_the_same_hand(client):
