@@ -41,7 +41,7 @@ from ..game.engine import HandState
 from ..game.rng import SplitMix64, mix64, shuffle
 from ..i18n import N_
 from ..i18n import translate as _
-from .evaluate import DEFAULT_SAMPLES, evaluate
+from .evaluate import DEFAULT_SAMPLES, InfoSet, evaluate
 from .record import RecordError, parse_record, replay_record
 from .review import AnalysisError, analyze_record, decision_points
 
@@ -51,9 +51,10 @@ RESIDUAL_SPREADS = 3.0  # the residual of a ledger that adds up is within this m
 ENUMERATE = 64  # ... or every way they could lie, when there are at most this many (exact when nothing is hidden)
 POLICY = "ismcts:iters=400"  # how the other seats play on from a dealt-again position to the seat's next decision
 KINDS = ("deal", "round", "draw", "decision", "others", "residual", "solver")
-KIND_TEXT = {"deal": N_("the deal"), "round": N_("new cards"), "draw": N_("card drawn"),
-             "decision": N_("your decision"), "others": N_("the others' play"), "residual": N_("estimate noise"),
-             "solver": N_("search against exact")}
+ARRIVAL_TEXT = {"deal": N_("the deal"), "round": N_("new cards"), "draw": N_("card drawn")}
+# the ledger's parts: the entries each sums
+PARTS = {"luck": tuple(ARRIVAL_TEXT), "decisions": ("decision",), "others": ("others",), "residual": ("residual",),
+         "solver": ("solver",)}
 
 
 @dataclass
@@ -86,35 +87,16 @@ class Ledger:
     entries: list[Entry] = field(default_factory=list)
     finished: bool = True
 
-    def total(self, *kinds: str) -> tuple[float, float]:
-        """The sum of the entries of ``kinds`` and its spread (the entries' estimates are independent)."""
-        chosen = [e for e in self.entries if e.kind in kinds]
+    def part(self, name: str) -> tuple[float, float]:
+        """A part of the ledger (``PARTS``: luck, decisions, others, residual, solver): the sum of its entries
+        and its spread (the entries' estimates are independent)."""
+        chosen = [e for e in self.entries if e.kind in PARTS[name]]
         return sum(e.value for e in chosen), math.sqrt(sum(e.spread ** 2 for e in chosen))
-
-    @property
-    def luck(self) -> tuple[float, float]:
-        return self.total("deal", "round", "draw")
-
-    @property
-    def decisions(self) -> tuple[float, float]:
-        return self.total("decision")
-
-    @property
-    def others(self) -> tuple[float, float]:
-        return self.total("others")
-
-    @property
-    def residual(self) -> tuple[float, float]:
-        return self.total("residual")
-
-    @property
-    def solver(self) -> tuple[float, float]:
-        return self.total("solver")
 
     @property
     def adds_up(self) -> bool:
         """The residual is within ``RESIDUAL_SPREADS`` spreads of zero (exactly zero when every value is exact)."""
-        r, s = self.residual
+        r, s = self.part("residual")
         return abs(r) <= RESIDUAL_SPREADS * s + 1e-9
 
     def to_json(self) -> dict[str, Any]:
@@ -122,8 +104,7 @@ class Ledger:
             return {"value": round(v[0], 4), "spread": round(v[1], 4)}
         return {"seat": self.seat, "side": self.side, "finished": self.finished,
                 "expected": pair((self.expected, self.expected_spread)), "result": self.result,
-                "luck": pair(self.luck), "decisions": pair(self.decisions), "others": pair(self.others),
-                "residual": pair(self.residual), "solver": pair(self.solver), "adds_up": self.adds_up,
+                **{name: pair(self.part(name)) for name in PARTS}, "adds_up": self.adds_up,
                 "entries": [e.to_json() for e in self.entries]}
 
 
@@ -137,23 +118,18 @@ def _others_move(st: HandState, player, seed: int) -> None:
     """Play the seat to move in a dealt-again position: exactly when nothing is hidden from it, else by the
     policy; its blow decision first."""
     if engine.blow_options(st):
-        ev = evaluate(st, blow=True, samples=1) if _solvable(st) else None
+        ev = evaluate(st, blow=True, samples=1) if InfoSet.of(st).solvable else None
         blow = ev.options[ev.best].move if ev is not None else player.choose_blow(st, engine.blow_options(st),
                                                                                      SplitMix64(seed))
         engine.apply_blow(st, blow)
         if st.over:
             return
     moves = engine.legal_moves(st)
-    if len(moves) > 1 and _solvable(st):
+    if len(moves) > 1 and InfoSet.of(st).solvable:
         ev = evaluate(st, samples=1)
         engine.apply_move(st, ev.options[ev.best].move)
     else:
         engine.apply_move(st, moves[0] if len(moves) == 1 else player.choose_move(st, moves, SplitMix64(seed)))
-
-
-def _solvable(st: HandState) -> bool:
-    r = st.rules
-    return r.players == 2 and not r.teams and not st.stock and sum(len(h) for h in st.hands) <= 8
 
 
 def value_here(st: HandState, seat: int, samples: int, seed: int, player) -> tuple[float, bool]:
@@ -225,8 +201,9 @@ def position_value(st: HandState, seat: int, own_unknown: list[int], *, samples:
     ways = _ways(st, seat, own_unknown)
     pool = own_unknown + [c for s in range(st.rules.players) if s != seat for c in st.hands[s]] + list(st.stock)
     if ways is None:
-        ways = [shuffle(SplitMix64(mix64(seed ^ (k + 1) * 0x9E37))) for k in range(deals)]
-        ways = [[pool[i] for i in _permutation(len(pool), w)] for w in ways]
+        # a uniform order of the pool: a shuffled deck of 40 read for its first len(pool) card ids
+        ways = [[pool[i] for i in shuffle(SplitMix64(mix64(seed ^ (k + 1) * 0x9E37))) if i < len(pool)]
+                for k in range(deals)]
     # every dealt-again position is valued with the analysis' own samples: the best of noisy option values is
     # biased upwards by an amount that depends on their number, so each difference the ledger takes, the
     # analysis' values against these included, compares values of the same bias
@@ -241,14 +218,6 @@ def position_value(st: HandState, seat: int, own_unknown: list[int], *, samples:
         return mean, 0.0, True
     sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1)) if len(values) > 1 else 0.0
     return mean, sd / math.sqrt(len(values)), False
-
-
-def _permutation(n: int, deck: list[int]) -> list[int]:
-    """A permutation of range(n) drawn from a shuffled deck of 40 (its cards below n, in order)."""
-    out = [c for c in deck if c < n]
-    if n > 40:  # never: at most 40 cards are unseen
-        raise ValueError(n)
-    return out
 
 
 def ledger_of(data: Any, seat: int, *, samples: int = DEFAULT_SAMPLES, seed: int = 0, deals: int = DEALS,
@@ -286,7 +255,7 @@ def ledger_of(data: Any, seat: int, *, samples: int = DEFAULT_SAMPLES, seed: int
     level, level_s, moved = after_v, after_s, False
 
     def segment(number, to_v, to_s, exact=False):
-        kind = "others" if moved else "solver" if exact != (level_s == 0) and (exact or level_s == 0) else "residual"
+        kind = "others" if moved else "solver" if exact != (level_s == 0) else "residual"
         led.entries.append(Entry(kind, number, to_v - level, math.hypot(to_s, level_s), exact and level_s == 0))
 
     prev = None  # (stock left, seat, whether it was the seat's valued decision) of the decision just applied
@@ -389,20 +358,21 @@ def format_ledger(led: Ledger, rules, strategies: list[str] | None = None, width
     who = side_label(rules, led.seat, strategies)
     out = [_("luck and decisions of {who}, in points of hand margin:").format(who=who)]
     rows = [(_("expected before the deal"), pm((led.expected, led.expected_spread))),
-            (_("luck of the cards (the deal and the cards that arrived)"), pm(led.luck)),
+            (_("luck of the cards (the deal and the cards that arrived)"), pm(led.part("luck"))),
             (_("your decisions (minus their loss)") if strategies and strategies[led.seat] == "person"
-             else _("the decisions (minus their loss)"), pm(led.decisions)),
-            (_("the others' play, and what it showed of their hands"), pm(led.others))]
-    noise = (led.residual[0] + led.solver[0], math.hypot(led.residual[1], led.solver[1]))
+             else _("the decisions (minus their loss)"), pm(led.part("decisions"))),
+            (_("the others' play, and what it showed of their hands"), pm(led.part("others")))]
+    (r, r_s), (v, v_s) = led.part("residual"), led.part("solver")
+    noise = (r + v, math.hypot(r_s, v_s))
     rows.append((_("estimate noise (should be near 0)"), pm(noise)))
     if led.finished:
         rows.append((_("result"), f"{led.result:+d}"))
     label_w = min(max(len(r[0]) for r in rows) + 2, width - 14)
     for label, value in rows:
         out.append(f"  {label:<{label_w}}{value}")
-    arrivals = [e for e in led.entries if e.kind in ("deal", "round", "draw")]
+    arrivals = [e for e in led.entries if e.kind in ARRIVAL_TEXT]
     if arrivals:
-        parts = [f"{_(KIND_TEXT[e.kind])} {' '.join(card_str(c) for c in e.cards)} {e.value:+.2f}".strip()
+        parts = [f"{_(ARRIVAL_TEXT[e.kind])} {' '.join(card_str(c) for c in e.cards)} {e.value:+.2f}".strip()
                  for e in arrivals]
         out.append("  " + _("the cards, one by one: {parts}").format(parts="; ".join(parts)))
     if not led.adds_up:
