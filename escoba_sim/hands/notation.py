@@ -22,6 +22,7 @@ takes untrusted text: its length is bounded, every field checked, and the rules 
 from __future__ import annotations
 
 import re
+import urllib.parse
 from typing import Any
 
 from ..game import engine
@@ -39,10 +40,9 @@ LINK_KEY = "#hand="  # the page's link: http://HOST/#hand=NOTATION
 # what a text value (a strategy name, `unfinished`) keeps as it is: RFC 3986's unreserved characters and the
 # sub-delimiters a fragment takes, but for those the notation uses (`/`, `;`, `%`) and those a chat program or
 # a form may change (`&`, `+`, `'`)
-_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$()*,:=@")
+_SAFE = "!$()*,:=@"  # beside the letters, digits and -._~ that urllib's quote always keeps
 _NUMBER = re.compile(r"0|[1-9][0-9]{0,19}")
 _SEAT = re.compile(r"-?(?:0|[1-9][0-9]{0,19})")
-_PERCENT = re.compile(r"%([0-9A-Fa-f]{2})")
 
 
 class NotationError(RecordError):
@@ -53,8 +53,8 @@ class NotationError(RecordError):
 # ---------------------------------------------------------------- writing
 
 def _quote(text: str) -> str:
-    """``text`` with every character outside ``_SAFE`` as ``%XX`` (its UTF-8 bytes)."""
-    return "".join(c if c in _SAFE else "".join(f"%{b:02X}" for b in c.encode("utf-8")) for c in text)
+    """``text`` with every character but the unreserved ones and ``_SAFE`` as ``%XX`` (its UTF-8 bytes)."""
+    return urllib.parse.quote(text, safe=_SAFE)
 
 
 class _Turns:
@@ -131,14 +131,8 @@ def _unquote(text: str, where: str) -> str:
         return text
     if re.search(r"%(?![0-9A-Fa-f]{2})", text):
         raise NotationError(_("{where}: a percent sign must be followed by two hexadecimal digits"), where=where)
-    raw = bytearray()
-    last = 0
-    for m in _PERCENT.finditer(text):
-        raw += text[last:m.start()].encode("utf-8") + bytes([int(m.group(1), 16)])
-        last = m.end()
-    raw += text[last:].encode("utf-8")
-    try:
-        return raw.decode("utf-8")
+    try:  # strict: bytes that are not UTF-8 are an error, not replacement characters
+        return urllib.parse.unquote(text, errors="strict")
     except UnicodeDecodeError:
         raise NotationError(_("{where}: its percent escapes are not UTF-8 text"), where=where) from None
 
