@@ -376,5 +376,5 @@ def format_ledger(led: Ledger, rules, strategies: list[str] | None = None, width
                  for e in arrivals]
         out.append("  " + _("the cards, one by one: {parts}").format(parts="; ".join(parts)))
     if not led.adds_up:
-        out.append("  " + _("note: the estimates disagree by more than their noise; more --samples narrows them"))
+        out.append("  " + _("note: the estimates disagree by more than their noise; more samples narrow them"))
     return fit_lines(out, width, indent=4)
