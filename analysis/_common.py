@@ -65,6 +65,10 @@ class Settings:
     reading_n_worth: int  # ESCOBA_READING_N_WORTH (1000): deals of the worth of seeing the other hand
     reading_jobs: int  # ESCOBA_READING_JOBS (one per CPU, an int): worker processes
     reading_parts: list[str]  # ESCOBA_READING_PARTS (fit,logloss,confirm,greedy,worth,cost)
+    # levels.py
+    levels_n: int  # ESCOBA_LEVELS_N (2000): games per pair of the levels' tournament, per ruleset
+    levels_jobs: int  # ESCOBA_LEVELS_JOBS (one per CPU, an int): worker processes
+    levels_rules: list[str]  # ESCOBA_LEVELS_RULES (ludoteka,tradicional): the rulesets rated
     # tuned_weights.py
     tune_evals: int  # ESCOBA_TUNE_EVALS (270): evaluations of each tune
     tune_games: int  # ESCOBA_TUNE_GAMES (10000): duplicate deals of each evaluation
@@ -105,6 +109,9 @@ class Settings:
             reading_n_worth=_count(env, "ESCOBA_READING_N_WORTH", "1000"),
             reading_jobs=int(env.get("ESCOBA_READING_JOBS", str(os.cpu_count() or 1))),
             reading_parts=_parts(env, "ESCOBA_READING_PARTS", "fit,logloss,confirm,greedy,worth,cost"),
+            levels_n=_count(env, "ESCOBA_LEVELS_N", "2000"),
+            levels_jobs=int(env.get("ESCOBA_LEVELS_JOBS", str(os.cpu_count() or 1))),
+            levels_rules=_parts(env, "ESCOBA_LEVELS_RULES", "ludoteka,tradicional"),
             tune_evals=_count(env, "ESCOBA_TUNE_EVALS", "270"),
             tune_games=_count(env, "ESCOBA_TUNE_GAMES", "10000"),
             tune_check=_count(env, "ESCOBA_TUNE_CHECK", "100000"),

@@ -89,7 +89,7 @@ static inline int esc_stopping(void) {
 #define ESC_STRATEGIES(X) \
     X(ESC_RANDOM, "random") X(ESC_GREEDY, "greedy") X(ESC_MAXOROS, "maxoros") X(ESC_SEVENS, "sevens") \
     X(ESC_DEFENSIVE, "defensive") X(ESC_HEURISTIC, "heuristic") X(ESC_ENDGAME, "endgame") \
-    X(ESC_ISMCTS, "ismcts") X(ESC_ORACLE, "oracle")
+    X(ESC_ISMCTS, "ismcts") X(ESC_ORACLE, "oracle") X(ESC_LEVEL, "level")
 #define ESC_ENUM_ID(id, name) id,
 #define ESC_ENUM_NAME(id, name) name,
 enum { ESC_STRATEGIES(ESC_ENUM_ID) ESC_N_STRATEGIES };

@@ -23,6 +23,10 @@
 
 /* ---------- dispatch: one case per strategy ---------- */
 
+/* a level (below): its base strategy, or now and then a random choice */
+static ESC_COLD esc_move esc_level_move(const esc_player *pl, const esc_hand *h, int seat, const esc_tbl *t, uint64_t hand,
+                                        uint64_t cap, esc_rng *rng);
+
 /* always inlined: as a plain `inline` GCC does not inline it into the turn (ismcts' case is large), and
  * the out-of-line call costs 13% of greedy-maxoros' instructions, 19% of random's.
  * `id` is pl->id, or the seat's strategy as a constant where the caller knows it (the two-seat
@@ -39,8 +43,19 @@ static ESC_ALWAYS_INLINE esc_move esc_decide_move_as(const int id, const esc_pla
     case ESC_ENDGAME: return esc_endgame_move(pl->p, h, seat, t, hand, cap);
     case ESC_ISMCTS: return esc_ismcts_move(pl->p, h, seat, rng);
     case ESC_ORACLE: return esc_oracle_move(pl->p, h, seat, rng);
+    case ESC_LEVEL: return esc_level_move(pl, h, seat, t, hand, cap, rng);
     default: return esc_key_move(id, t, hand, cap); /* greedy, maxoros, sevens */
     }
+}
+
+/* a level: one draw below(1000) from the hand's PLAY stream at every decision, move or blow; under `share`,
+ * random's choice (drawn from the same stream), else its base strategy's (strategies.reference.LevelStrategy) */
+static ESC_COLD esc_move esc_level_move(const esc_player *pl, const esc_hand *h, int seat, const esc_tbl *t,
+                                        uint64_t hand, uint64_t cap, esc_rng *rng) {
+    if ((int)esc_below(rng, 1000) < pl->share) return esc_random_move(h, t, hand, cap, rng);
+    esc_player base = *pl;
+    base.id = pl->base; /* never a level: the ladder's bases are plain strategies */
+    return esc_decide_move_as(base.id, &base, h, seat, t, hand, cap, rng);
 }
 
 static ESC_ALWAYS_INLINE esc_move esc_decide_move(const esc_player *pl, const esc_hand *h, int seat,
@@ -57,6 +72,12 @@ static inline uint64_t esc_decide_blow(const esc_player *pl, const esc_hand *h, 
     case ESC_ENDGAME: return esc_endgame_blow(pl->p, h, seat, t, card);
     case ESC_ISMCTS: return esc_ismcts_blow_decision(pl->p, h, seat, t, card, rng);
     case ESC_ORACLE: return esc_oracle_blow(pl->p, h, seat, t, card, rng);
+    case ESC_LEVEL: {
+        if ((int)esc_below(rng, 1000) < pl->share) return esc_choose_blow(ESC_RANDOM, t, card, rng);
+        esc_player base = *pl;
+        base.id = pl->base;
+        return esc_decide_blow(&base, h, seat, t, card, rng);
+    }
     default: return esc_choose_blow(pl->id, t, card, rng); /* random, greedy, maxoros, sevens */
     }
 }
@@ -83,10 +104,11 @@ static inline const char *esc_param_name(int id, int k) {
     return names[k];
 }
 
-/* does a seat read the voids (esc_hand.voids)? ismcts with `infer` */
+/* does a seat read the voids (esc_hand.voids)? ismcts with `infer`, alone or as a level's base */
 static inline int esc_players_infer(const esc_player *players, int n) {
     for (int i = 0; i < n; i++)
-        if (players[i].id == ESC_ISMCTS && players[i].p[ESC_ISMCTS_INFER] != 0) return 1;
+        if ((players[i].id == ESC_ISMCTS || (players[i].id == ESC_LEVEL && players[i].base == ESC_ISMCTS))
+            && players[i].p[ESC_ISMCTS_INFER] != 0) return 1;
     return 0;
 }
 

@@ -20,9 +20,12 @@
 
 #include "escoba_hand.h"
 
-/* a seat's strategy: its code and parameters (doubles, in the order of StrategyDef.params) */
+/* a seat's strategy: its code and parameters (doubles, in the order of StrategyDef.params). A level
+ * (ESC_LEVEL, escoba_core.h) is its base strategy `base` with `p` that base's parameters, and plays a
+ * uniformly random choice `share` times in 1000 (strategies/levels.py LEVELS; common.pyx c_players
+ * fills them); every other strategy leaves base and share at 0 */
 #define ESC_MAX_PARAMS 12
-typedef struct { int id; double p[ESC_MAX_PARAMS]; } esc_player;
+typedef struct { int id; double p[ESC_MAX_PARAMS]; int base; int share; } esc_player;
 
 /* ---------- random and the keyed strategies (greedy, maxoros, sevens): the hand loop inlines these ---------- */
 

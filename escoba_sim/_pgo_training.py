@@ -39,7 +39,10 @@ SEARCH = [("ludoteka", ("ismcts:iters=40", "greedy"), 40),
           ("tradicional", ("ismcts:iters=30,blows=1,rollout=1", "heuristic"), 16),
           ("ludoteka(players=4,teams=true)", ("ismcts:iters=30", "greedy"), 8),
           ("ludoteka", ("oracle:iters=40", "greedy"), 16),
-          ("cardgames", ("oracle:iters=30,exact=10", "maxoros"), 8)]
+          ("cardgames", ("oracle:iters=30,exact=10", "maxoros"), 8),
+          # the levels: a random share over a cheap base, and the ismcts rung (its base searches), soplar's blows
+          ("ludoteka", ("level:n=2", "level:n=4"), 400),
+          ("tradicional", ("level:n=5", "level:n=1"), 16)]
 
 
 def _lineup(rules, pairing):

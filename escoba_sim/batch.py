@@ -142,9 +142,8 @@ def make_player(spec: str | StrategySpec):
     own decisions (``strategies.compiled.CoreStrategy``)."""
     spec = parse_strategy(spec)
     spec.require_fixed()
-    d = spec.builtin
-    if d is None or d.reference is not None:
+    if not spec.core_only:
         return spec.make()
     if native.core is None:
-        raise StrategyError(_("`{name}` runs only in the compiled core, which is not loaded").format(name=spec.name))
+        raise StrategyError(_("`{name}` runs only in the compiled core, which is not loaded").format(name=spec.short))
     return CoreStrategy(spec, native.core)

@@ -21,6 +21,7 @@ from .errors import EscobaError, Parameter
 from .game.rules import GivenRules, RulesError, Ruleset, parse_rules, read_rules
 from .i18n import translate as _
 from .strategies import parse_strategy
+from .strategies.levels import strategy_label
 
 PERSON_SEAT = 0
 
@@ -83,13 +84,13 @@ class Seats:
     def name(self, seat: int) -> str:
         if self.specs[seat] is None:
             return _("you")
-        return _("seat {seat} ({strategy})").format(seat=seat, strategy=parse_strategy(self.specs[seat]).short)
+        return _("seat {seat} ({strategy})").format(seat=seat, strategy=strategy_label(self.specs[seat], self.rules))
 
     def side_name(self, side: int) -> str:
         seats = [s for s in range(self.rules.players) if self.rules.side_of(s) == side]
         if len(seats) == 1:
-            return _("you") if self.specs[seats[0]] is None else parse_strategy(self.specs[seats[0]]).short
-        return " + ".join(_("you") if self.specs[s] is None else f"{s}:{parse_strategy(self.specs[s]).short}"
+            return _("you") if self.specs[seats[0]] is None else strategy_label(self.specs[seats[0]], self.rules)
+        return " + ".join(_("you") if self.specs[s] is None else f"{s}:{strategy_label(self.specs[s], self.rules)}"
                           for s in seats)
 
 

@@ -14,11 +14,12 @@ import threading
 
 from libc.string cimport memset
 
-from .csrc cimport (ESC_ENDGAME, ESC_ISMCTS, ESC_MAX_PARAMS, ESC_N_STRATEGIES, ESC_ORACLE, esc_hand, esc_param_name, esc_player,
+from .csrc cimport (ESC_ENDGAME, ESC_ISMCTS, ESC_LEVEL, ESC_MAX_PARAMS, ESC_N_STRATEGIES, ESC_ORACLE, esc_hand, esc_param_name, esc_player,
                     esc_reach_of, esc_rules, esc_strategy_name)
 
 from ..game.rules import CAPTURE, DEAL, LUCKY_DEAL, SEVENS, TIES, Ruleset
 from ..strategies import BUILTINS, parse_strategy
+from ..strategies.levels import LEVEL, level_of
 
 # the parameter slots of esc_player.p (csrc/escoba_strategies.h), which csrc.pxd declares as 12 doubles
 MAX_PARAMS = ESC_MAX_PARAMS
@@ -34,7 +35,8 @@ def _c_slots(int code):
 # the strategy codes this build of the core plays, with their parameter slots: {name: (code, slot names)}
 STRATEGIES = {esc_strategy_name(c).decode(): (c, _c_slots(c)) for c in range(ESC_N_STRATEGIES)}
 CODES = tuple(range(ESC_N_STRATEGIES))
-_REGISTRY = {n: (d.code, tuple(d.params)) for n, d in BUILTINS.items() if d.code is not None}
+# a level's slots hold its base strategy's parameters (c_players), so its own (n) has none
+_REGISTRY = {n: (d.code, () if n == LEVEL else tuple(d.params)) for n, d in BUILTINS.items() if d.code is not None}
 if MAX_PARAMS != 12 or STRATEGIES != _REGISTRY or any(len(slots) > MAX_PARAMS for _, slots in STRATEGIES.values()):
     # an ImportError, so batch falls back to the reference engine (or fails loudly when the core is required)
     raise ImportError("escoba_sim._core: C strategy codes or parameter slots are out of step with strategies.BUILTINS")
@@ -73,6 +75,11 @@ cdef int c_players(rules, strategies, esc_player *out) except -1:
         code = spec.core_code
         if code is None or code not in CODES:
             raise ValueError(f"the compiled core has no strategy `{spec}`")
+        out[i].base = out[i].share = 0
+        if code == ESC_LEVEL:  # a level plays its base strategy's code and parameters, and a share of random
+            level = level_of(spec)
+            out[i].base, out[i].share = level.base_spec.core_code, level.random_share
+            spec = level.base_spec
         values = spec.param_values()
         if len(values) > MAX_PARAMS:
             raise ValueError(f"`{spec}` has more than {MAX_PARAMS} parameters")
@@ -141,10 +148,15 @@ cdef int c_position(esc_hand *h, const esc_rules *R, Position position) except -
     return 0
 
 
+cdef inline int _plays(const esc_player *pl) noexcept:
+    """The strategy that decides for a seat: a level's base, else its own."""
+    return pl.base if pl.id == ESC_LEVEL else pl.id
+
+
 cdef bint any_slow(const esc_player *strat, int players) noexcept:
     cdef int i
     for i in range(players):
-        if strat[i].id in _SLOW_CODES:
+        if _plays(&strat[i]) in _SLOW_CODES:
             return True
     return False
 
@@ -155,7 +167,7 @@ cdef bint guard_wanted(const esc_player *strat, int players, bint always) except
     cdef int i
     cdef bint searches = always
     for i in range(players):
-        searches = searches or strat[i].id in _SEARCH_CODES  # (with `always`, strat is not read)
+        searches = searches or _plays(&strat[i]) in _SEARCH_CODES  # (with `always`, strat is not read)
     if not searches or threading.current_thread() is not threading.main_thread():
         return False
     _python_handlers_first()

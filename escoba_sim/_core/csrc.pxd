@@ -16,7 +16,7 @@ cdef extern from "escoba_common.h" nogil:
     # the strategy codes (StrategyDef.code in strategies.registry.BUILTINS; common.pyx checks the names)
     enum:
         ESC_RANDOM, ESC_GREEDY, ESC_MAXOROS, ESC_SEVENS, ESC_DEFENSIVE, ESC_HEURISTIC, ESC_ENDGAME, ESC_ISMCTS,
-        ESC_ORACLE, ESC_N_STRATEGIES
+        ESC_ORACLE, ESC_LEVEL, ESC_N_STRATEGIES
     const char *esc_strategy_name(int id)
 
 cdef extern from "escoba_tables.h" nogil:
@@ -70,6 +70,8 @@ cdef extern from "escoba_strategies.h" nogil:
     ctypedef struct esc_player:
         int id
         double p[12]
+        int base
+        int share
 
 cdef extern from "escoba_ismcts.h" nogil:
     # the search's own copy of a turn (test hooks check it against the core's hand loop)

@@ -292,6 +292,7 @@ computer lays a card that could have captured.
 \b
 Examples:
   escoba-sim play --vs ismcts
+  escoba-sim play --vs level:3                          # a rated opponent
   escoba-sim play --vs heuristic -r tradicional --seed 7 --hands -n 3
   escoba-sim play --vs greedy --vs maxoros              # three players
   escoba-sim play --vs greedy --teams --partner ismcts  # two teams of two

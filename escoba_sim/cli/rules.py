@@ -65,22 +65,36 @@ def strategies_cmd(as_json):
     # the help text is the command's (above), translated
     from ..batch import engine_for
     from ..strategies import BUILTINS, parse_strategy
+    from ..strategies.levels import ANCHOR, LEVEL, describe, ladder
 
-    def engine(name):
-        e = engine_for([parse_strategy(name)])
-        return "-" if e == "python" and BUILTINS[name].reference is None else e  # core-only, core not built
+    def engine(spec):
+        e = engine_for([spec])
+        return "-" if e == "python" and spec.core_only else e  # core-only, core not built
 
+    def example(n):  # a spec of each built-in: a level must name its rung
+        return parse_strategy(f"{n}:1" if n == LEVEL else n)
+
+    rungs = ladder()
     if as_json:
-        emit_json({n: {"help": d.help, "engine": engine(n), "canonical": parse_strategy(n).canonical,
-                       "cheats": d.cheats, "params": {k: {"default": p.default, "help": p.help} for k, p in d.params.items()}}
+        emit_json({n: {"help": d.help, "engine": engine(example(n)), "canonical": example(n).canonical,
+                       "cheats": d.cheats, "params": {k: {"default": p.default, "help": p.help} for k, p in d.params.items()},
+                       **({"levels": [{"spec": lv.spec, "base": lv.base, "random_share": lv.random_share / 1000,
+                                       "engine": engine(parse_strategy(lv.spec)),
+                                       "rating": None if r is None else {"estimate": r.estimate, "lo": r.lo, "hi": r.hi}}
+                                      for lv, r in rungs], "rating_anchor": ANCHOR} if n == LEVEL else {})}
                    for n, d in BUILTINS.items()})
         return
     for n, d in BUILTINS.items():
         cheats = ", " + _("cheats") if d.cheats else ""
         # no line wider than the terminal: a description wraps at spaces under itself
-        echo_fitted(f"{n:<11}{_(d.help)}  [{engine(n)}{cheats}]", indent=11)
+        echo_fitted(f"{n:<11}{_(d.help)}  [{engine(example(n))}{cheats}]", indent=11)
         for k, p in d.params.items():
             echo_fitted(f"{'':<13}{k}={p.default:g}  {_(p.help)}", indent=15)
+    echo_fitted(_("levels (ratings under ludoteka, Elo scale, {anchor} = 0, 95 percent intervals):").format(anchor=ANCHOR),
+                indent=2)
+    for lv, r in rungs:
+        rating = "" if r is None else f"≈{r.estimate:.0f} [{r.lo:.0f}, {r.hi:.0f}]  "
+        echo_fitted(f"  {LEVEL}:{lv.n:<5}{rating}{describe(lv)}", indent=10)
 
 
 @rules_cmd.command("show", help=_("""Show every field of RULESET with its value and what it means, its preset and canonical string.

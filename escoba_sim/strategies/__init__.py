@@ -7,12 +7,14 @@ A strategy is named everywhere by a spec string (``greedy``, ``heuristic:oros=2`
 
 from .endgame import EndgameStrategy
 from .errors import PluginError, StrategyError
+from .levels import LEVELS, Level, Rating, level_label, performance_rating, rating_of
 from .plugins import ENTRY_POINT_GROUP, GuardedPlugin
 from .reference import (
     HEURISTIC_PARAMS,
     DefensiveStrategy,
     GreedyStrategy,
     HeuristicStrategy,
+    LevelStrategy,
     MaxOrosStrategy,
     RandomStrategy,
     SevensStrategy,
@@ -43,8 +45,8 @@ from .registry import (
 )
 
 __all__ = ["BUILTINS", "DefensiveStrategy", "ENTRY_POINT_GROUP", "EndgameStrategy", "GreedyStrategy", "GuardedPlugin",
-           "HEURISTIC_PARAMS", "HeuristicStrategy", "MaxOrosStrategy", "Param", "PluginError", "RandomStrategy",
+           "HEURISTIC_PARAMS", "HeuristicStrategy", "LEVELS", "Level", "LevelStrategy", "MaxOrosStrategy", "Param", "PluginError", "RandomStrategy", "Rating",
            "STRATEGIES", "STRATEGY_HELP", "SevensStrategy", "StrategyDef", "StrategyError", "StrategySpec", "TUNED",
-           "TUNED_FILE", "check_strategy", "clear_count", "format_number", "greedy_key", "load_strategy",
-           "make_strategy", "mask_sum", "maxoros_key", "parse_strategy", "plugins_in", "risk_of", "sevens_key",
+           "TUNED_FILE", "check_strategy", "clear_count", "format_number", "greedy_key", "level_label", "load_strategy",
+           "make_strategy", "performance_rating", "rating_of", "mask_sum", "maxoros_key", "parse_strategy", "plugins_in", "risk_of", "sevens_key",
            "tuned_params", "unseen_mask"]

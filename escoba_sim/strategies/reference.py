@@ -177,3 +177,23 @@ class HeuristicStrategy:
 
     def choose_blow(self, st: HandState, blows: list[Move], rng: SplitMix64) -> Move | None:
         return max(blows, key=lambda m: (self.capture_score(m.taken_mask, 0, 0.0), -m.taken_mask))
+
+
+class LevelStrategy:
+    """A rung of the ladder (strategies.levels): at each decision one draw ``below(1000)``; under
+    ``random_share`` random's choice (its own draws following), else the base strategy's."""
+
+    name = "level"
+
+    def __init__(self, base, random_share: int):
+        self.base, self.random_share, self.random = base, int(random_share), RandomStrategy()
+
+    def choose_move(self, st: HandState, moves: list[Move], rng: SplitMix64) -> Move:
+        if rng.below(1000) < self.random_share:
+            return self.random.choose_move(st, moves, rng)
+        return self.base.choose_move(st, moves, rng)
+
+    def choose_blow(self, st: HandState, blows: list[Move], rng: SplitMix64) -> Move | None:
+        if rng.below(1000) < self.random_share:
+            return self.random.choose_blow(st, blows, rng)
+        return self.base.choose_blow(st, blows, rng)

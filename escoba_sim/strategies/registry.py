@@ -34,10 +34,12 @@ from ..i18n import translate as _
 from . import plugins
 from .endgame import EndgameStrategy
 from .errors import StrategyError, suggestion
+from .levels import LEVEL, LEVELS
 from .reference import (
     DefensiveStrategy,
     GreedyStrategy,
     HeuristicStrategy,
+    LevelStrategy,
     MaxOrosStrategy,
     RandomStrategy,
     SevensStrategy,
@@ -51,6 +53,7 @@ class Param:
     integer: bool = False
     lo: float = -1e6
     hi: float = 1e6
+    required: bool = False  # no default: a spec must give it (a level's n); `default` only fills the help
 
 
 _WEIGHTS = {
@@ -62,6 +65,13 @@ _WEIGHTS = {
     "risk": Param(20.0, N_("times the chance an unseen card clears the table left")),
     "keep": Param(0.5, N_("times the oros/sevens/siete weights of a card laid")),
 }
+
+
+def _make_level(n):
+    """A level's reference player: its base's reference class inside LevelStrategy (a core-only base is
+    refused before, by StrategySpec.make)."""
+    level = LEVELS[int(n) - 1]
+    return LevelStrategy(level.base_spec.make(), level.random_share)
 
 
 @dataclass(frozen=True)
@@ -152,6 +162,11 @@ BUILTINS: dict[str, StrategyDef] = {d.name: d for d in [
                        "stop": Param(0.0, N_("the tree search stops once settled, as ismcts' stop (0: never)"),
                                      lo=0, hi=1)},
                 code=8, cheats=True),
+    # a rung of the ladder (strategies/levels.py): its base strategy, core-only where that base is
+    StrategyDef(LEVEL, N_("a rung of the ladder of opponents, weakest 1: a base strategy with a share of random "
+                "moves, its rating measured (escoba-sim strategies lists them)"),
+                _make_level, {"n": Param(1, N_("the level: 1 is the weakest, the highest the strongest"), integer=True, lo=1, hi=len(LEVELS), required=True)},
+                code=9),
 ]}
 
 
@@ -193,7 +208,7 @@ class StrategySpec:
         d = self.builtin
         if d is None or not self.params:
             return self.canonical
-        changed = [f"{k}={format_number(v)}" for k, v in self.params if v != d.params[k].default]
+        changed = [f"{k}={format_number(v)}" for k, v in self.params if v != d.params[k].default or d.params[k].required]
         return self.name + (":" + ",".join(changed) if changed else "")
 
     @property
@@ -205,6 +220,17 @@ class StrategySpec:
         """The C strategy id, or None when only the reference engine can play it."""
         d = self.builtin
         return d.code if d is not None else None
+
+    @property
+    def core_only(self) -> bool:
+        """Whether only the compiled core can play it (ismcts, the oracle, a level whose base is one of them):
+        the reference engine then asks the core for its decisions (``compiled.CoreStrategy``)."""
+        d = self.builtin
+        if d is None:
+            return False
+        if d.name == LEVEL and not self.tuned:
+            return LEVELS[int(dict(self.params)["n"]) - 1].base_spec.core_only
+        return d.reference is None
 
     @property
     def cheats(self) -> bool:
@@ -241,9 +267,9 @@ class StrategySpec:
         if self.plugin is not None:
             return plugins.GuardedPlugin.create(self.canonical, plugins.plugin_class(self.plugin))
         d = BUILTINS[self.name]
-        if d.reference is None:
+        if self.core_only:
             raise StrategyError(_("`{name}` has no reference implementation: it runs only in the compiled core").format(
-                name=self.name))
+                name=self.short))
         return d.reference(**dict(self.params))
 
 
@@ -350,7 +376,10 @@ def parse_strategy(text: str | StrategySpec, files: bool = True) -> StrategySpec
                     spec=f"{head}:{tail}"))
             given = _read_toml(head, tail)
         else:
-            for item in filter(None, (x.strip() for x in tail.split(","))):
+            items = [x.strip() for x in tail.split(",") if x.strip()]
+            if len(d.params) == 1 and len(items) == 1 and "=" not in items[0]:
+                items = [f"{next(iter(d.params))}={items[0]}"]  # one parameter may go alone: level:3 = level:n=3
+            for item in items:
                 k, eq, v = item.partition("=")
                 k = k.strip()
                 if not eq:
@@ -363,6 +392,10 @@ def parse_strategy(text: str | StrategySpec, files: bool = True) -> StrategySpec
         if k not in d.params:
             raise StrategyError(_("{name}: unknown parameter `{key}`{suggestion}; parameters: {keys}").format(
                 name=head, key=k, suggestion=suggestion(k, d.params), keys=", ".join(d.params)))
+    missing = [k for k, p in d.params.items() if p.required and k not in given]
+    if missing:
+        raise StrategyError(_("{name}: give `{key}`, e.g. {example}").format(
+            name=head, key=missing[0], example=f"{head}:{missing[0]}={format_number(d.params[missing[0]].default)}"))
     params = tuple((k, _parse_value(head, k, given[k], p) if k in given else p.default) for k, p in d.params.items())
     return StrategySpec(head, params)
 

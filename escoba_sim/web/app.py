@@ -314,7 +314,7 @@ def create_app(out: str | Path = DEFAULT_OUT, *, samples: int = DEFAULT_SAMPLES,
         lang = page_language(request)
         html = envs[lang].get_template("index.html").render(
             lang=lang, languages=i18n.LANGUAGES, words=page_words(lang), rulesets=games.rulesets(),
-            opponents=games.opponents(), version=__version__)
+            opponents=i18n.in_thread(lang, games.opponents), version=__version__)
         response = HTMLResponse(html, headers=HEADERS)
         if request.query_params.get("lang") == lang:
             response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="strict")

@@ -37,6 +37,7 @@ from ..i18n import N_
 from ..lineup import PERSON_SEAT, LineupError, table_seats
 from ..stops import Stopped
 from ..strategies import StrategyError, format_number, parse_strategy
+from ..strategies.levels import LEVEL, LEVELS, level_label
 from ..strategies.registry import BUILTINS
 
 log = logging.getLogger("escoba_sim.web")
@@ -74,9 +75,18 @@ class WebError(EscobaError):
         return text.format(**self.fields) if self.fields else text
 
 
-def opponents() -> list[str]:
-    """The strategies the page offers: every built-in that plays fair (not the oracle)."""
-    return [name for name, d in BUILTINS.items() if not d.cheats]
+def opponents() -> list[tuple[str, str]]:
+    """The opponents the page offers, (spec, label) each in the current language: every built-in that plays
+    fair (not the oracle), the ladder's levels one by one with their ratings under ludoteka ("level 3 (≈480)")."""
+    out = []
+    for name, d in BUILTINS.items():
+        if d.cheats:
+            continue
+        if name == LEVEL:
+            out += [(lv.spec, level_label(lv)) for lv in LEVELS]
+        else:
+            out.append((name, name))
+    return out
 
 
 def rulesets() -> list[str]:
