@@ -239,9 +239,13 @@ def _play_games(opponent: str, person: str, games: int, seed: int, tmp_path) -> 
 @pytest.mark.core("the ismcts rung, played through the core's decisions")
 @pytest.mark.parametrize("person", ["heuristic", "level:2"])
 def test_a_strategy_at_the_table_lands_on_its_measured_rating(person, tmp_path):
+    # 300 games per level: the performance rating's interval is about +-20, as wide as the measured rating's
+    # own; the two are independent estimates, so the check allows both halves (50 games per level, +-45,
+    # fell 2.3 standard errors low once and 300 landed on 600 for heuristic's 577 on other deals)
     games = []
     for k, lv in enumerate(LEVELS):
         q = rating_of(lv.spec).estimate
-        games += [(q, s) for s in _play_games(lv.spec, person, 50, 1000 + k, tmp_path)]
-    got, measured = performance_rating(games), rating_of(person).estimate
-    assert got.lo <= measured <= got.hi, (got, measured)
+        games += [(q, s) for s in _play_games(lv.spec, person, 300, 7000 + k, tmp_path)]
+    got, measured = performance_rating(games), rating_of(person)
+    slack = (measured.hi - measured.lo) / 2
+    assert got.lo - slack <= measured.estimate <= got.hi + slack, (got, measured)
