@@ -84,6 +84,7 @@ SHORT_HELP = {
     "analyze": _("Value each decision of a hand record: best move, loss, marks."),
     "bench": _("Hands per second on one core, compiled core and reference."),
     "compare": _("Compare rulesets on the same deals, with paired differences."),
+    "history": _("Sum a folder of your hands: games, luck, loss, rating."),
     "moves": _("List the legal moves of a hand at a table."),
     "play": _("Play Escoba against the computer in the terminal."),
     "replay": _("Check a hand record move by move and print the score."),
@@ -99,7 +100,7 @@ SHORT_HELP = {
     "tune": _("Tune a strategy's parameters with CMA-ES."),
 }
 
-for _command in (hands.trace, hands.replay, hands.moves, hands.play, hands.analyze,
+for _command in (hands.trace, hands.replay, hands.moves, hands.play, hands.analyze, hands.history,
                  rules.rules_cmd, rules.strategies_cmd,
                  runs.run, runs.resume,
                  series.compare, series.tournament, series.skill, series.report,

@@ -49,6 +49,8 @@ def flag_of(name: str) -> str:
         if param.name == name and isinstance(param, click.Option):
             longs = [o for o in param.opts if o.startswith("--")]
             return (longs or param.opts)[0]
+        if param.name == name and isinstance(param, click.Argument):
+            return param.human_readable_name  # FOLDER, as --help names it
     return FLAGS.get(name, "--" + name.replace("_", "-"))
 
 

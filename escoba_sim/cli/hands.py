@@ -447,3 +447,48 @@ def analyze(record, seats, samples, seed, with_reading, with_luck, as_json):
         for led in review.ledgers:
             click.echo("")
             click.echo("\n".join(format_ledger(led, review.analysis.rules, review.analysis.strategies, width)))
+
+
+@click.command(help=_("""Sum a folder of your hands (from `play` or the page): games, results, luck and loss.
+
+FOLDER holds the hand records (default: escoba-play, play's folder). For
+each game in the order played: the opponent, hands, score and result; per
+hand, with 95% CIs: the points, and the luck ledger's parts (what the
+cards gave, what your decisions lost, what the others' play did; `analyze`
+gives one hand's); a line per day; and your performance rating from the games
+played to the end against rated opponents (`level:N`, docs/strategies.md),
+on the levels' scale. Files that are not finished hands of a person are
+counted and skipped. Ctrl-C during the ledgers prints what is done.
+
+\b
+Examples:
+  escoba-sim history
+  escoba-sim history escoba-play --no-luck
+  escoba-sim history escoba-play --samples 4000 --json"""))
+@click.argument("folder", default="escoba-play")
+@click.option("--luck/--no-luck", "with_luck", default=True, show_default=True,
+              help=_("Each hand's luck ledger (about a second of CPU per hand at the default samples)."))
+@click.option("--samples", type=SAMPLES, default=1000, show_default=True,
+              help=_("With --luck: deals of the unseen cards per decision (analyze's default is 4000)."))
+@seed_option(_("Seed of the ledgers' searches (analyze's with the same seed and samples)."), default=0,
+             show_default=True)
+@json_option(_("Print the games, the figures and the rating as JSON."))
+def history(folder, with_luck, samples, seed, as_json):
+    # the help text is the command's (above), translated
+    from ..hands.history import HistoryError, format_history, history_of
+
+    progress = None
+    if sys.stderr.isatty() and with_luck:
+        def progress(done, total):
+            click.echo("\r" + _("luck ledgers: hand {done} of {total}").format(done=done, total=total), err=True,
+                       nl=done == total)
+    try:
+        h = history_of(folder, luck=with_luck, samples=samples, seed=seed, on_hand=progress)
+    except HistoryError as e:
+        fail(e)  # a folder it cannot use: exit 1
+    if as_json:
+        emit_json(h.to_json())
+    else:
+        click.echo(format_history(h, width=terminal_width()))
+    if h.interrupted:
+        sys.exit(130)
