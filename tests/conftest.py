@@ -107,14 +107,19 @@ def interrupt():
     """Start a CLI command in a subprocess and send it a signal once ``ready()`` holds
     (or after ``wait`` seconds); returns (returncode, stdout, stderr)."""
 
-    def run(args, ready, *, sig=signal.SIGINT, env=None, wait=60):
+    def run(args, ready, *, sig=signal.SIGINT, env=None, wait=60, group=False):
+        """``group``: the command leads a process group of its own and the signal goes to the whole group
+        (its workers too), as `timeout` or a cancelled CI job sends it."""
         p = subprocess.Popen([str(a) for a in args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             env=env)
+                             env=env, start_new_session=group)
         try:
             deadline = time.time() + wait
             while time.time() < deadline and not ready():
                 time.sleep(0.02)
-            p.send_signal(sig)
+            if group:
+                os.killpg(p.pid, sig)
+            else:
+                p.send_signal(sig)
             out, err = p.communicate(timeout=60)
         finally:
             if p.poll() is None:

@@ -251,6 +251,12 @@ class _Session:
                 stop_workers(own)
                 own = None
             _mark_interrupted(out, self.manifest)
+            if stop_requested() and isinstance(e.error, cf.process.BrokenProcessPool):
+                # the stop signal reached the workers too (sent to the whole process group: `timeout`,
+                # `kill -- -PGID`, a CI job cancelled) and ended them: a stop, not a failure
+                partial = summarize(spec, state.merged_upto(state.prefix), state.prefix, "interrupted",
+                                    state.sprt_json())
+                raise RunInterrupted(out, len(state.done), spec.n_chunks, partial, stop_requested()) from None
             raise _failure(e, spec, out, len(state.done)) from None
         except OSError as e:  # writing a chunk, the summary or the manifest: a full disk, a folder gone
             _mark_interrupted(out, self.manifest)

@@ -177,3 +177,20 @@ def test_sprt_verdict_line_names_the_crossed_bound(strategy, vs, verdict):
     line = next(x for x in r.stdout.splitlines() if "SPRT elo0=0 elo1=20" in x)
     assert f"LLR {s['llr']:.3f} {verdict} {bound:.3f}: H{1 if bound > 0 else 0} accepted" in line
     assert " in [" not in line
+
+
+@pytest.mark.skipif(shutil.which("escoba-sim") is None, reason="the console script is not installed")
+@pytest.mark.parametrize("command", [
+    ["run", "-s", "greedy", "--vs", "random", "--hands", "-n", "3000", "--chunk", "50"],
+    ["skill", "--ladder", "random,greedy,maxoros", "-n", "3000"],  # a series: one pool for all its runs
+])
+def test_a_stop_sent_to_the_whole_process_group_is_a_stop_not_a_dead_worker(tmp_path, interrupt, command):
+    """`timeout` and a cancelled CI job signal the process group, workers included: the dead workers were
+    reported as a failed chunk ("a worker process died") instead of an interrupted run."""
+    out = tmp_path / "o"
+    args = ["escoba-sim", *command, "--seed", "7", "-j", "2", "--out", str(out)]
+    env = {**os.environ, "ESCOBA_SIM_PURE_PYTHON": "1", "ESCOBA_SIM_REQUIRE_CORE": "0"}
+    code, _, err = interrupt(args, lambda: any(out.rglob("chunk-*.parquet")), sig=signal.SIGTERM, env=env,
+                             group=True)
+    assert code == 128 + signal.SIGTERM, err
+    assert "worker process died" not in err and f"escoba-sim resume {out}" in err
