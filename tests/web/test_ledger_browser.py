@@ -123,3 +123,32 @@ def test_the_ledger_chart_the_sheet_and_the_games_ledger(server, browser, tmp_pa
         assert_fits(page, width, selector)
     assert_readable(page, width)
     assert page.errors == []
+
+
+def test_the_game_goes_on_while_the_ledger_computes_and_a_failure_is_a_message(server, browser):
+    url, _ = server
+    page = open_page(browser, url, 1280, 800)
+    held = []  # the ledger requests, answered when the test says
+    page.route("**/api/records/*/ledger", lambda route: held.append(route))
+    start_game(page, vs="greedy", rules="ludoteka")
+    play_to_the_end(page, until=hand_over)
+    page.wait_for_function("() => document.querySelector('#ledger-status').textContent.length > 0")
+    assert len(held) == 1 and "Computing the luck ledger" in page.inner_text("#ledger-status")
+    assert page.locator("#ledger-chart .row").count() == 0
+    page.click("#next")  # while the ledger computes, the next hand is dealt
+    page.wait_for_selector("#hand .card-button, #choices .choice")
+    wait_idle(page)
+    assert page.is_hidden("#ledger") and page.inner_text("#stock").startswith("hand 2")
+    held[0].fulfill(status=200, content_type="application/json", body="{}")  # too late: drawn nowhere
+    play_to_the_end(page, until=hand_over)
+    for _ in range(100):
+        if len(held) == 2:
+            break
+        page.wait_for_timeout(50)
+    held[1].fulfill(status=422, content_type="application/json", body='{"error": "the saved record is not a hand record"}')
+    page.wait_for_function("() => document.querySelector('#ledger-status').textContent.includes('could not')")
+    assert page.inner_text("#ledger-status") == ("The luck ledger could not be computed: the saved record is not a "
+                                                 "hand record")
+    assert page.locator("#ledger-chart .row").count() == 0 and page.is_hidden("#error")
+    assert page.locator("#sheet tbody tr.side-row").count() == 4
+    assert [e for e in page.errors if "Failed to load resource" not in e] == []
