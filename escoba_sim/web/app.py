@@ -59,8 +59,11 @@ LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"]
 CORES = os.cpu_count() or 1
 # The ledger (a few seconds of one core per hand) has its pool apart from the analyses', so that the chart the
 # page asks for at every hand's end never makes a person's analysis wait, nor the other way round.
+# The page asks for a ledger at every hand's end, unasked by the person: past its workers a few requests wait their
+# turn (WAITING; their wall budget counts the wait) before one is refused with a 503.
 WORK = {"play": (10.0, max(4, 2 * CORES)), "hint": (20.0, max(1, CORES // 2)), "analysis": (30.0, max(1, CORES // 2)),
         "ledger": (60.0, max(1, CORES // 2))}
+WAITING = {"ledger": 4}
 RETRY_AFTER = "5"
 HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
            "Content-Security-Policy": "default-src 'self'; img-src 'self'; object-src 'none'; "
@@ -199,7 +202,7 @@ class Pools:
         """``work()`` in a thread of ``kind``'s pool under its wall budget; a client that disconnects stops
         it. A full pool is a 503 (``Retry-After``); a budget spent is a 503 too, the game as before."""
         seconds, size = WORK[kind]
-        if self.busy[kind] >= size:
+        if self.busy[kind] >= size + WAITING.get(kind, 0):
             busy = games.WebError(BUSY[kind], 503)
             busy.retry_after = RETRY_AFTER
             raise busy

@@ -103,12 +103,23 @@ def test_bad_names_and_seats_are_refused(client, tmp_path):
 
 
 def test_a_full_ledger_pool_is_a_503_and_moves_still_answer(client):
+    """Its workers busy and as many requests waiting as it takes: the next is refused, a move is not."""
     state = new_game(client)
-    client.app.state.pools.busy["ledger"] = web_app.WORK["ledger"][1]
+    client.app.state.pools.busy["ledger"] = web_app.WORK["ledger"][1] + web_app.WAITING["ledger"]
     r = client.get("/api/records/1-g0-h0.json/ledger")
     assert r.status_code == 503 and r.headers["retry-after"]
     o = state["options"][0]
     assert client.post(f"/api/games/{state['id']}/move", json={"card": o["card"], "take": o["take"]}).status_code == 200
+
+
+@pytest.mark.core("the hint evaluator")
+def test_ledgers_past_the_workers_wait_their_turn(client):
+    """The page asks at every hand's end: a request that finds the workers busy waits (up to WAITING of them)."""
+    state = play_out(client, new_game(client))
+    client.app.state.pools.busy["ledger"] = web_app.WORK["ledger"][1]  # every worker counted busy, none waiting
+    r = client.get(f"/api/records/{state['records'][-1]}/ledger")
+    assert r.status_code == 200, r.text
+    assert r.json()["finished"]
 
 
 @pytest.mark.core("the hint evaluator")
