@@ -3,7 +3,7 @@
 Routes: ``/`` the page (English or Spanish: ``?lang=``, then the ``lang`` cookie the switch sets, then
 the browser's ``Accept-Language``), ``/cards/CODE.svg`` the card images, ``/static/`` the script and
 style, ``/api/...`` the games (JSON in, JSON out; ``games.WebGame``), the saved records, their
-analysis and notation, a shared hand read from its notation (``shared.py``), and ``/records/NAME`` a record's
+analysis, luck ledger and notation, a shared hand read from its notation (``shared.py``), and ``/records/NAME`` a record's
 download. Every error is a JSON ``{"error": one line}`` with a 4xx (5xx only for a failure of the server
 itself, or 503 with ``Retry-After`` when it is busy), never a traceback. Bodies are bounded in size and read time, POSTs must be JSON (so that no other site's
 form can post to the page), a request another site sends to a route that changes or computes something
@@ -57,7 +57,13 @@ LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"]
 # the computer's moves beside the person's requests, hints and analyses each on at most half the cores, so
 # that static files, new games and moves keep answering while analyses run. Past a pool's size: 503.
 CORES = os.cpu_count() or 1
-WORK = {"play": (10.0, max(4, 2 * CORES)), "hint": (20.0, max(1, CORES // 2)), "analysis": (30.0, max(1, CORES // 2))}
+# The ledger (a few seconds of one core per hand) has its pool apart from the analyses', so that the chart the
+# page asks for at every hand's end never makes a person's analysis wait, nor the other way round.
+# The page asks for a ledger at every hand's end, unasked by the person: past its workers a few requests wait their
+# turn (WAITING; their wall budget counts the wait) before one is refused with a 503.
+WORK = {"play": (10.0, max(4, 2 * CORES)), "hint": (20.0, max(1, CORES // 2)), "analysis": (30.0, max(1, CORES // 2)),
+        "ledger": (60.0, max(1, CORES // 2))}
+WAITING = {"ledger": 4}
 RETRY_AFTER = "5"
 HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
            "Content-Security-Policy": "default-src 'self'; img-src 'self'; object-src 'none'; "
@@ -196,7 +202,7 @@ class Pools:
         """``work()`` in a thread of ``kind``'s pool under its wall budget; a client that disconnects stops
         it. A full pool is a 503 (``Retry-After``); a budget spent is a 503 too, the game as before."""
         seconds, size = WORK[kind]
-        if self.busy[kind] >= size:
+        if self.busy[kind] >= size + WAITING.get(kind, 0):
             busy = games.WebError(BUSY[kind], 503)
             busy.retry_after = RETRY_AFTER
             raise busy
@@ -232,10 +238,12 @@ STOPPED = {"play": N_("the computer's move took longer than the server allows ({
                       "stopping: your move is taken back"),
            "hint": N_("the hint took longer than the server allows ({seconds} s), or the server is stopping"),
            "analysis": N_("the analysis took longer than the server allows ({seconds} s), or the server is stopping: "
-                          "analyse one seat, or a shorter hand")}
+                          "analyse one seat, or a shorter hand"),
+           "ledger": N_("the luck ledger took longer than the server allows ({seconds} s), or the server is stopping")}
 BUSY = {"play": N_("the server is busy with other games: try again in a few seconds"),
         "hint": N_("the server is busy with other hints: try again in a few seconds"),
-        "analysis": N_("the server is busy with other analyses: try again in a few seconds")}
+        "analysis": N_("the server is busy with other analyses: try again in a few seconds"),
+        "ledger": N_("the server is busy with other luck ledgers: try again in a few seconds")}
 
 
 def create_app(out: str | Path = DEFAULT_OUT, *, samples: int = DEFAULT_SAMPLES, max_games: int = games.MAX_GAMES,
@@ -301,6 +309,10 @@ def create_app(out: str | Path = DEFAULT_OUT, *, samples: int = DEFAULT_SAMPLES,
             raise games.WebError(N_("the saved record is not a hand record"), 422) from None
         return games.analyze(record, _seat_query(request), samples)
 
+    def record_ledger(request: Request, data: Any) -> dict[str, Any]:
+        seats = _seat_query(request)
+        return games.ledger(games.read_record(out, request.path_params["name"]), seats[0] if seats else None, samples)
+
     def upload_analysis(request: Request, data: Any) -> dict[str, Any]:
         return games.analyze(data, _seat_query(request), samples)
 
@@ -356,6 +368,7 @@ def create_app(out: str | Path = DEFAULT_OUT, *, samples: int = DEFAULT_SAMPLES,
                                ("next", "next_hand"))),
         Route("/api/records", json_route(record_list)),
         Route("/api/records/{name}/analysis", json_route(record_analysis, "analysis")),
+        Route("/api/records/{name}/ledger", json_route(record_ledger, "ledger")),
         Route("/api/analyze", json_route(upload_analysis, "analysis"), methods=["POST"]),
         Route("/api/records/{name}/notation", json_route(record_notation)),
         Route("/api/hand", json_route(open_hand), methods=["POST"]),

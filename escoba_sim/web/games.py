@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import hashlib
 import logging
 import re
 import secrets
@@ -29,8 +30,9 @@ from ..game.engine import Move
 from ..game.rng import draw_seed
 from ..game.rules import PRESETS, RulesError, parse_rules
 from ..hands.evaluate import DEFAULT_SAMPLES, MAX_SAMPLES, EvaluationError, format_value, option_label
+from ..hands.luck import ledger_of, ledger_seats
 from ..hands.reading import format_reading, sweep_json, sweep_line
-from ..hands.record import score_json
+from ..hands.record import RecordError, score_json
 from ..hands.review import AnalysisError, analyze_record
 from ..hands.table import Event, SaveFailed, Table, write_record
 from ..i18n import N_
@@ -157,6 +159,7 @@ class WebGame:
         self.table = Table(self.rules, self.seats.specs, self.seed, out, samples=samples,
                            single_hand=not self.rules.target)
         self.records: list[str] = []  # the names of this game's saved records, hand by hand
+        self.sheet: list[dict[str, Any]] = []  # the score sheet: one row per finished hand of the game (``sheet_row``)
         self.pending: list[tuple[str, dict]] = []  # records whose save failed (stem, record): tried again
         self.lock = threading.Lock()
         self.used = time.monotonic()
@@ -202,7 +205,24 @@ class WebGame:
         pending (``unsaved`` in the state) and tried again at the next request and when the game goes."""
         if self.table.st.over:
             self.pending.append(self.table.record())
+            if not self.sheet or self.sheet[-1]["hand"] != self.table.hand + 1:
+                self.sheet.append(self.sheet_row())
         self.flush()
+
+    def sheet_row(self) -> dict[str, Any]:
+        """The score sheet's row of the hand just ended: per side what it took (cards, oros, sevens, the siete de
+        oros, escobas: the lucky deal's counted inside them, ``lucky_escobas`` of them), the hand's points
+        (``score_json``'s total) and the game's running score after it (the table's ``scores``); ``record``:
+        the name of its saved record, once saved."""
+        st, r = self.st, self.rules
+        sides = []
+        for row in score_json(r, st.result):
+            pile = st.piles[row["side"]]
+            sides.append({"side": row["side"], "cards": row["cards_taken"], "oros": row["oros_taken"],
+                          "sevens": row["sevens_taken"], "siete_oros": bool(pile >> SIETE_OROS & 1),
+                          "escobas": row["escobas"], "lucky_escobas": row["lucky_escobas"], "points": row["total"],
+                          "running": self.table.scores[row["side"]]})
+        return {"hand": self.table.hand + 1, "record": None, "sides": sides}
 
     def flush(self) -> None:
         """Write the pending records (oldest first), then the journal of what is still in memory only."""
@@ -219,6 +239,9 @@ class WebGame:
             self.pending.pop(0)
             if "unfinished" not in rec:
                 self.records.append(path.name)
+                for row in self.sheet:
+                    if row["hand"] == rec.get("hand", -1) + 1 and row["record"] is None:
+                        row["record"] = path.name
         in_play = self.person_moved() and not self.closed
         mark = (len(self.pending), self.table.hand, len(self.st.moves) if in_play else -1)
         if mark != self._journaled:  # a request that changed nothing (a state, a hint) writes nothing
@@ -337,7 +360,7 @@ class WebGame:
             "stock": len(st.stock), "sides": sides, "events": [_event_json(e) for e in t.events], "decision": kind,
             "options": [_option_json(m) for m in options], "can_undo": t.can_undo,
             "hand_over": st.over, "game_over": self.game_over, "records": list(self.records),
-            "unsaved": len(self.pending),
+            "unsaved": len(self.pending), "sheet": copy.deepcopy(self.sheet),
         }
         if st.over:
             out["score"] = score_json(r, st.result)
@@ -408,6 +431,39 @@ def analyze(data: Any, seats: list[int] | None, samples: int) -> dict[str, Any]:
         decisions.append(row)
     return {"rules": an.rules.canonical(), "samples": an.samples, "notes": an.notes, "decisions": decisions,
             "players": [t.to_json() for t in an.totals()]}
+
+
+LEDGERS_KEPT = 256  # ledgers kept in memory (a record's ledger is asked again at the game's end)
+_ledgers: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
+_ledgers_lock = threading.Lock()
+
+
+def ledger(raw: bytes, seat: int | None, samples: int) -> dict[str, Any]:
+    """The luck ledger (``hands.luck.ledger_of``, what ``analyze`` prints under the decisions) of a saved
+    record's bytes, for ``seat`` (None: the person's seat of a page's record, else seat 0), with the page's
+    words for its arrivals left to the script. Kept by the record's content: asked again, it costs nothing.
+    Nothing a record names is run (``parse_record``: ``files=False``)."""
+    key = (hashlib.sha256(raw).hexdigest(), seat, samples)
+    with _ledgers_lock:
+        if key in _ledgers:
+            _ledgers.move_to_end(key)
+            return _ledgers[key]
+    try:
+        data = files.parse_json(raw.decode("utf-8"), "the record", finite=True)
+        chosen = seat if seat is not None else ledger_seats(data, None)[0]
+        led = ledger_of(data, chosen, samples=samples)
+    except (UnicodeDecodeError, files.UntrustedFile, RecordError):
+        raise WebError(N_("the saved record is not a hand record"), 422) from None
+    except AnalysisError as e:
+        raise WebError(files.first_line(e), 422) from None
+    except EvaluationError as e:
+        raise WebError(str(e), 503) from None
+    out = {**led.to_json(), "samples": samples, "game": data.get("game"), "hand": data.get("hand")}
+    with _ledgers_lock:
+        _ledgers[key] = out
+        while len(_ledgers) > LEDGERS_KEPT:
+            _ledgers.popitem(last=False)
+    return out
 
 
 class Saver:

@@ -5,6 +5,7 @@ translated by the server into the page's language (``page_words``); the template
 from __future__ import annotations
 
 from ..game.columns import SEVENS_TEXT
+from ..hands.luck import ARRIVAL_TEXT
 from ..i18n import N_, translation
 
 WORDS = {
@@ -78,6 +79,51 @@ WORDS = {
     "shared_not_over": N_("The hand stops here, before its end."),
     "shared_seat": N_("seat {seat} ({strategy})"),
     "person": N_("person"),
+    # the luck ledger of a hand (hands/luck.py), drawn as a bridge chart when the hand is over
+    "ledger_computing": N_("Computing the luck ledger of this hand (a few seconds; you may deal the next hand)..."),
+    "ledger_failed": N_("The luck ledger could not be computed: {message}"),
+    "ledger_expected": N_("expected before the deal"),
+    "ledger_deal": ARRIVAL_TEXT["deal"],
+    "ledger_round": ARRIVAL_TEXT["round"],
+    "ledger_draw": ARRIVAL_TEXT["draw"],
+    "ledger_decisions": N_("your decisions"),
+    "ledger_others": N_("the others' play"),
+    "ledger_noise": N_("estimate noise"),
+    "ledger_result": N_("result"),
+    "ledger_cards_gave": N_("the cards gave you {value}"),
+    "ledger_cards_cost": N_("the cards cost you {value}"),
+    "ledger_decisions_lost": N_("your decisions lost {value}"),
+    "ledger_decisions_none": N_("your decisions lost nothing"),
+    "ledger_others_gave": N_("the others' play gave you {value}"),
+    "ledger_others_cost": N_("the others' play cost you {value}"),
+    "ledger_reading": N_("{cards}, {decisions} and {others}: from {expected} expected before the deal to a "
+                         "result of {result}."),
+    "ledger_reading_noise": N_("The estimates' noise adds {noise}."),
+    "ledger_disagree": N_("Note: the estimates disagree by more than their noise; the server's analysis "
+                          "samples are too few to split this hand finely."),
+    "ledger_samples": N_("Estimated from {samples} deals of the unseen cards per position."),
+    # the game's ledger: the hands' ledgers side by side, and their sum
+    "game_ledger_computing": N_("Computing the luck ledger of hand {n} of {count}..."),
+    "game_ledger_hand": N_("hand {n}"),
+    "game_ledger_total": N_("game"),
+    "game_ledger_luck": N_("luck of the cards"),
+    "game_ledger_decisions": N_("your decisions"),
+    "game_ledger_others": N_("the others' play"),
+    "game_ledger_margin": N_("The hands' results add up to {margin}: your points minus the other side's "
+                             "({mine} to {theirs})."),
+    "game_ledger_reading": N_("Over the game, {cards}, {decisions} and {others}."),
+    # the game's score sheet, one row per hand and side
+    "sheet_side": N_("side"),
+    "sheet_cards": N_("cards"),
+    "sheet_oros": N_("oros"),
+    "sheet_sevens": N_("sevens"),
+    "sheet_siete_oros": N_("7 of oros"),
+    "sheet_escobas": N_("escobas"),
+    "sheet_points": N_("points"),
+    "sheet_game": N_("game"),
+    "sheet_to": N_("game (to {n})"),
+    "sheet_note": N_("Cards, oros and sevens: how many each side took. Escobas include the lucky deal's, shown "
+                     "in brackets. Points: the hand's points; game: the running score."),
 }
 
 

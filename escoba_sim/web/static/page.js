@@ -35,7 +35,12 @@ async function api(method, path, body) {
   }
   const response = await fetch(path, options);
   const data = await response.json().catch(() => ({error: response.statusText}));
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  if (!response.ok) {
+    const failure = new Error(data.error || response.statusText);
+    failure.status = response.status;
+    failure.retryAfter = Number(response.headers.get("Retry-After")) || 0;
+    throw failure;
+  }
   return data;
 }
 
@@ -141,6 +146,8 @@ function draw(state) {
   drawPiles();
   document.getElementById("log").replaceChildren(...game.events.map(e => el("li", {class: e.kind, text: eventText(e)})));
   if (game.hand_over) loadRecords();
+  drawSheet();
+  drawLedgers();
 }
 
 function leftoversText() {
@@ -302,6 +309,230 @@ document.getElementById("upload").addEventListener("change", event => {
     showAnalysis(await api("POST", "/api/analyze?seat=all", record));
   });
 });
+
+// ---- luck or play: the ledger of each finished hand (GET /api/records/NAME/ledger, hands/luck.py) as a bridge
+// chart, the game's ledger at its end, and the score sheet. A ledger takes seconds of the server's CPU: it is
+// asked for apart from run() (the person may deal the next hand meanwhile), once per record.
+const ledgers = new Map();  // record name -> promise of its ledger
+let shownLedger = null;     // the record whose chart is drawn (or being computed)
+let shownGame = null;       // the game whose game ledger is drawn
+
+const numbers = new Intl.NumberFormat(document.documentElement.lang || "en",
+  {minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "exceptZero"});
+const plain = new Intl.NumberFormat(document.documentElement.lang || "en",
+  {minimumFractionDigits: 2, maximumFractionDigits: 2});
+const whole = new Intl.NumberFormat(document.documentElement.lang || "en", {signDisplay: "exceptZero"});
+const signed = v => numbers.format(v);
+
+let ledgerQueue = Promise.resolve();  // the page's ledgers are asked one after another: the server computes few at once
+const LEDGER_TRIES = 6;
+
+async function askLedger(name) {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await api("GET", `/api/records/${encodeURIComponent(name)}/ledger`);
+    } catch (e) {  // the server busy with other pages' ledgers: asked again when it says
+      if (e.status !== 503 || !e.retryAfter || tries >= LEDGER_TRIES) throw e;
+      await new Promise(done => setTimeout(done, 1000 * Math.min(e.retryAfter, 10)));
+    }
+  }
+}
+
+function ledgerOf(name) {
+  if (!ledgers.has(name)) {
+    const asked = ledgerQueue.then(() => askLedger(name));
+    ledgerQueue = asked.catch(() => null);
+    asked.catch(() => ledgers.delete(name));  // a failure is asked again next time
+    ledgers.set(name, asked);
+  }
+  return ledgers.get(name);
+}
+
+function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function partsText(luck, decisions, others) {
+  [luck, decisions, others] = [luck, decisions, others].map(v => Math.round(v * 100) / 100 + 0);  // as shown
+  return {
+    cards: say(luck >= 0 ? "ledger_cards_gave" : "ledger_cards_cost", {value: luck >= 0 ? signed(luck) : plain.format(-luck)}),
+    decisions: decisions < 0 ? say("ledger_decisions_lost", {value: plain.format(-decisions)}) : say("ledger_decisions_none"),
+    others: say(others >= 0 ? "ledger_others_gave" : "ledger_others_cost", {value: others >= 0 ? signed(others) : plain.format(-others)}),
+  };
+}
+
+// one row of a chart: its label, a track on which a bar runs from `from` to `to` (the scale lo..hi), its number
+function chartRow(label, from, to, lo, hi, kind, shown, title) {
+  const pct = v => (100 * (v - lo) / (hi - lo || 1)).toFixed(3) + "%";
+  const bar = el("span", {class: "bar " + kind});
+  bar.style.left = pct(Math.min(from, to));
+  bar.style.width = `max(2px, ${(100 * Math.abs(to - from) / (hi - lo || 1)).toFixed(3)}%)`;
+  const zero = el("span", {class: "zero"});
+  zero.style.left = pct(0);
+  return el("div", {class: "row " + kind, title: title || ""}, el("span", {class: "label", text: label}),
+            el("span", {class: "track"}, zero, bar), el("span", {class: "number", text: shown}));
+}
+
+const ARRIVAL_WORD = {deal: "ledger_deal", round: "ledger_round", draw: "ledger_draw"};
+
+function drawWaterfall(led) {
+  const steps = [];  // [label, change, kind, title]
+  for (const e of led.entries) {
+    if (!["deal", "round", "draw"].includes(e.kind)) continue;
+    steps.push([say(ARRIVAL_WORD[e.kind]) + (e.cards.length ? " " + e.cards.join(" ") : ""), e.value, "luck",
+                "± " + plain.format(e.spread)]);
+  }
+  const noise = led.residual.value + led.solver.value;
+  steps.push([say("ledger_decisions"), led.decisions.value, "decisions", "± " + plain.format(led.decisions.spread)]);
+  steps.push([say("ledger_others"), led.others.value, "others", "± " + plain.format(led.others.spread)]);
+  if (Math.abs(noise) >= 0.005) steps.push([say("ledger_noise"), noise, "noise", ""]);
+  let level = led.expected.value;
+  const points = [0, level, led.result];
+  const rows = [];
+  for (const [, change] of steps) { level += change; points.push(level); }
+  const lo = Math.min(...points), hi = Math.max(...points);
+  rows.push(chartRow(say("ledger_expected"), 0, led.expected.value, lo, hi, "total", signed(led.expected.value),
+                     "± " + plain.format(led.expected.spread)));
+  level = led.expected.value;
+  for (const [label, change, kind, title] of steps) {
+    rows.push(chartRow(label, level, level + change, lo, hi, kind + (change >= 0 ? " gain" : " loss"), signed(change), title));
+    level += change;
+  }
+  rows.push(chartRow(say("ledger_result"), 0, led.result, lo, hi, "total result", whole.format(led.result)));
+  document.getElementById("ledger-chart").replaceChildren(...rows);
+  const p = partsText(led.luck.value, led.decisions.value, led.others.value);
+  const lines = [capital(say("ledger_reading", {...p, expected: signed(led.expected.value), result: whole.format(led.result)}))];
+  if (Math.abs(noise) >= 0.005) lines.push(say("ledger_reading_noise", {noise: signed(noise)}));
+  if (!led.adds_up) lines.push(say("ledger_disagree"));
+  lines.push(say("ledger_samples", {samples: led.samples}));
+  document.getElementById("ledger-reading").textContent = lines.join(" ");
+}
+
+async function showHandLedger(name) {
+  const section = document.getElementById("ledger"), status = document.getElementById("ledger-status");
+  section.hidden = false;
+  section.classList.add("computing");
+  status.textContent = say("ledger_computing");
+  document.getElementById("ledger-chart").replaceChildren();
+  document.getElementById("ledger-reading").textContent = "";
+  try {
+    const led = await ledgerOf(name);
+    if (shownLedger !== name) return;  // the next hand was dealt meanwhile
+    status.textContent = "";
+    drawWaterfall(led);
+  } catch (e) {
+    if (shownLedger === name) status.textContent = say("ledger_failed", {message: e.message});
+  } finally {
+    if (shownLedger === name) section.classList.remove("computing");
+  }
+}
+
+function drawGameLedger(rows, leds) {
+  const parts = [["luck", "game_ledger_luck"], ["decisions", "game_ledger_decisions"], ["others", "game_ledger_others"]];
+  const of = led => ({expected: led.expected.value, luck: led.luck.value, decisions: led.decisions.value,
+                      others: led.others.value, noise: led.residual.value + led.solver.value, result: led.result});
+  const hands = leds.map(of);
+  const total = {};
+  for (const k of ["expected", "luck", "decisions", "others", "noise", "result"]) total[k] = hands.reduce((a, h) => a + h[k], 0);
+  // the game's group adds up: expected + luck + decisions + others + noise = the hands' results
+  const totalParts = [["expected", "ledger_expected"], ...parts, ...(Math.abs(total.noise) >= 0.005 ? [["noise", "ledger_noise"]] : [])];
+  const values = [0, ...hands.flatMap(h => parts.map(([k]) => h[k])), ...totalParts.map(([k]) => total[k])];
+  const lo = Math.min(...values), hi = Math.max(...values);
+  const group = (label, v, shown, cls) => el("div", {class: "group " + cls},
+    el("span", {class: "group-label", text: label}),
+    ...shown.map(([k, word]) => chartRow(say(word), 0, v[k], lo, hi, k + (v[k] >= 0 ? " gain" : " loss"), signed(v[k]))));
+  const groups = hands.map((h, i) => group([say("game_ledger_hand", {n: rows[i].hand}),
+    say("ledger_expected") + " " + signed(h.expected), say("ledger_result") + " " + whole.format(h.result)].join(" · "),
+    h, parts, "hand"));
+  groups.push(group(say("game_ledger_total") + " · " + say("ledger_result") + " " + whole.format(total.result), total,
+                    totalParts, "game-total"));
+  document.getElementById("game-ledger-chart").replaceChildren(...groups);
+  document.getElementById("game-ledger-legend").replaceChildren(...parts.map(([k, word]) =>
+    el("span", {class: "key " + k}, el("span", {class: "swatch"}), el("span", {text: say(word)}))));
+  const me = game.seats[0].side, mine = game.sides[me].score;
+  const theirs = Math.max(...game.sides.filter(s => s.side !== me).map(s => s.score));
+  const p = partsText(total.luck, total.decisions, total.others);
+  const lines = [say("game_ledger_reading", p)];
+  if (game.sides.length === 2) lines.push(say("game_ledger_margin", {margin: whole.format(total.result), mine, theirs}));
+  document.getElementById("game-ledger-reading").textContent = lines.join(" ");
+}
+
+async function showGameLedger(id, rows) {
+  const section = document.getElementById("game-ledger"), status = document.getElementById("game-ledger-status");
+  section.hidden = false;
+  document.getElementById("game-ledger-chart").replaceChildren();
+  document.getElementById("game-ledger-legend").replaceChildren();
+  document.getElementById("game-ledger-reading").textContent = "";
+  const leds = [];
+  try {
+    for (const [i, row] of rows.entries()) {  // one at a time: the server gives each client's work a pool
+      status.textContent = say("game_ledger_computing", {n: i + 1, count: rows.length});
+      leds.push(await ledgerOf(row.record));
+      if (shownGame !== id) return;
+    }
+    status.textContent = "";
+    drawGameLedger(rows, leds);
+  } catch (e) {
+    if (shownGame === id) { status.textContent = say("ledger_failed", {message: e.message}); shownGame = null; }
+  }
+}
+
+function drawLedgers() {
+  const last = game.hand_over && !game.unsaved ? game.records[game.records.length - 1] : null;
+  if (!last) {
+    document.getElementById("ledger").hidden = true;
+    shownLedger = null;
+  } else if (last !== shownLedger) {
+    shownLedger = last;
+    showHandLedger(last);
+  }
+  const rows = game.sheet.filter(r => r.record);
+  if (!(game.game_over && !game.unsaved && rows.length === game.sheet.length)) {
+    document.getElementById("game-ledger").hidden = true;
+    shownGame = null;
+  } else if (shownGame !== game.id) {
+    shownGame = game.id;
+    showGameLedger(game.id, rows);
+  }
+}
+
+// a side as the sheet names it: its seats without their strategies (the piles' table gives them), to fit a phone
+function shortSideName(side) {
+  const seats = game.sides[side].seats;
+  if (seats.length === 1) return seats[0] === 0 ? say("you") : say("seat", {seat: seats[0]});
+  if (seats[0] === 0) return say("your_team", {seat: seats[1]});
+  return say("team", {a: seats[0], b: seats[1]});
+}
+
+function drawSheet() {
+  const box = document.getElementById("sheet-box");
+  box.hidden = !game.sheet.length;
+  if (!game.sheet.length) return;
+  const keys = ["cards", "oros", "sevens", "siete_oros", "escobas", "points", "running"];
+  const heads = [say("sheet_side"), say("sheet_cards"), say("sheet_oros"), say("sheet_sevens"),
+    say("sheet_siete_oros"), say("sheet_escobas"), say("sheet_points"),
+    game.target ? say("sheet_to", {n: game.target}) : say("sheet_game")];
+  const rows = [el("thead", {}, el("tr", {}, ...heads.map(h => el("th", {scope: "col", text: h}))))];
+  const body = el("tbody");
+  for (const row of game.sheet) {
+    // a hand's rows under a line naming it (a column of its own would not fit a phone)
+    body.append(el("tr", {class: "hand-row"}, el("th", {scope: "rowgroup", colspan: String(heads.length),
+                                                        text: say("game_ledger_hand", {n: row.hand})})));
+    for (const s of row.sides) {
+      const cells = keys.map(k => {
+        let text = String(s[k]);
+        if (k === "siete_oros") text = s[k] ? "✓" : "–";
+        if (k === "escobas" && s.lucky_escobas) text = `${s.escobas} (${s.lucky_escobas})`;
+        return el("td", {class: "col-" + k, text});
+      });
+      body.append(el("tr", {class: "side-row" + (s.side === game.seats[0].side ? " mine" : "")},
+        el("td", {class: "who", text: shortSideName(s.side)}), ...cells));
+    }
+  }
+  rows.push(body);
+  document.getElementById("sheet").replaceChildren(...rows);
+  document.getElementById("sheet-note").textContent = say("sheet_note");
+}
 
 // ---- a hand shared as a link: http://HOST/#hand=NOTATION (docs/records.md). The browser never sends the
 // fragment: the page posts the notation, the server checks it and answers the hand and then its analysis.
