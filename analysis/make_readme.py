@@ -78,7 +78,8 @@ def main():
     for name, section in (("strategy_strength", _strength_section), ("search_strength", _search_section),
                           ("openspiel_yardstick", _yardstick_section), ("tuned_weights", _tuned_section),
                           ("oracle_gap", _gap_section), ("stronger_search", _stronger_section),
-                          ("hand_reading", _reading_section), ("skill_study", _skill_section)):
+                          ("hand_reading", _reading_section), ("skill_study", _skill_section),
+                          ("levels", _levels_section)):
         s = _load(name)
         if s:
             lines += section(s)
@@ -405,6 +406,33 @@ def _tuned_section(s) -> list[str]:
               "gain there; a difference whose interval straddles zero is no gain. The per-generation best score "
               "(results/tune_*/summary.json) moves with each generation's deals and is inflated by selection; "
               "the check is the figure to trust.", ""]
+    return lines
+
+
+def _levels_section(s) -> list[str]:
+    """The levels' ratings (levels.py), as shipped in escoba_sim/strategies/levels.toml."""
+    rulesets = list(s["results"])
+    lines = ["## The levels' ratings (`level:N`, the opponents `play` and the page offer)", "",
+             _stale(s) + f"Command: `{s['command']}`. A round-robin tournament of `random` and the six levels on "
+             "duplicate deals per ruleset; Bradley-Terry on game wins, the Elo scale shifted so that `random` is 0, "
+             "95% intervals from the fit's sandwich covariance (the deal as unit). These are the ratings shipped "
+             "in escoba_sim/strategies/levels.toml (docs/strategies.md: the scale and the anchors).", "",
+             "| level | base | random moves | " + " | ".join(rulesets) + " |",
+             "|---|---|---|" + "---|" * len(rulesets)]
+    for spec, lv in s["levels"].items():
+        cells = []
+        for rules in rulesets:
+            e, lo, hi = s["results"][rules]["ratings"][spec]
+            cells.append(f"{e:.0f} [{lo:.0f}, {hi:.0f}]")
+        lines.append(f"| {spec} | {lv['base']} | {lv['random_share']:.0%} | " + " | ".join(cells) + " |")
+    lines += ["", "Each level minus the one below (every interval above 0, so the rungs are ordered):", "",
+              "| step | " + " | ".join(rulesets) + " |", "|---|" + "---|" * len(rulesets)]
+    for step in s["results"][rulesets[0]]["steps"]:
+        cells = ["{:+.0f} [{:+.0f}, {:+.0f}]".format(*s["results"][rules]["steps"][step]) for rules in rulesets]
+        lines.append(f"| {step} | " + " | ".join(cells) + " |")
+    games = ", ".join(f"{rules}: {r['games_per_pair']:,} games per pair, {r['cpu_seconds']:,.0f} CPU s"
+                      for rules, r in s["results"].items())
+    lines += ["", f"Size and cost: {games}.", ""]
     return lines
 
 
