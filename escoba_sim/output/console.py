@@ -576,6 +576,46 @@ def _fold_at_commas(line: str, width: int) -> list[str]:
     return out + [cur]
 
 
+# the paired differences a skill report prints, each with its heading and digits (``series.skill.EFFECT_METRICS``)
+EFFECT_BLOCKS = (
+    ("skill_share", N_("skill share minus {reference}'s (paired by deal, 95% CI):"), 4),
+    ("seat_advantage", N_("seat advantage (mano minus dealer, points per hand) minus {reference}'s:"), 3),
+    ("hands_per_game", N_("hands per game minus {reference}'s:"), 3),
+    ("escobas", N_("escobas per hand (all sides) minus {reference}'s:"), 3),
+    ("lucky_escobas", N_("lucky-deal escobas per hand (all sides) minus {reference}'s:"), 4),
+)
+
+
+def effect_lines(effects: list[dict], reference: str, width: int = 80) -> list[str]:
+    """Each ruleset minus the first, one block per figure: a line per ruleset, the estimate and its interval
+    (a ``*`` where the interval excludes 0), fitted to ``width``."""
+    import textwrap
+
+    lines = []
+    by_metric: dict[str, list[dict]] = {}
+    for e in effects:
+        by_metric.setdefault(e.get("metric", "skill_share"), []).append(e)
+    name_width = min(max((len(e["label"]) for e in effects), default=0), 28)
+    for metric, heading, digits in EFFECT_BLOCKS:
+        rows = by_metric.get(metric)
+        if not rows:
+            continue
+        lines += ["", *textwrap.wrap(_(heading).format(reference=reference), width, subsequent_indent="  ")]
+        for e in rows:
+            if e["estimate"] is None:
+                cell = "–"
+            else:
+                f = f"{{:+.{digits}f}}"
+                cell = f.format(e["estimate"])
+                if e["lo"] is not None and e["hi"] is not None:
+                    cell += f" [{f.format(e['lo'])}, {f.format(e['hi'])}]"
+                    cell += "  *" if e["lo"] > 0 or e["hi"] < 0 else ""
+            label = e["label"] if len(e["label"]) <= name_width else e["label"][:name_width - 1] + "…"
+            lines.append(f"  {label:<{name_width}}  {cell}")
+    lines.append(_("  *: the interval excludes 0"))
+    return lines
+
+
 def skill_lines(summary: dict, width: int = 80) -> list[str]:
     """The terminal report of a skill ladder: one row per ruleset (fits 80 columns), ranked as given, then
     each ruleset's ladder (ratings) in a line or two."""
@@ -629,10 +669,7 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
     for i, name in enumerate(long, 1):
         lines.append(f"  #{i} = {name}")
     if s.get("effects"):
-        lines += ["", _("skill share minus {reference}'s (paired by deal, 95% CI):").format(
-            reference=s['rulesets'][0]['label'])]
-        for e in s["effects"]:
-            lines.append(f"  {e['label']:<28} {_compare_cell(e, True)}")
+        lines += effect_lines(s["effects"], s["rulesets"][0]["label"], width)
     lines.append("")
     lines.append(_("ladder per ruleset (Bradley-Terry rating, Elo scale, mean 0):"))
     ratings: dict[str, list[dict]] = {}

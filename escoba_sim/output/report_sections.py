@@ -152,21 +152,12 @@ def compare_tables(tables: dict) -> list[tuple[str, object, str]]:
 
 
 def skill_tables(tables: dict) -> list[tuple[str, object, str]]:
-    import polars as pl
-
     out = []
     if "skill" in tables:
-        from ..series.skill import METRIC_TEXT
-
-        out.append((_("Per ruleset (95% CIs, the deal as unit)"), tables["skill"].with_columns(
-            pl.col("metric").map_elements(lambda m: " ".join(_(x) for x in METRIC_TEXT.get(m, (m, "")) if x)
-                                          .replace(_(" (closest step)"), "").strip(), return_dtype=pl.String)
-            .alias("quantity")).select("label", "quantity", "estimate", "lo", "hi").rename({"label": "ruleset"}),
-                    "skill"))
+        out.append((_("Per ruleset (95% CIs, the deal as unit)"), _with_quantity(tables["skill"]), "skill"))
     if "skill_effects" in tables and tables["skill_effects"].height:
-        out.append((_("Skill share minus the first ruleset's, paired by deal (95% CI)"),
-                    tables["skill_effects"].select("label", "estimate", "lo", "hi").rename({"label": "ruleset"}),
-                    "skill_effects"))
+        out.append((_("Each ruleset minus the first, paired by deal (95% CI)"),
+                    _with_quantity(tables["skill_effects"]), "skill_effects"))
     if "skill_steps" in tables:
         out.append((_("Steps between ladder neighbours: rating difference, the upper one's game W/D/L shares, "
                       "and the games and hands it needs to win a match with 95% probability"), tables["skill_steps"],
@@ -187,3 +178,18 @@ def tournament_tables(tables: dict) -> list[tuple[str, object, str]]:
         out.append((_("Pairs: row against column (games, W/D/L, score = games won / played, points per hand "
                       "difference; 95% CIs)"), tables["pairs"], "pairs"))
     return out
+
+
+def _with_quantity(frame):
+    """A skill table (label, metric, estimate, lo, hi) with each metric in words, its unit in brackets."""
+    import polars as pl
+
+    from ..series.skill import METRIC_TEXT
+
+    def words(m: str) -> str:
+        text, unit = METRIC_TEXT.get(m, (m, ""))
+        text = _(text).replace(_(" (closest step)"), "").strip()
+        return f"{text} ({_(unit)})" if unit and _(unit) not in text else text
+
+    return frame.with_columns(pl.col("metric").map_elements(words, return_dtype=pl.String).alias("quantity")).select(
+        "label", "quantity", "estimate", "lo", "hi").rename({"label": "ruleset"})

@@ -21,7 +21,8 @@ all rulesets hold the same deals (common random numbers). Per ruleset:
 - ``seat_advantage`` (mano's minus dealer's points per hand), ``hands_per_game``, ``escobas`` and
   ``lucky_escobas`` per hand, over all the ruleset's pairs, as ``compare`` defines them.
 
-With several rulesets, each one's skill share minus the first's, paired by deal (``share_effects``).
+With several rulesets, each one's skill share, seat advantage, hands per game and escobas minus the first's,
+paired by deal (``paired_effects``).
 
 Under 3 players without teams each pair is two runs, (A, B, B) and (B, A, A), read as one two-sided pair
 (``lineups``; docs/skill.md, "Three players"); ``seat_advantage`` is then mano minus dealer, the middle seat
@@ -291,22 +292,52 @@ def pair_columns(size: int, P: int, offset: int = 0, cols: tuple[int, int, int] 
             [(offset + p) * size + games for p in range(P)])
 
 
-def share_effects(variants: list[Variant], P: int, run_dirs, specs) -> list[tuple]:
-    """Each ruleset's skill share minus the first's, paired by deal (every ruleset plays the same deals): the
-    pairs' won and games columns side by side, deal by deal, one chunk at a time (flat memory)."""
+# the figures of a ruleset that each other ruleset's is paired against, deal by deal (``paired_effects``)
+EFFECT_METRICS = ("skill_share", "seat_advantage", "hands_per_game", "escobas", "lucky_escobas")
+
+
+def paired_effects(variants: list[Variant], P: int, run_dirs, specs) -> list[tuple]:
+    """Each ruleset's skill share, seat advantage, hands per game, escobas and lucky-deal escobas minus the
+    first ruleset's, paired by deal (every ruleset plays the same deals, so a deal's games under both move
+    together): the columns these need of every pair's runs side by side, deal by deal, one chunk at a time
+    (flat memory); the skill share by ``share_contrast``, the others as a difference of two ratios
+    (``stats.deal_ratio_diff``), each ruleset's ratio summed over its pairs as ``_ruleset_tables`` does."""
     if len(variants) < 2:
         return []
     lay = DealLayout(2)
+    game = [m for m in EFFECT_METRICS if m != "skill_share"]
+    defs = [metric_defs(v.rules, ["a", "b"], sides=2) for v in variants]
+    used = {lay.won(0), lay.won(1), lay.games}
+    for d in defs:
+        used |= {i for m in game if m in d for w in d[m] for i, x in enumerate(w) if x}
+    cols = sorted(used)
+    where = {c: j for j, c in enumerate(cols)}
+    size, total = len(cols), len(cols) * P * len(variants)
     n = S = G = None
-    for _k, n, S, G in series_deal_sums(run_dirs, specs, specs[0].n_chunks,
-                                        columns=[lay.won(0), lay.won(1), lay.games],
+    for _k, n, S, G in series_deal_sums(run_dirs, specs, specs[0].n_chunks, columns=cols,
                                         lineups=runs_per_pair(variants[0].rules)):
         pass
+    win = (where[lay.won(0)], where[lay.won(1)], where[lay.games])
+
+    def spread(w: list[int], ruleset: int) -> list[int]:  # one pair's weights on every pair of ``ruleset``
+        out = [0] * total
+        for p in range(P):
+            for c, x in enumerate(w):
+                if x:
+                    out[(ruleset * P + p) * size + where[c]] += x
+        return out
+
     rows = []
     for r in range(1, len(variants)):
-        d, se = share_contrast(S, G, n, [(1, *pair_columns(3, P, r * P, (0, 1, 2))),
-                                         (-1, *pair_columns(3, P, 0, (0, 1, 2)))])
+        d, se = share_contrast(S, G, n, [(1, *pair_columns(size, P, r * P, win)),
+                                         (-1, *pair_columns(size, P, 0, win))])
         rows.append((variants[r].label, "skill_share", d, *interval(d, se)))
+        for m in game:
+            if m not in defs[r] or m not in defs[0]:
+                continue
+            (a1, b1), (a0, b0) = defs[r][m], defs[0][m]
+            d, se = stats.deal_ratio_diff(S, G, n, spread(a1, r), spread(b1, r), spread(a0, 0), spread(b0, 0))
+            rows.append((variants[r].label, m, d, *interval(d, se)))
     return rows
 
 
@@ -411,7 +442,7 @@ def analyse(variants: list[Variant], labels: list[str], pairs, aggs, run_dirs, s
                    "score": f, "win": f, "draw": f, "loss": f, "games_to_win": f, "games_to_win_lo": f,
                    "games_to_win_hi": f, "hands_per_game": f, "hands_to_win": f, "hands_to_win_lo": f,
                    "hands_to_win_hi": f}
-    effects = share_effects(variants, len(pairs), run_dirs, specs)
+    effects = paired_effects(variants, len(pairs), run_dirs, specs)
     return {"skill": estimate_frame(rows), "skill_effects": estimate_frame(effects),
             "skill_ratings": pl.concat(ratings),
             "skill_steps": pl.DataFrame(steps, schema=step_schema), "skill_pairs": pl.concat(pair_frames)}

@@ -75,11 +75,67 @@ def test_the_skill_share_difference_is_paired_by_deal(two_rulesets):
     """lucky_deal=off minus ludoteka: the difference of the two shares, with an interval narrower than the
     unpaired one (the same deals move both rulesets' results together)."""
     _, summary = two_rulesets
-    (e,) = summary["effects"]
+    (e,) = [x for x in summary["effects"] if x["metric"] == "skill_share"]
     a, b = skill_metric(summary, "lucky_deal=off", "skill_share"), skill_metric(summary, "ludoteka", "skill_share")
     assert e["label"] == "lucky_deal=off" and e["estimate"] == pytest.approx(a["estimate"] - b["estimate"])
     unpaired = math.hypot(a["hi"] - a["lo"], b["hi"] - b["lo"])
     assert 0 < e["hi"] - e["lo"] < 0.8 * unpaired
+
+
+def _per_deal(out, ruleset: int, pairs: int) -> np.ndarray:
+    """The ruleset's pairs' per-deal vectors summed (every pair on the same deals), read from the run folders."""
+    from escoba_sim.runs.folder import read_manifest, read_run_deals, run_spec_of
+
+    m = json.loads((out / "manifest.json").read_text())
+    total = None
+    for p in m["pairs"][ruleset * pairs:(ruleset + 1) * pairs]:
+        run_dir = out / p["run"]
+        spec = run_spec_of(run_dir, read_manifest(run_dir))
+        v = np.vstack([read_run_deals(run_dir, spec, k) for k in range(spec.n_chunks)]).astype(float)
+        total = v if total is None else total + v
+    return total
+
+
+@pytest.mark.parametrize("metric", ["seat_advantage", "hands_per_game", "escobas", "lucky_escobas"])
+def test_every_game_figure_has_a_paired_difference_recomputed_from_the_deals(two_rulesets, metric):
+    """lucky_deal=off minus ludoteka for the game figures: the estimate is the difference of the two rulesets'
+    figures, and its standard error the deal-as-unit delta method written here in floating point from the
+    runs' per-deal vectors (the library's is exact integer arithmetic over chunk sums)."""
+    from escoba_sim.runs.aggregates import DealLayout
+    from escoba_sim.series.compare import metric_defs
+
+    out, summary = two_rulesets
+    (e,) = [x for x in summary["effects"] if x["metric"] == metric]
+    assert e["estimate"] == pytest.approx(skill_metric(summary, "lucky_deal=off", metric)["estimate"]
+                                          - skill_metric(summary, "ludoteka", metric)["estimate"], abs=1e-12)
+    lay, P = DealLayout(2), 3
+    assert lay.size == _per_deal(out, 0, P).shape[1]
+    rules = [r for r in build_variants([], ["lucky_deal=escobas,off"])]
+    g = []
+    for k in (1, 0):
+        a, b = (np.asarray(w, float) for w in metric_defs(rules[k].rules, ["a", "b"], sides=2)[metric])
+        v = _per_deal(out, k, P)
+        A, B = v @ a, v @ b
+        R = A.sum() / B.sum()
+        g.append((A - R * B) / B.sum() * len(v))  # each deal's linearised share of the ratio
+    u = g[0] - g[1]
+    se = u.std(ddof=1) / math.sqrt(len(u))
+    half = 1.959963984540054 * se
+    assert (e["hi"] - e["lo"]) / 2 == pytest.approx(half, rel=1e-6)
+    if metric == "lucky_escobas":  # none without a lucky deal: the difference is minus ludoteka's, exactly
+        assert e["estimate"] == pytest.approx(-skill_metric(summary, "ludoteka", metric)["estimate"])
+
+
+def test_design_effects_print_every_figure_within_80_columns(two_rulesets):
+    from escoba_sim.output.console import effect_lines
+
+    _, summary = two_rulesets
+    lines = effect_lines(summary["effects"], "ludoteka", 80)
+    assert max(len(line) for line in lines) <= 80
+    heads = [line for line in lines if line.endswith(":") and not line.startswith("  ")]
+    assert len(heads) == 5 and all("ludoteka" in h for h in heads)
+    rows = [line for line in lines if line.startswith("  lucky_deal=off")]
+    assert len(rows) == 5 and all("[" in r and "]" in r for r in rows)
 
 
 def test_the_skill_share_is_unbiased_with_no_skill():
