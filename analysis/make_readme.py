@@ -432,7 +432,12 @@ def _levels_section(s) -> list[str]:
         lines.append(f"| {step} | " + " | ".join(cells) + " |")
     games = ", ".join(f"{rules}: {r['games_per_pair']:,} games per pair, {r['cpu_seconds']:,.0f} CPU s"
                       for rules, r in s["results"].items())
-    lines += ["", f"Size and cost: {games}.", ""]
+    lines += ["", f"Size and cost: {games}.", "",
+              "Reading: each ruleset's scale has `random` at 0, so two rulesets' ratings are not comparable. Under "
+              "tradicional (optional capture, soplar) careless play is punished harder (the skill study above: "
+              "random far below the rest), which stretches the lower rungs: 35% random moves cost greedy 337 "
+              "points there and 120 under ludoteka, while the top steps are alike. A person's performance rating "
+              "(`escoba-sim history`) is on the scale of the ruleset its games were played under.", ""]
     return lines
 
 

@@ -157,26 +157,31 @@ class History:
         return list(out.items())
 
     @property
-    def rated(self) -> list[tuple[float, float]]:
-        """(opponent rating, score) of every game played to its end against a rated opponent."""
-        return [(g.rating.estimate, g.won) for g in self.games if g.won is not None and g.rating is not None]
+    def rated(self) -> dict[str, list[tuple[float, float]]]:
+        """Per ruleset (its canonical text), (opponent rating, score) of every game played to its end against
+        a rated opponent: each ruleset's ratings have a scale of their own (random = 0 under each)."""
+        out: dict[str, list[tuple[float, float]]] = {}
+        for g in self.games:
+            if g.won is not None and g.rating is not None:
+                out.setdefault(g.rules.canonical(), []).append((g.rating.estimate, g.won))
+        return out
 
     @property
-    def rating(self) -> Rating | None:
-        """The person's performance rating on the levels' scale (``performance_rating``), or None."""
-        return performance_rating(self.rated) if self.rated else None
+    def ratings(self) -> dict[str, Rating]:
+        """The person's performance rating per ruleset, on that ruleset's levels' scale (``performance_rating``)."""
+        return {rules: performance_rating(games) for rules, games in self.rated.items()}
 
     def to_json(self) -> dict[str, Any]:
         finished = [g.won for g in self.games if g.won is not None]
-        r = self.rating
         out = {"folder": str(self.folder), "games": len(self.games), "finished_games": len(finished),
                "won": sum(1 for w in finished if w == 1), "drawn": sum(1 for w in finished if w == 0.5),
                "lost": sum(1 for w in finished if w == 0), "hands": len(self.hands), "skipped": self.skipped,
                "luck": self.luck, "samples": self.samples if self.luck else None, "seed": self.seed,
                "interrupted": self.interrupted,
                "per_hand": {what: self.figure(what).to_json() for what in FIGURES},
-               "performance_rating": None if r is None else {
-                   "estimate": _round(r.estimate), "lo": _round(r.lo), "hi": _round(r.hi), "games": len(self.rated)},
+               "performance_ratings": [{"rules": rules, "estimate": _round(r.estimate), "lo": _round(r.lo),
+                                        "hi": _round(r.hi), "games": len(self.rated[rules])}
+                                       for rules, r in self.ratings.items()],
                "days": [{"day": day, "games": len(gs), "hands": sum(len(g.hands) for g in gs),
                          "per_hand": {what: self.figure(what, [h for g in gs for h in g.hands]).to_json()
                                       for what in FIGURES}} for day, gs in self.days()],
@@ -351,11 +356,15 @@ def format_history(h: History, width: int = 80) -> str:
         if h.interrupted:
             out.append("  " + _("interrupted: luck and decisions over the first {n} hands").format(
                 n=h.figure("luck").hands))
-    r = h.rating
-    if r is not None:
-        out += ["", ngettext("performance rating: {rating}, {n} game vs rated opponents (random = 0)",
-                             "performance rating: {rating}, {n} games vs rated opponents (random = 0)",
-                             len(h.rated)).format(rating=_rating_text(r), n=len(h.rated))]
+    ratings = h.ratings
+    if ratings:
+        out.append("")
+    for rules, r in ratings.items():
+        n = len(h.rated[rules])
+        text = ngettext("performance rating: {rating}, {n} game vs rated opponents (random = 0)",
+                        "performance rating: {rating}, {n} games vs rated opponents (random = 0)",
+                        n).format(rating=_rating_text(r), n=n)
+        out.append(text if len(ratings) == 1 else f"{rules}: {text}")
     days = h.days()
     if len(days) > 1:
         out += ["", _("by day, per hand:")]

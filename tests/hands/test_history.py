@@ -87,8 +87,24 @@ def test_the_performance_rating_is_the_games_against_rated_opponents(folder):
     h = history_of(out, luck=False)
     q = rating_of("level:2").estimate
     expected = performance_rating([(q, g.won) for g in h.games])
-    assert h.rating == expected and len(h.rated) == 3
-    assert h.to_json()["performance_rating"]["games"] == 3
+    assert h.ratings == {"ludoteka": expected} and len(h.rated["ludoteka"]) == 3
+    assert h.to_json()["performance_ratings"] == [
+        {"rules": "ludoteka", "estimate": round(expected.estimate, 4), "lo": round(expected.lo, 4),
+         "hi": round(expected.hi, 4), "games": 3}]
+
+
+def test_each_ruleset_has_a_rating_of_its_own(folder, tmp_path):
+    """Two rulesets' ratings are on scales of their own (random = 0 under each): never mixed into one."""
+    out, _finals = folder
+    mine = tmp_path / "two"
+    shutil.copytree(out, mine)
+    play_folder(mine, "level:2", 2, 12, rules="tradicional")
+    h = history_of(mine, luck=False)
+    assert set(h.ratings) == {"ludoteka", "tradicional"}
+    trad = [(rating_of("level:2", "tradicional").estimate, g.won) for g in h.games if g.rules.canonical() == "tradicional"]
+    assert len(trad) == 2 and h.ratings["tradicional"] == performance_rating(trad)
+    text = history_module.format_history(h)
+    assert "ludoteka: performance rating" in text and "tradicional: performance rating" in text
 
 
 @pytest.mark.core("the luck ledger's values come from the evaluator, which runs in the compiled core")
