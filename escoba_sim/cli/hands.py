@@ -414,8 +414,9 @@ Examples:
               help=_("Analyse only this seat's decisions (repeatable; default: every seat)."))
 @click.option("--samples", type=SAMPLES, default=None,
               help=_("Deals of the unseen cards per decision (default: the evaluator's, 4000)."))
-@seed_option(_("Seed of the searches (decision k searches with a seed mixed from it and k)."), default=0,
-             show_default=True)
+@seed_option(_("Seed of the searches: decision k searches with a seed mixed from it and k (default: a record "
+              "that names its deal's seed is searched as play's and the page's hints were, so that they agree; "
+              "any other from seed 0)."))
 @click.option("--reading", "with_reading", is_flag=True,
               help=_("Under each decision, what the decider read of the other hands from their moves this round "
                      "(--json always has it, in a `reading` field)."))
