@@ -29,7 +29,8 @@ tuned against the starting parameters, and writes OUT/best.toml.
 
 \b
 Example:
-  escoba-sim tune heuristic --vs greedy --evals 300 --games 2e4 --out tune1 -j 2
+  escoba-sim tune heuristic --vs greedy --evals 300 --games 2e4 \\
+      --out tune1 -j 2
   escoba-sim run -s heuristic:tune1/best.toml --vs heuristic -n 1e5"""))
 @click.argument("strategy", type=STRATEGY)
 @rules_option()
