@@ -36,7 +36,7 @@ Example:
 @rules_option()
 @vs_option(_("An opponent of the pool (repeat for several); the score is the mean margin over the pool."), name="pool",
            multiple=True, default=("greedy",), show_default=True)
-@click.option("--param", "params", multiple=True, metavar="NAME",
+@click.option("--param", "params", multiple=True, metavar=_("NAME"),
               help=_("Tune only this parameter (repeat; default: every non-integer parameter)."))
 @click.option("--evals", type=COUNT, default="200", show_default=True,
               help=_("Evaluations in all (rounded up to whole generations)."))

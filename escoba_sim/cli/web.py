@@ -25,7 +25,7 @@ Examples:
 @click.option("--host", default="127.0.0.1", show_default=True,
               help=_("Address to listen on; the default answers this machine only (0.0.0.0: every network, "
                      "with --allow-host)."))
-@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar=_("NAME"),
               help=_("A name the page answers when --host is not this machine's loopback (repeat it for each "
                      "name people type; '*' answers any name: see docs/security.md)."))
 @click.option("--open", "open_browser", is_flag=True, help=_("Open the page in the default browser."))

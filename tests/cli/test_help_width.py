@@ -35,3 +35,12 @@ def test_every_help_fits_80_columns(lang):
     assert len(helps) > 16 and all(helps.values())
     wide = {cmd: line for cmd, text in helps.items() for line in text.splitlines() if len(line) > 80}
     assert not wide, wide
+
+
+def test_the_spanish_help_names_its_placeholders_in_spanish():
+    env = {**os.environ, "ESCOBA_SIM_LANG": "es", "COLUMNS": "80"}
+    helps = json.loads(subprocess.run([sys.executable, "-c", HELPS], capture_output=True, text=True, env=env,
+                                      check=True).stdout)
+    assert "tcp://MÁQUINA:PUERTO|local" in helps["run"] and "HOST:PORT" not in helps["run"]
+    assert "--vary CAMPO=V1,V2" in helps["compare"] and "FIELD=" not in helps["compare"]
+    assert "--param NOMBRE" in helps["tune"] and "--allow-host NOMBRE" in helps["serve"]
