@@ -7,7 +7,7 @@ import click
 from ..errors import EscobaError
 from ..i18n import translate as _
 from .errors import fail
-from .options import SAMPLES, out_option
+from .options import SAMPLES, echo_fitted, out_option
 
 
 @click.command(help=_("""Play and learn Escoba in the browser: a game against any built-in strategy
@@ -46,14 +46,14 @@ def serve(port, host, allow_hosts, open_browser, out, samples):
     check_out_folder(out)
 
     def ready(url: str, open_to_any: bool) -> None:
-        click.echo(_("escoba-sim page at {url} (hand records in {out}/; Ctrl-C stops it)").format(url=url, out=out),
-                   err=True)
+        echo_fitted(_("escoba-sim page at {url} (hand records in {out}/; Ctrl-C stops it)").format(url=url, out=out),
+                    err=True)
         if open_to_any:
-            click.echo(_("Warning: the page answers any host name (--allow-host '*'): a page of another site can "
-                         "reach it through DNS rebinding; name the hosts instead to close that"), err=True)
+            echo_fitted(_("Warning: the page answers any host name (--allow-host '*'): a page of another site can "
+                          "reach it through DNS rebinding; name the hosts instead to close that"), err=True)
 
     def no_browser(url: str) -> None:
-        click.echo(_("--open: no browser could be opened here; open {url} in one").format(url=url), err=True)
+        echo_fitted(_("--open: no browser could be opened here; open {url} in one").format(url=url), err=True)
 
     try:
         app.serve(host, port, out, open_browser=open_browser, samples=samples or DEFAULT_SAMPLES, on_ready=ready,
