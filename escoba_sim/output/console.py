@@ -587,11 +587,14 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
     rows: dict[str, dict[str, dict]] = {}
     for r in s["skill"]:
         rows.setdefault(r["label"], {})[r["metric"]] = r
-    lines = [_("skill ladder {ladder}").format(ladder=' < '.join(names.values())),
+    heads = [_("skill ladder {ladder}").format(ladder=' < '.join(names.values())),
              _("seed {seed}, {games} games per pair and ruleset (duplicate deals)").format(
                  seed=s['seed'], games=f"{s['games_per_pair']:,}"),
              _("±, [..]: 95% CI, the deal as unit; ∞: the edge may be nil"),
-             *([_(THREE_PLAYERS_LINE)] if s.get("three_players") else []),
+             *([_(THREE_PLAYERS_LINE)] if s.get("three_players") else [])]
+    # a 20-digit seed made the Spanish seed line 88 columns: each head wraps at spaces, a number never split
+    lines = [*[part for line in heads for part in textwrap.wrap(line, width, subsequent_indent="      ",
+                                                                 break_long_words=False, break_on_hyphens=False)],
              *[part for line in spec_lines(list(names.values()), s["strategies"])
                for part in _fold_at_commas(line, width)], ""]
     w = 13
