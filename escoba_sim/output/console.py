@@ -12,7 +12,7 @@ import math
 import sys
 from typing import TYPE_CHECKING
 
-from ..i18n import N_
+from ..i18n import N_, ngettext
 from ..i18n import translate as _
 from .terminal import make_console, printable
 
@@ -477,7 +477,9 @@ def print_compare(summary: dict, console=None) -> None:
     labels = summary["labels"]
     short = table_labels(labels)  # column heads; long specs are listed once in full
     ref = summary["rulesets"][0]["label"]
-    con.print(escape(_("seed {seed}, {games} games per ruleset, {chunks} chunks; {interval}").format(
+    con.print(escape(ngettext("seed {seed}, {games} games per ruleset, {chunks} chunk; {interval}",
+                              "seed {seed}, {games} games per ruleset, {chunks} chunks; {interval}",
+                              summary['chunks']).format(
         seed=summary['seed'], games=f"{summary['games_per_ruleset']:,}", chunks=summary['chunks'],
         interval=_(summary['interval']))))
     con.print(escape(_("players: {first} (--strategy) vs {others} (--vs); reference ruleset: {reference}").format(
