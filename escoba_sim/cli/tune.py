@@ -16,6 +16,7 @@ from .options import (
     rules_option,
     scheduler_option,
     seed_option,
+    terminal_width,
     vs_option,
 )
 from .running import executor, same_command, stops_cleanly
@@ -77,7 +78,10 @@ def tune(*, strategy, ruleset, pool, params, evals, games, check, popsize, sigma
         emit_json(summary)
         return
     c = summary["check"]
-    echo_fitted(_("tuned: {spec}").format(spec=summary["tuned"]))
+    from ..output.console import fold_at_commas
+
+    # the spec is one word: folded after its commas (as skill lists its specs), not left 106 columns wide
+    click.echo("\n".join(fold_at_commas(_("tuned: {spec}").format(spec=summary["tuned"]), terminal_width())))
     echo_fitted(_("check on {deals} fresh deals (seed {seed}): tuned minus start {points} [{lo}, {hi}] points per "
                  "hand (95%)").format(deals=c["deals"], seed=c["seed"], points=f"{c['points_per_hand']:+.4f}",
                                       lo=f"{c['lo']:+.4f}", hi=f"{c['hi']:+.4f}"))

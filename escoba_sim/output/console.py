@@ -566,7 +566,7 @@ def _games_cell(r: dict | None) -> str:
     return cell if len(cell) <= 13 else cell.replace(" [", "[")
 
 
-def _fold_at_commas(line: str, width: int) -> list[str]:
+def fold_at_commas(line: str, width: int) -> list[str]:
     """A ``name = spec`` line folded after a comma of the spec when it is wider than ``width``."""
     out, cur = [], ""
     for piece in line.split(","):
@@ -598,7 +598,7 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
     lines = [*[part for line in heads for part in textwrap.wrap(line, width, subsequent_indent="      ",
                                                                  break_long_words=False, break_on_hyphens=False)],
              *[part for line in spec_lines(list(names.values()), s["strategies"])
-               for part in _fold_at_commas(line, width)], ""]
+               for part in fold_at_commas(line, width)], ""]
     w = 13
     seat = 9 + len(printable("±"))  # ``+0.12±0.03``; one more where ``±`` is printed ``+-`` (80 columns still)
     # the column heads are two lines of fixed widths (their translations are chosen to fit them)
