@@ -9,7 +9,9 @@ named by short labels in tables; long specs are listed once in full.
 from __future__ import annotations
 
 import math
+import os
 import sys
+import textwrap
 from typing import TYPE_CHECKING
 
 from ..i18n import N_, ngettext
@@ -116,7 +118,7 @@ class LiveStandings:
         every = max(1, -(-p.chunks_total // self.LINES)) if self.every == "auto" else int(self.every)
         if p.final or p.chunks_merged // every > max(self._shown, 0) // every:
             self._shown = p.chunks_merged
-            self.write(standings_line(self.summary(p)))
+            self.write(standings_text(self.summary(p), said_width()))
 
     @staticmethod
     def summary(p: Progress) -> dict:
@@ -156,8 +158,32 @@ def standings_parts(summary: dict) -> list[str]:
 
 
 def standings_line(summary: dict) -> str:
-    """``standings_parts`` on one line (what a piped run prints every few chunks)."""
+    """``standings_parts`` on one line (what a piped run prints every few chunks, unless ``COLUMNS`` says a
+    narrower width: ``standings_text``)."""
     return "  ".join(standings_parts(summary))
+
+
+def said_width() -> int | None:
+    """The width ``COLUMNS`` gives, or None when it gives none (a log: lines stay whole)."""
+    try:
+        width = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        return None
+    return width if width >= 20 else None
+
+
+def standings_text(summary: dict, width: int | None = None) -> str:
+    """``standings_line``; when it is wider than ``width`` (a piped run read with ``COLUMNS=80``: the line was
+    110 to 164 columns) its two parts on lines of their own, wrapped at spaces (a number never split), the
+    lines after the first indented by two."""
+    line = standings_line(summary)
+    if width is None or len(line) <= width:
+        return line
+    out: list[str] = []
+    for i, part in enumerate(standings_parts(summary)):
+        out += textwrap.wrap(part, width, initial_indent="  " if i else "", subsequent_indent="  ",
+                             break_long_words=False, break_on_hyphens=False)
+    return "\n".join(out)
 
 
 # the words of a run's neutral values (summary.json keeps them in English), as a person reads them
