@@ -25,6 +25,7 @@ import json
 import math
 import os
 import stat
+import sys
 import threading
 import tomllib
 from collections.abc import Callable
@@ -112,7 +113,16 @@ def check_depth(value, max_depth: int = MAX_DEPTH, what: str = "value") -> None:
 
 
 def _refuse_constant(name: str):
-    raise ValueError(f"{name} is not a number a file of this tool holds")
+    raise ValueError(_("{name} is not a number a file of this tool holds").format(name=name))
+
+
+# what ``json`` says of a text it cannot parse, in the catalogue so that a Spanish reader reads it in Spanish
+# (``json.decoder``'s messages, each without its position, which the line and column say)
+JSON_REASONS = (N_("Expecting value"), N_("Expecting property name enclosed in double quotes"),
+                N_("Expecting ':' delimiter"), N_("Expecting ',' delimiter"), N_("Extra data"),
+                N_("Invalid control character at"), N_("Unterminated string starting at"), N_("Invalid \\escape"),
+                N_("Invalid \\uXXXX escape"), N_("Illegal trailing comma before end of object"),
+                N_("Illegal trailing comma before end of array"))
 
 
 def _finite_float(text: str) -> float:
@@ -133,8 +143,11 @@ def parse_json(text: str, what: str = "JSON", max_depth: int = MAX_DEPTH, finite
         raise UntrustedFile(_("{what}: nested too deeply").format(what=what)) from None
     except json.JSONDecodeError as e:
         raise UntrustedFile(_("{what}: not valid JSON (line {line}, column {column}: {reason})").format(
-            what=what, line=e.lineno, column=e.colno, reason=e.msg)) from None
+            what=what, line=e.lineno, column=e.colno, reason=_(e.msg))) from None
     except ValueError as e:  # int too long, NaN
+        if "integer string conversion" in str(e):  # Python's own words, in no catalogue
+            raise UntrustedFile(_("{what}: not valid JSON (an integer of more than {digits} digits)").format(
+                what=what, digits=sys.get_int_max_str_digits())) from None
         raise UntrustedFile(_("{what}: not valid JSON ({reason})").format(what=what, reason=first_line(e))) from None
     check_depth(value, max_depth, what)
     return value

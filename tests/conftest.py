@@ -13,6 +13,12 @@ from hypothesis import settings
 # The suite reads English whatever the machine's locale: the command line takes its language from the
 # environment when escoba_sim.cli is imported (docs/translating.md); a test asks for Spanish explicitly.
 os.environ["ESCOBA_SIM_LANG"] = "en"
+# pytest imports readline, which exports the terminal's size (COLUMNS=80 without one) to the process's environment
+# behind os.environ's back, so every child a test starts would see a width it was not given and wrap its errors
+# (escoba_sim/cli/errors.py wraps them at a terminal or to COLUMNS); a test that wants a width sets COLUMNS itself
+for _size in ("COLUMNS", "LINES"):
+    if _size not in os.environ:
+        os.unsetenv(_size)
 
 settings.register_profile("repeatable", derandomize=True)  # CI and every local run test the same cases
 settings.register_profile("explore", derandomize=False)

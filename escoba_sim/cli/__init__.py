@@ -23,7 +23,7 @@ import click  # noqa: E402  (after the language: see above)
 from .. import __version__  # noqa: E402
 from ..i18n import translate as _  # noqa: E402
 from . import hands, rules, runs, series, tune, web  # noqa: E402
-from .errors import reporting  # noqa: E402
+from .errors import fit_to_width, reporting  # noqa: E402
 
 
 def _version_message() -> str:
@@ -40,7 +40,8 @@ def _print_version(ctx, param, value):
 
 
 class _Main(click.Group):
-    """The group: output that any terminal can print (``output.terminal.fit_to_terminal``); Ctrl-C anywhere a command does not handle it itself ends with one line and the shell's
+    """The group: output that any terminal can print (``output.terminal.fit_to_terminal``), Click's errors wrapped
+    to its width as the library's are (``fit_to_width``); Ctrl-C anywhere a command does not handle it itself ends with one line and the shell's
     status for it (130), not Click's "Aborted!" and 1; nothing a command finished is lost (the commands
     that write keep their own stops: run, resume, compare, tournament, tune, play)."""
 
@@ -50,9 +51,17 @@ class _Main(click.Group):
         fit_to_terminal()  # a terminal that cannot print every character gets ASCII stand-ins, --help included
         return super().main(*args, **kwargs)
 
+    def make_context(self, *args, **kwargs):
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.ClickException as e:  # a bad option of the group itself
+            raise fit_to_width(e) from e.__cause__
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except click.ClickException as e:  # a command's bad option or value: wrapped to the terminal (cli/errors.py)
+            raise fit_to_width(e) from e.__cause__
         except KeyboardInterrupt:
             click.echo(("\n" if sys.stderr.isatty() else "") + _("Interrupted"), err=True)
             ctx.exit(130)

@@ -68,7 +68,8 @@ def load_record_file(path: str):
 Examples:
   escoba-sim trace --strategy greedy --vs random --seed 7
   escoba-sim trace -s greedy --vs maxoros --seed 7 --json > hand.json
-  escoba-sim trace -s greedy --vs greedy --vs random -r 'tradicional(players=3)' --seed 1
+  escoba-sim trace -s greedy --vs greedy --vs random \\
+      -r 'tradicional(players=3)' --seed 1
   escoba-sim trace -s greedy --vs maxoros --dealer 1 --deck \\
       "7e Cc 3o 4b 4c 4o 5o 4e Sc Se 3c 3e 2e 6e \\
        Ro 6c 1b Cb 6b Rc 2o 7c 1c 3b 5e Ce 2b 5c \\
@@ -296,7 +297,7 @@ Examples:
   escoba-sim play --vs heuristic -r tradicional --seed 7 --hands -n 3
   escoba-sim play --vs greedy --vs maxoros              # three players
   escoba-sim play --vs greedy --teams --partner ismcts  # two teams of two
-  escoba-sim analyze escoba-play/7-g0-h0.json           # where points were lost"""))
+  escoba-sim analyze escoba-play/7-g0-h0.json  # where points were lost"""))
 @vs_option(_("The computer's strategy (any spec, plugins too); repeat it for 3 or 4 players: one per "
              "computer seat, in seat order (with --teams: one per opponent)."), multiple=True, required=True)
 @teams_option(_("Four players in two teams: you and a computer partner (seat 2) against seats 1 and 3."))
@@ -414,8 +415,9 @@ Examples:
               help=_("Analyse only this seat's decisions (repeatable; default: every seat)."))
 @click.option("--samples", type=SAMPLES, default=None,
               help=_("Deals of the unseen cards per decision (default: the evaluator's, 4000)."))
-@seed_option(_("Seed of the searches (decision k searches with a seed mixed from it and k)."), default=0,
-             show_default=True)
+@seed_option(_("Seed of the searches: decision k searches with a seed mixed from it and k (default: a record "
+              "that names its deal's seed is searched as play's and the page's hints were, so that they agree; "
+              "any other from seed 0)."))
 @click.option("--reading", "with_reading", is_flag=True,
               help=_("Under each decision, what the decider read of the other hands from their moves this round "
                      "(--json always has it, in a `reading` field)."))

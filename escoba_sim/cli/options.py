@@ -110,7 +110,7 @@ SEED = click.IntRange(0, 2**64 - 1)
 def scheduler_option(f):
     """``--scheduler``: the one definition shared by run, resume, compare, tournament and tune."""
     return click.option(
-        "--scheduler", metavar="tcp://HOST:PORT|local",
+        "--scheduler", metavar=_("tcp://HOST:PORT|local"),
         help=_("Play the chunks on a Dask cluster: its scheduler's address, or `local` for an embedded one "
              "(needs the dask extra). Results are the same; --jobs then sets chunks in flight (2 per job, "
              "default: the cluster's threads) or, with `local`, the worker processes."))(f)
@@ -155,7 +155,7 @@ def variant_options(f):
     """``--vary`` and ``--design-effects``: the rulesets a comparison or a skill ladder plays besides ``--rules``."""
     f = click.option("--design-effects", is_flag=True,
                      help=_("Vary every effect the design names: lucky_deal, ties, sevens, capture, target."))(f)
-    return click.option("--vary", multiple=True, metavar="FIELD=V1,V2",
+    return click.option("--vary", multiple=True, metavar=_("FIELD=V1,V2"),
                         help=_("Vary one field of the base ruleset, e.g. lucky_deal=escobas,off (repeatable)."))(f)
 
 

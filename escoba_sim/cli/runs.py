@@ -37,8 +37,10 @@ Examples:
   escoba-sim run -s greedy --vs random --hands -n 2.5e5 --seed 7 --json
   escoba-sim run -s greedy --vs maxoros --vs random -r tradicional
   escoba-sim run -s greedy --vs random --teams -r 'cardgames(players=4)'
-  escoba-sim run -s greedy --vs maxoros -n 1e7 --sprt elo0=0,elo1=20 --out runs/g-m
-  escoba-sim run -s greedy --vs maxoros -n 1e9 --out runs/big --scheduler tcp://10.0.0.5:8786
+  escoba-sim run -s greedy --vs maxoros -n 1e7 --sprt elo0=0,elo1=20 \\
+      --out runs/g-m
+  escoba-sim run -s greedy --vs maxoros -n 1e9 --out runs/big \\
+      --scheduler tcp://10.0.0.5:8786
 
 Duplicate pairing plays each deal once per rotation of the seats, so -n
 maps to ceil(n / rotations) deals. The same --seed gives the same result

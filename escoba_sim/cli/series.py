@@ -59,7 +59,8 @@ def _folder(kind: str, out: str | None, seed: int | None, drawn: str) -> tuple[s
 \b
 Examples:
   escoba-sim compare --rules ludoteka --rules cardgames -n 1e4 --seed 12345
-  escoba-sim compare --vary lucky_deal=escobas,off --vary ties=shared,none -n 1e4 --out cmp2
+  escoba-sim compare --vary lucky_deal=escobas,off --vary ties=shared,none \\
+      -n 1e4 --out cmp2
   escoba-sim compare --design-effects -n 1e4 --out effects"""))
 @rules_option(_("A ruleset to compare (repeat it); with --vary, the one base ruleset (default ludoteka)."), multiple=True)
 @variant_options
@@ -153,7 +154,8 @@ per game and escobas per hand, each with an interval at 95% (the deal as unit). 
 Examples:
   escoba-sim skill
   escoba-sim skill --design-effects --ladder random,greedy,maxoros -n 2000
-  escoba-sim skill --rules ludoteka --rules cardgames --ladder random,greedy,heuristic
+  escoba-sim skill --rules ludoteka --rules cardgames \\
+      --ladder random,greedy,heuristic
 
 Under 3 players (-r 'tradicional(players=3)') each pair plays two runs on the
 same deals, (A, B, B) then (B, A, A): docs/skill.md, "Three players"."""))

@@ -16,6 +16,7 @@ from .options import (
     rules_option,
     scheduler_option,
     seed_option,
+    terminal_width,
     vs_option,
 )
 from .running import executor, same_command, stops_cleanly
@@ -29,13 +30,14 @@ tuned against the starting parameters, and writes OUT/best.toml.
 
 \b
 Example:
-  escoba-sim tune heuristic --vs greedy --evals 300 --games 2e4 --out tune1 -j 2
+  escoba-sim tune heuristic --vs greedy --evals 300 --games 2e4 \\
+      --out tune1 -j 2
   escoba-sim run -s heuristic:tune1/best.toml --vs heuristic -n 1e5"""))
 @click.argument("strategy", type=STRATEGY)
 @rules_option()
 @vs_option(_("An opponent of the pool (repeat for several); the score is the mean margin over the pool."), name="pool",
            multiple=True, default=("greedy",), show_default=True)
-@click.option("--param", "params", multiple=True, metavar="NAME",
+@click.option("--param", "params", multiple=True, metavar=_("NAME"),
               help=_("Tune only this parameter (repeat; default: every non-integer parameter)."))
 @click.option("--evals", type=COUNT, default="200", show_default=True,
               help=_("Evaluations in all (rounded up to whole generations)."))
@@ -76,7 +78,10 @@ def tune(*, strategy, ruleset, pool, params, evals, games, check, popsize, sigma
         emit_json(summary)
         return
     c = summary["check"]
-    echo_fitted(_("tuned: {spec}").format(spec=summary["tuned"]))
+    from ..output.console import fold_at_commas
+
+    # the spec is one word: folded after its commas (as skill lists its specs), not left 106 columns wide
+    click.echo("\n".join(fold_at_commas(_("tuned: {spec}").format(spec=summary["tuned"]), terminal_width())))
     echo_fitted(_("check on {deals} fresh deals (seed {seed}): tuned minus start {points} [{lo}, {hi}] points per "
                  "hand (95%)").format(deals=c["deals"], seed=c["seed"], points=f"{c['points_per_hand']:+.4f}",
                                       lo=f"{c['lo']:+.4f}", hi=f"{c['hi']:+.4f}"))

@@ -7,7 +7,7 @@ import click
 from ..errors import EscobaError
 from ..i18n import translate as _
 from .errors import fail
-from .options import SAMPLES, out_option
+from .options import SAMPLES, echo_fitted, out_option
 
 
 @click.command(help=_("""Play and learn Escoba in the browser: a game against any built-in strategy
@@ -25,7 +25,7 @@ Examples:
 @click.option("--host", default="127.0.0.1", show_default=True,
               help=_("Address to listen on; the default answers this machine only (0.0.0.0: every network, "
                      "with --allow-host)."))
-@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar=_("NAME"),
               help=_("A name the page answers when --host is not this machine's loopback (repeat it for each "
                      "name people type; '*' answers any name: see docs/security.md)."))
 @click.option("--open", "open_browser", is_flag=True, help=_("Open the page in the default browser."))
@@ -46,14 +46,14 @@ def serve(port, host, allow_hosts, open_browser, out, samples):
     check_out_folder(out)
 
     def ready(url: str, open_to_any: bool) -> None:
-        click.echo(_("escoba-sim page at {url} (hand records in {out}/; Ctrl-C stops it)").format(url=url, out=out),
-                   err=True)
+        echo_fitted(_("escoba-sim page at {url} (hand records in {out}/; Ctrl-C stops it)").format(url=url, out=out),
+                    err=True)
         if open_to_any:
-            click.echo(_("Warning: the page answers any host name (--allow-host '*'): a page of another site can "
-                         "reach it through DNS rebinding; name the hosts instead to close that"), err=True)
+            echo_fitted(_("Warning: the page answers any host name (--allow-host '*'): a page of another site can "
+                          "reach it through DNS rebinding; name the hosts instead to close that"), err=True)
 
     def no_browser(url: str) -> None:
-        click.echo(_("--open: no browser could be opened here; open {url} in one").format(url=url), err=True)
+        echo_fitted(_("--open: no browser could be opened here; open {url} in one").format(url=url), err=True)
 
     try:
         app.serve(host, port, out, open_browser=open_browser, samples=samples or DEFAULT_SAMPLES, on_ready=ready,

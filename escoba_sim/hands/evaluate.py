@@ -188,8 +188,16 @@ def _core():
 
 
 def decision_seed(seed: int, index: int) -> int:
-    """The search seed of decision ``index`` of an analysis run with ``seed`` (SplitMix64 mixing)."""
+    """The search seed of decision ``index`` of an analysis run with a seed given, ``seed`` (SplitMix64 mixing)."""
     return mix64(mix64(seed) ^ index)
+
+
+def position_seed(hand_seed: int, moves: int, blow: bool) -> int:
+    """The search seed of the decision after ``moves`` moves (``blow``: the blow decision) of the hand whose play
+    stream starts at ``hand_seed`` (``game.rng.stream_state(seed, game, hand, PLAY)``): a hint's, in the terminal
+    and on the page, and by default the analysis's of the hand's record, so that both name the same best move
+    with the same values."""
+    return mix64(hand_seed ^ moves ^ (blow << 8))
 
 
 def evaluate(st: HandState, *, blow: bool = False, samples: int = DEFAULT_SAMPLES, seed: int = 0,

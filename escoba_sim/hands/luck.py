@@ -220,7 +220,7 @@ def position_value(st: HandState, seat: int, own_unknown: list[int], *, samples:
     return mean, sd / math.sqrt(len(values)), False
 
 
-def ledger_of(data: Any, seat: int, *, samples: int = DEFAULT_SAMPLES, seed: int = 0, deals: int = DEALS,
+def ledger_of(data: Any, seat: int, *, samples: int = DEFAULT_SAMPLES, seed: int | None = None, deals: int = DEALS,
               analysis=None) -> Ledger:
     """The luck ledger of ``seat``'s side in a hand record (``analysis``: ``analyze_record``'s for a set of
     seats holding ``seat``, to reuse its decisions). Raises AnalysisError for a record that cannot be read."""
@@ -235,6 +235,7 @@ def ledger_of(data: Any, seat: int, *, samples: int = DEFAULT_SAMPLES, seed: int
             seat=seat, last=rules.players - 1))
     if analysis is None or seat not in analysis.seats:
         analysis = analyze_record(data, seats=[seat], samples=samples, seed=seed)
+    seed = seed or 0  # the ledger's own searches (its deals, its positions): from the seed given, else 0
     side = rules.side_of(seat)
     by_number = {(d.number, d.blow): d for d in analysis.decisions if d.seat == seat}
     player = make_player(POLICY)
@@ -339,7 +340,7 @@ def ledger_seats(data: Any, seats: list[int] | None) -> list[int]:
     return list(range(parse_record(data).rules.players))
 
 
-def review_hand(data: Any, *, seats: list[int] | None = None, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+def review_hand(data: Any, *, seats: list[int] | None = None, samples: int = DEFAULT_SAMPLES, seed: int | None = None,
                 luck: bool = True, deals: int = DEALS, on_decision=None) -> Review:
     """Analyse a hand record (``review.analyze_record``) and, with ``luck``, give the ledger of each of
     ``ledger_seats``. Raises AnalysisError for a record that cannot be analysed."""

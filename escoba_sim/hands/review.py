@@ -20,10 +20,11 @@ from typing import Any
 from ..errors import EscobaError
 from ..game import engine
 from ..game.engine import Move
+from ..game.rng import PLAY, stream_state
 from ..game.rules import Ruleset
 from ..i18n import N_, ngettext
 from ..i18n import translate as _
-from .evaluate import DEFAULT_SAMPLES, Evaluation, decision_seed, evaluate, format_value, option_label
+from .evaluate import DEFAULT_SAMPLES, Evaluation, decision_seed, evaluate, format_value, option_label, position_seed
 from .reading import Reading, format_reading, read_hands
 from .record import WRONG_ESCOBA_LABEL, RecordError, parse_record, replay_record, side_label
 
@@ -142,6 +143,7 @@ class Analysis:
     strategies: list[str] | None = None
     notes: list[str] = field(default_factory=list)  # hand-level problems (an unfinished hand, a wrong score)
     notes_said: list[str] = field(default_factory=list, compare=False)  # the same in the process's language
+    hint_seeds: bool = False  # searched as the hints were (``seed``: the record's deal seed), not from a seed given
 
     def totals(self) -> list[SeatTotal]:
         out = {s: SeatTotal(s) for s in self.seats}
@@ -159,18 +161,30 @@ class Analysis:
 
     def to_json(self) -> dict[str, Any]:
         return {"rules": self.rules.canonical(), "samples": self.samples, "seed": self.seed,
+                "seeds": "hints" if self.hint_seeds else "mixed",
                 "thresholds": {name: least for name, least in MARKS}, "notes": self.notes,
                 "decisions": [d.to_json() for d in self.decisions],
                 "players": [t.to_json() for t in self.totals()]}
 
 
-def analyze_record(data: Any, *, seats: list[int] | None = None, samples: int = DEFAULT_SAMPLES, seed: int = 0,
-                   on_decision: Callable[[int, int], None] | None = None) -> Analysis:
+def hand_seed_of(data: dict[str, Any]) -> int | None:
+    """Where the play stream of the record's hand starts, from its provenance (``seed``, ``game``, ``hand``,
+    checked by ``parse_record``); None for a record that names no seed."""
+    if not isinstance(data, dict) or "seed" not in data:
+        return None
+    return stream_state(data["seed"], data.get("game", 0), data.get("hand", 0), PLAY)
+
+
+def analyze_record(data: Any, *, seats: list[int] | None = None, samples: int = DEFAULT_SAMPLES,
+                   seed: int | None = None, on_decision: Callable[[int, int], None] | None = None) -> Analysis:
     """Value every decision of ``seats`` (default: all) in a hand record.
 
-    The search seed of the k-th decision of the hand is ``decision_seed(seed, k)`` whichever seats are
-    analysed, so one seat's figures do not depend on ``seats``. ``on_decision(done, total)`` reports
-    progress. Raises AnalysisError for an unreadable record or an illegal move.
+    Without ``seed`` a record that names its deal's seed is searched as its hints were (``position_seed``, as
+    ``hands.table.hint_seed``): a hint and the analysis with as many ``samples`` give the same values and the same
+    best move; a record without one is searched from seed 0. With ``seed`` the k-th decision of the hand searches
+    with ``decision_seed(seed, k)``. Either way one seat's figures do not depend on ``seats``.
+    ``on_decision(done, total)`` reports progress. Raises AnalysisError for an unreadable record or an illegal
+    move.
     """
     try:
         parsed = parse_record(data)
@@ -189,12 +203,16 @@ def analyze_record(data: Any, *, seats: list[int] | None = None, samples: int = 
             raise AnalysisError(_("seat {seat} is not a seat of this hand (0 to {last})").format(
                 seat=s, last=rules.players - 1))
     strategies = data.get("strategies") if isinstance(data.get("strategies"), list) else None
-    an = Analysis(rules, sorted(set(seats)), samples, seed, [], strategies,
-                  [p.reason for p in problems if p.move is None], [str(p) for p in problems if p.move is None])
+    hand_seed = hand_seed_of(data) if seed is None else None
+    an = Analysis(rules, sorted(set(seats)), samples, data["seed"] if hand_seed is not None else seed or 0, [],
+                  strategies, [p.reason for p in problems if p.move is None],
+                  [str(p) for p in problems if p.move is None], hint_seeds=hand_seed is not None)
     total = sum(1 for _ in decision_points(parsed))
     for k, (st, number, blow, played) in enumerate(decision_points(parsed)):
         if st.to_play in an.seats:
-            ev = evaluate(st, blow=blow, samples=samples, seed=decision_seed(seed, k))
+            search = position_seed(hand_seed, len(st.moves), blow) if hand_seed is not None else \
+                decision_seed(an.seed, k)
+            ev = evaluate(st, blow=blow, samples=samples, seed=search)
             idx = next(i for i, o in enumerate(ev.options) if o.move == played)
             d = Decision(number, st.to_play, blow, idx, ev, reading=read_hands(st))
             if not d.forced:
@@ -257,9 +275,11 @@ def format_analysis(an: Analysis, name: str = "", width: int = 80, reading: bool
     from .record import fit_lines
 
     head = _("analysis of {name}: ").format(name=name) if name else _("analysis: ")
-    out = [head + _("rules {rules}, up to {samples} deals per decision (seed {seed}); loss = best value - value "
+    seed = _("the hints' seeds, deal seed {seed}").format(seed=an.seed) if an.hint_seeds else \
+        _("seed {seed}").format(seed=an.seed)
+    out = [head + _("rules {rules}, up to {samples} deals per decision ({seed}); loss = best value - value "
                     "played, in points of hand margin").format(rules=an.rules.canonical(), samples=an.samples,
-                                                               seed=an.seed)]
+                                                               seed=seed)]
     for n in an.notes_said or an.notes:
         out.append(_("note: {note}").format(note=n))
     out.append("")

@@ -24,11 +24,11 @@ from ..batch import make_player
 from ..errors import EscobaError, Parameter
 from ..game import engine
 from ..game.engine import HandState, Move
-from ..game.rng import PLAY, SplitMix64, mix64, shuffled_deck
+from ..game.rng import PLAY, SplitMix64, shuffled_deck
 from ..game.rules import Ruleset
 from ..i18n import translate as _
 from ..strategies import parse_strategy
-from .evaluate import DEFAULT_SAMPLES, MAX_SAMPLES, Evaluation, evaluate
+from .evaluate import DEFAULT_SAMPLES, MAX_SAMPLES, Evaluation, evaluate, position_seed
 from .reading import Reading, read_hands
 from .record import make_record
 
@@ -51,8 +51,9 @@ class SaveFailed(EscobaError):
 
 def hint_seed(hand_seed: int, st: HandState, blow: bool) -> int:
     """The evaluator's seed for a hint at this decision of the hand dealt with ``hand_seed`` (its play stream's
-    start): the same question gets the same answer, in the terminal and on the page."""
-    return mix64(hand_seed ^ len(st.moves) ^ (blow << 8))
+    start): the same question gets the same answer, in the terminal, on the page and in the analysis of the
+    hand's record (``evaluate.position_seed``)."""
+    return position_seed(hand_seed, len(st.moves), blow)
 
 
 @dataclass(frozen=True)

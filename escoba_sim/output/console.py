@@ -9,10 +9,12 @@ named by short labels in tables; long specs are listed once in full.
 from __future__ import annotations
 
 import math
+import os
 import sys
+import textwrap
 from typing import TYPE_CHECKING
 
-from ..i18n import N_
+from ..i18n import N_, ngettext
 from ..i18n import translate as _
 from .terminal import make_console, printable
 
@@ -116,7 +118,7 @@ class LiveStandings:
         every = max(1, -(-p.chunks_total // self.LINES)) if self.every == "auto" else int(self.every)
         if p.final or p.chunks_merged // every > max(self._shown, 0) // every:
             self._shown = p.chunks_merged
-            self.write(standings_line(self.summary(p)))
+            self.write(standings_text(self.summary(p), said_width()))
 
     @staticmethod
     def summary(p: Progress) -> dict:
@@ -156,8 +158,32 @@ def standings_parts(summary: dict) -> list[str]:
 
 
 def standings_line(summary: dict) -> str:
-    """``standings_parts`` on one line (what a piped run prints every few chunks)."""
+    """``standings_parts`` on one line (what a piped run prints every few chunks, unless ``COLUMNS`` says a
+    narrower width: ``standings_text``)."""
     return "  ".join(standings_parts(summary))
+
+
+def said_width() -> int | None:
+    """The width ``COLUMNS`` gives, or None when it gives none (a log: lines stay whole)."""
+    try:
+        width = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        return None
+    return width if width >= 20 else None
+
+
+def standings_text(summary: dict, width: int | None = None) -> str:
+    """``standings_line``; when it is wider than ``width`` (a piped run read with ``COLUMNS=80``: the line was
+    110 to 164 columns) its two parts on lines of their own, wrapped at spaces (a number never split), the
+    lines after the first indented by two."""
+    line = standings_line(summary)
+    if width is None or len(line) <= width:
+        return line
+    out: list[str] = []
+    for i, part in enumerate(standings_parts(summary)):
+        out += textwrap.wrap(part, width, initial_indent="  " if i else "", subsequent_indent="  ",
+                             break_long_words=False, break_on_hyphens=False)
+    return "\n".join(out)
 
 
 # the words of a run's neutral values (summary.json keeps them in English), as a person reads them
@@ -477,7 +503,9 @@ def print_compare(summary: dict, console=None) -> None:
     labels = summary["labels"]
     short = table_labels(labels)  # column heads; long specs are listed once in full
     ref = summary["rulesets"][0]["label"]
-    con.print(escape(_("seed {seed}, {games} games per ruleset, {chunks} chunks; {interval}").format(
+    con.print(escape(ngettext("seed {seed}, {games} games per ruleset, {chunks} chunk; {interval}",
+                              "seed {seed}, {games} games per ruleset, {chunks} chunks; {interval}",
+                              summary['chunks']).format(
         seed=summary['seed'], games=f"{summary['games_per_ruleset']:,}", chunks=summary['chunks'],
         interval=_(summary['interval']))))
     con.print(escape(_("players: {first} (--strategy) vs {others} (--vs); reference ruleset: {reference}").format(
@@ -564,7 +592,7 @@ def _games_cell(r: dict | None) -> str:
     return cell if len(cell) <= 13 else cell.replace(" [", "[")
 
 
-def _fold_at_commas(line: str, width: int) -> list[str]:
+def fold_at_commas(line: str, width: int) -> list[str]:
     """A ``name = spec`` line folded after a comma of the spec when it is wider than ``width``."""
     out, cur = [], ""
     for piece in line.split(","):
@@ -627,13 +655,16 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
     rows: dict[str, dict[str, dict]] = {}
     for r in s["skill"]:
         rows.setdefault(r["label"], {})[r["metric"]] = r
-    lines = [_("skill ladder {ladder}").format(ladder=' < '.join(names.values())),
+    heads = [_("skill ladder {ladder}").format(ladder=' < '.join(names.values())),
              _("seed {seed}, {games} games per pair and ruleset (duplicate deals)").format(
                  seed=s['seed'], games=f"{s['games_per_pair']:,}"),
              _("±, [..]: 95% CI, the deal as unit; ∞: the edge may be nil"),
-             *([_(THREE_PLAYERS_LINE)] if s.get("three_players") else []),
+             *([_(THREE_PLAYERS_LINE)] if s.get("three_players") else [])]
+    # a 20-digit seed made the Spanish seed line 88 columns: each head wraps at spaces, a number never split
+    lines = [*[part for line in heads for part in textwrap.wrap(line, width, subsequent_indent="      ",
+                                                                 break_long_words=False, break_on_hyphens=False)],
              *[part for line in spec_lines(list(names.values()), s["strategies"])
-               for part in _fold_at_commas(line, width)], ""]
+               for part in fold_at_commas(line, width)], ""]
     w = 13
     seat = 9 + len(printable("±"))  # ``+0.12±0.03``; one more where ``±`` is printed ``+-`` (80 columns still)
     # the column heads are two lines of fixed widths (their translations are chosen to fit them)

@@ -117,11 +117,14 @@ async def read_json(request: Request) -> Any:
     if not body:
         return {}
     try:
-        return files.parse_json(body.decode("utf-8"), "the request", max_depth=16, finite=True)
+        # parsed in the page's language: what is wrong with the JSON (its line and column, json's reason, a
+        # number too long) is said by files.parse_json as it finds it, so it reaches a Spanish page in Spanish
+        return i18n.in_thread(page_language(request), lambda: files.parse_json(
+            body.decode("utf-8"), _("the request"), max_depth=16, finite=True))
     except UnicodeDecodeError:
         raise games.WebError(N_("the request is not UTF-8 text"), 400) from None
     except files.UntrustedFile as e:
-        raise games.WebError(files.first_line(e), 400) from None
+        raise games.WebError.of(e, 400) from None
 
 
 def _seat_query(request: Request) -> list[int] | None:

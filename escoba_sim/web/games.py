@@ -64,12 +64,25 @@ JOURNAL_NAME = re.compile(r"^[A-Za-z0-9_-]{16}\.json$")
 RECORD_NAME = re.compile(r"^[0-9]{1,20}-g[0-9]{1,20}-h[0-9]{1,5}(-unfinished)?(-[0-9]{1,4})?\.json$")
 
 
+MAX_REASON = 2000  # characters of a library's refusal the page is sent
+
+
 class WebError(EscobaError):
     """A request that cannot be done: one line for the page, and the HTTP status to answer with."""
 
     def __init__(self, message: str, status: int = 400, **fields):
         super().__init__(message, **fields)
         self.message, self.status = message, status
+
+    @classmethod
+    def of(cls, error: BaseException, status: int = 400) -> WebError:
+        """A library's refusal as the page shows it: its whole message (said in the request's language as it was
+        raised) on one line, never cut short with "..." (it is bounded: a request's values are); 2000 characters
+        at most, ended at a word."""
+        text = " ".join(str(error).split()) or type(error).__name__
+        if len(text) > MAX_REASON:
+            text = text[:MAX_REASON].rsplit(" ", 1)[0] + " …"
+        return cls(text, status)
 
     def said(self, lang: str) -> str:
         """The message in ``lang`` (the page's): ours come from the catalogue, a library's reason as it came."""
@@ -124,14 +137,14 @@ def _seats(data: Any):
         rules = parse_rules(rules_text, files=False)
         spec = parse_strategy(vs, files=False)
     except (RulesError, StrategyError) as e:
-        raise WebError(files.first_line(e)) from None
+        raise WebError.of(e) from None
     if spec.plugin is not None:
         raise WebError(N_("`{vs}` is a plugin: the page plays the built-in strategies only"), vs=vs)
     try:
         seats = table_seats(rules.canonical(), [spec.canonical], teams=teams)
         check_budget(spec.for_rules(seats.rules))
     except (LineupError, StrategyError, RulesError) as e:
-        raise WebError(" ".join(str(e).split())[:300]) from None  # the whole reason: it names no file
+        raise WebError.of(e) from None
     return seats
 
 
@@ -409,7 +422,7 @@ def analyze(data: Any, seats: list[int] | None, samples: int) -> dict[str, Any]:
     try:
         an = analyze_record(data, seats=seats, samples=samples)
     except AnalysisError as e:
-        raise WebError(files.first_line(e), 422) from None
+        raise WebError.of(e, 422) from None
     except EvaluationError as e:
         raise WebError(str(e), 503) from None
     decisions = []

@@ -50,7 +50,7 @@ def shared_hand(data: Any) -> dict[str, Any]:
         record = from_notation(text)
         parsed = parse_record(record)
     except RecordError as e:
-        raise WebError(files.first_line(e), 422) from None
+        raise WebError.of(e, 422) from None
     rules = parsed.rules
     st = engine.new_hand(rules, parsed.deck, parsed.dealer)
     events: list[dict[str, Any]] = []

@@ -330,12 +330,14 @@ def test_no_command_prints_english_under_a_spanish_locale(spanish_outputs, name)
 @pytest.mark.parametrize("name", params(DAMAGE))
 def test_damaged_folders_are_reported_in_spanish(spanish_outputs, name):
     """resume, report and tune find each damage (a chunk of another run, a tampered result, a foreign chunk, a
-    broken manifest, a changed evaluation, an older folder) and say so in Spanish; an error is one line."""
+    broken manifest, a changed evaluation, an older folder) and say so in Spanish; an error is one message (at
+    COLUMNS=80 wrapped to it, its further lines indented by two: cli/errors.py)."""
     text = spanish_outputs[name]
     assert DAMAGE_SAID[name] in " ".join(text.split()), text
     if name.startswith("error:"):
-        assert [line for line in text.splitlines() if line.strip()] == [text.strip()]
-        assert text.startswith("Error: ")
+        lines = [line for line in text.splitlines() if line.strip()]
+        assert lines[0].startswith("Error: ") and all(line.startswith("  ") for line in lines[1:]), text
+        assert all(len(line) <= 80 or " " not in line.strip() for line in lines), text
 
 
 def test_the_english_word_check_can_fail():

@@ -64,3 +64,21 @@ def test_open_without_a_browser_says_where_the_page_is(cli, tmp_path, monkeypatc
     r = cli("serve", "--open", "--out", tmp_path / "hands")
     assert r.exit_code == 0
     assert "--open: no browser could be opened here; open http://127.0.0.1:8015/ in one" in r.output
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_what_serve_says_as_it_starts_fits_80_columns(cli, tmp_path, monkeypatch, lang):
+    # issue 38: the line naming the address was 94 columns (99 in Spanish), the --allow-host '*' warning 156
+    from escoba_sim.web import app
+
+    def serve(*a, on_ready, on_no_browser, **k):
+        on_ready("http://127.0.0.1:8015/", True)
+        on_no_browser("http://127.0.0.1:8015/")
+
+    monkeypatch.setattr(app, "serve", serve)
+    monkeypatch.setenv("COLUMNS", "80")
+    r = cli("serve", "--open", "--out", tmp_path / "hands", lang=lang)
+    assert r.exit_code == 0
+    lines = r.output.splitlines()
+    assert len(lines) > 3 and max(len(line) for line in lines) <= 80, r.output
+    assert r.output.count("http://127.0.0.1:8015/") == 2  # the address whole, never split
