@@ -472,8 +472,8 @@ Examples:
               help=_("Each hand's luck ledger (about a second of CPU per hand at the default samples)."))
 @click.option("--samples", type=SAMPLES, default=1000, show_default=True,
               help=_("With --luck: deals of the unseen cards per decision (analyze's default is 4000)."))
-@seed_option(_("Seed of the ledgers' searches (analyze's with the same seed and samples)."), default=0,
-             show_default=True)
+@seed_option(_("Seed of the ledgers' searches (default: analyze's, so that a hand's figures are analyze's at the "
+              "same samples)."))
 @json_option(_("Print the games, the figures and the rating as JSON."))
 def history(folder, with_luck, samples, seed, as_json):
     # the help text is the command's (above), translated

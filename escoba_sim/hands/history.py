@@ -137,7 +137,7 @@ class History:
     skipped: int = 0
     luck: bool = False
     samples: int = DEFAULT_SAMPLES
-    seed: int = 0
+    seed: int | None = None  # None: analyze's default (each record searched as its hints were)
     interrupted: bool = False  # the ledgers stopped (Ctrl-C): luck is over the hands before
 
     @property
@@ -268,7 +268,7 @@ def _games(lines: list[HandLine]) -> list[GameLine]:
     return games
 
 
-def history_of(folder: str | Path, *, luck: bool = True, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+def history_of(folder: str | Path, *, luck: bool = True, samples: int = DEFAULT_SAMPLES, seed: int | None = None,
                on_hand=None) -> History:
     """The history of the person's hands in ``folder`` (see the module). With ``luck`` every hand's ledger
     at ``samples`` deals per decision and ``seed`` (``analyze``'s for the same record: the same figures);
@@ -349,9 +349,12 @@ def format_history(h: History, width: int = 80) -> str:
     label_width = max(len(label) for label, _f in rows)
     out += [f"  {label:<{label_width}}  {_figure_text(f)}" for label, f in rows]
     if h.luck:
-        samples = ngettext("the luck ledger of every hand at {samples} deal per decision, seed {seed}",
-                           "the luck ledger of every hand at {samples} deals per decision, seed {seed}",
-                           h.samples).format(samples=h.samples, seed=h.seed)
+        samples = ngettext("the luck ledger of every hand at {samples} deal per decision, as analyze gives it",
+                           "the luck ledger of every hand at {samples} deals per decision, as analyze gives it",
+                           h.samples).format(samples=h.samples) if h.seed is None else ngettext(
+            "the luck ledger of every hand at {samples} deal per decision, seed {seed}",
+            "the luck ledger of every hand at {samples} deals per decision, seed {seed}",
+            h.samples).format(samples=h.samples, seed=h.seed)
         out.append("  " + samples)
         if h.interrupted:
             out.append("  " + _("interrupted: luck and decisions over the first {n} hands").format(

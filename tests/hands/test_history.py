@@ -21,7 +21,7 @@ from escoba_sim.game.rng import SplitMix64
 from escoba_sim.game.rules import PRESETS
 from escoba_sim.hands import history as history_module
 from escoba_sim.hands.history import history_of
-from escoba_sim.hands.luck import ledger_of
+from escoba_sim.hands.luck import ledger_of, review_hand
 from escoba_sim.hands.table import Table
 from escoba_sim.strategies.levels import performance_rating, rating_of
 
@@ -118,6 +118,10 @@ def test_the_ledger_parts_add_up_to_each_hand_and_are_analyzes(folder):
     assert (first.luck, first.decisions) == (led.part("luck")[0], led.part("decisions")[0])
     g = h.games[0]
     assert g.total("luck") == pytest.approx(sum(x.luck for x in g.hands))
+    # by default each hand is searched as analyze searches it by default (as its hints were)
+    last = history_of(out, samples=SAMPLES).hands[-1]
+    review = review_hand(json.loads((out / last.name).read_text()), seats=[0], samples=SAMPLES)
+    assert (last.luck, last.decisions) == (review.ledgers[0].part("luck")[0], review.ledgers[0].part("decisions")[0])
 
 
 def test_files_that_are_not_a_persons_finished_hands_are_skipped(folder, tmp_path):
