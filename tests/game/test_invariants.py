@@ -110,7 +110,10 @@ def check_hand(rules: Ruleset, strategy_names, seed: int) -> None:
 
 
 # the reference engine plays every core strategy but ismcts (randomised search, no reference; tests/strategies/test_ismcts.py)
-REFERENCE_PLAYABLE = sorted(n for n, d in STRATEGIES.items() if d.reference is not None)
+# each strategy the reference engine plays, a parameter it must be given set to its default (level: level:n=1)
+REFERENCE_PLAYABLE = sorted(
+    n + "".join(f":{k}={p.default}" for k, p in d.params.items() if p.required)
+    for n, d in STRATEGIES.items() if d.reference is not None)
 seat_strategies = hs.lists(hs.sampled_from(REFERENCE_PLAYABLE), min_size=6, max_size=6)
 seeds = hs.integers(0, 2**64 - 1)
 
