@@ -158,3 +158,24 @@ def test_the_score_sheet_sums_to_the_game_and_the_ledgers_to_its_margin(client, 
     ledgers = [client.get(f"/api/records/{row['record']}/ledger").json() for row in sheet]
     assert sum(led["result"] for led in ledgers) == scores[0] - scores[1]
     assert sum(total_of(led) for led in ledgers) == pytest.approx(scores[0] - scores[1], abs=1e-2)
+
+
+def test_the_pages_finished_game_is_one_game_of_history(client, tmp_path):
+    """The page keeps a person's hands in its folder for `escoba-sim history`: a game played to the target
+    there is one game of the history, with the page's scores and result, its opponent rated."""
+    from escoba_sim.hands.history import history_of
+    from escoba_sim.strategies.levels import rating_of
+
+    state = new_game(client, vs="level:3")
+    for k in range(40):
+        state = play_out(client, state, pick=k)
+        if state["game_over"]:
+            break
+        state = client.post(f"/api/games/{state['id']}/next", json={}).json()
+    assert state["game_over"]
+    h = history_of(tmp_path / "hands", luck=False)
+    (game,) = h.games
+    scores = [s["score"] for s in state["sides"]]
+    assert game.scores == scores and [x.name for x in game.hands] == state["records"]
+    assert game.won == (1.0 if scores[0] > scores[1] else 0.0)
+    assert h.rated == {"ludoteka": [(rating_of("level:3").estimate, game.won)]}
