@@ -4,6 +4,7 @@
 import pytest
 
 
+@pytest.mark.core("tune plays its candidates on the compiled core")
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_the_tuned_spec_is_folded_at_its_commas(cli, monkeypatch, tmp_path, lang):
     monkeypatch.setenv("COLUMNS", "80")

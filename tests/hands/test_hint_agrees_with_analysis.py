@@ -14,6 +14,8 @@ from escoba_sim.hands.evaluate import decision_seed
 from escoba_sim.hands.review import analyze_record
 from escoba_sim.hands.table import Table
 
+pytestmark = pytest.mark.core("hints and analyses come from the evaluator, which runs in the compiled core")
+
 SAMPLES = 200  # few: the values are compared exactly, not judged
 
 
