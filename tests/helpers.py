@@ -105,3 +105,35 @@ def one_error(result, code=None) -> str:
 def skill_metric(summary: dict, label: str, name: str) -> dict:
     """One row of a skill summary: ruleset ``label``'s ``name`` (skill_share, rating_spread, ...)."""
     return next(r for r in summary["skill"] if r["label"] == label and r["metric"] == name)
+
+
+def play_games_at_table(rules, opponent: str, person: str, games: int, seed: int, out: Path, *,
+                        save: bool = False) -> list[tuple[list[int], int | None]]:
+    """``person`` (a strategy spec standing in for a person) plays seat 0 of ``games`` games against
+    ``opponent`` through play's own Table (hands.table, the path of `play` and the page), saving every hand
+    as they do with ``save``; each game's final scores by side and its winning side."""
+    from escoba_sim.game.rng import SplitMix64
+    from escoba_sim.hands.table import Table
+
+    table = Table(rules, [None, opponent], seed, out)
+    me, rng = batch.make_player(person), SplitMix64(seed)
+    results = []
+    for g in range(games):
+        table.new_game()
+        for hand in range(1000):
+            table.deal(g, hand)
+            table.advance()
+            while True:
+                kind, options = table.decision()
+                if kind == "over":
+                    break
+                if kind == "blow":
+                    table.blow(me.choose_blow(table.st, options[1:], rng))
+                else:
+                    table.play(me.choose_move(table.st, options, rng))
+            if save:
+                table.save()
+            if table.game_over:
+                break
+        results.append((list(table.scores), table.winner()))
+    return results

@@ -13,16 +13,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import play_games_at_table
 
-from escoba_sim import batch
 from escoba_sim.cli import main
 from escoba_sim.game import engine
-from escoba_sim.game.rng import SplitMix64
 from escoba_sim.game.rules import PRESETS
 from escoba_sim.hands import history as history_module
 from escoba_sim.hands.history import history_of
 from escoba_sim.hands.luck import ledger_of, review_hand
-from escoba_sim.hands.table import Table
 from escoba_sim.strategies.levels import performance_rating, rating_of
 
 SAMPLES = 60  # the ledgers' deals per decision here: cheap, and the parts add up at any size
@@ -31,28 +29,8 @@ SAMPLES = 60  # the ledgers' deals per decision here: cheap, and the parts add u
 def play_folder(out: Path, opponent: str, games: int, seed: int, person: str = "heuristic", rules="ludoteka"):
     """``person`` (a spec standing in for a person) plays ``games`` games at play's own Table, saving every
     hand as play does; returns each game's final scores by side, as the table kept them."""
-    rules = PRESETS[rules]
-    table = Table(rules, [None, opponent], seed, out)
-    me, rng = batch.make_player(person), SplitMix64(seed)
-    finals = []
-    for g in range(games):
-        table.new_game()
-        for hand in range(1000):
-            table.deal(g, hand)
-            table.advance()
-            while True:
-                kind, options = table.decision()
-                if kind == "over":
-                    break
-                if kind == "blow":
-                    table.blow(me.choose_blow(table.st, options[1:], rng))
-                else:
-                    table.play(me.choose_move(table.st, options, rng))
-            table.save()
-            if table.game_over:
-                break
-        finals.append(list(table.scores))
-    return finals
+    return [scores for scores, _winner in play_games_at_table(PRESETS[rules], opponent, person, games, seed, out,
+                                                              save=True)]
 
 
 @pytest.fixture(scope="module")

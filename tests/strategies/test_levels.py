@@ -8,14 +8,13 @@ import math
 import random
 
 import pytest
-from helpers import compare_games, compare_hands, rulesets
+from helpers import compare_games, compare_hands, play_games_at_table, rulesets
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from escoba_sim import batch
 from escoba_sim.game.rng import SplitMix64
 from escoba_sim.game.rules import PRESETS, parse_rules
-from escoba_sim.hands.table import Table
 from escoba_sim.strategies import StrategyError, parse_strategy
 from escoba_sim.strategies.levels import (
     ANCHOR,
@@ -212,27 +211,8 @@ def test_the_interval_covers_the_true_rating_95_percent_of_the_time():
 
 def _play_games(opponent: str, person: str, games: int, seed: int, tmp_path) -> list[float]:
     """``person`` (a spec) plays seat 0 through play's own Table against ``opponent``: 1 a game won, 0 lost."""
-    rules = PRESETS["ludoteka"]
-    table = Table(rules, [None, opponent], seed, tmp_path)
-    me, rng = batch.make_player(person), SplitMix64(seed)
-    scores = []
-    for g in range(games):
-        table.new_game()
-        for hand in range(1000):
-            table.deal(g, hand)
-            table.advance()
-            while True:
-                kind, options = table.decision()
-                if kind == "over":
-                    break
-                if kind == "blow":
-                    table.blow(me.choose_blow(table.st, options[1:], rng))
-                else:
-                    table.play(me.choose_move(table.st, options, rng))
-            if table.game_over:
-                break
-        scores.append(1.0 if table.winner() == 0 else 0.0)
-    return scores
+    return [1.0 if winner == 0 else 0.0
+            for _scores, winner in play_games_at_table(PRESETS["ludoteka"], opponent, person, games, seed, tmp_path)]
 
 
 @pytest.mark.slow
