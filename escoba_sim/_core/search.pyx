@@ -26,6 +26,7 @@ from .csrc cimport (esc_capturing_cards, esc_decide_blow, esc_decide_move, esc_e
 from .guard cimport attend, esc_guard_off, esc_stop_bind, esc_stop_flag_set, flag_address, guard, stopped
 
 from ..stops import ATTENTION, Stopped, current_flag
+from ..strategies import parse_strategy
 
 if esc_init_tables() != 0:
     raise ImportError("escoba_sim._core: capture lookup tables have an unexpected size")
@@ -33,7 +34,13 @@ attend(ATTENTION)
 
 
 cdef int _decider(rules, strategy, Position position, esc_rules *R, esc_player *pl, esc_hand *h) except -1:
-    """What decide_move and decide_blow both need: the rules, ``strategy`` in every seat, the position."""
+    """What decide_move and decide_blow both need: the rules, ``strategy`` in every seat, the position.
+    An oracle that sees the stock's order (``sees=0``) needs it in the position: without it the stock would be
+    cards the position does not hold, and the search would deal from them."""
+    spec = parse_strategy(strategy)
+    if spec.name == "oracle" and dict(spec.params).get("sees", 0) == 0 and position.stock is None \
+            and position.stock_left > 0:
+        raise ValueError("the oracle (sees=0) sees the stock's order: give the position's stock")
     R[0] = c_rules(rules)
     c_players(rules, [strategy] * rules.players, pl)
     c_position(h, R, position)
