@@ -76,8 +76,17 @@ def table_context(df, caption: str, download: str | None = None) -> dict:
         if df[c].dtype.is_float():
             groups.setdefault(base(c), []).extend(df[c].to_list())
     decimals = [column_decimals(groups[base(c)]) if df[c].dtype.is_float() else None for c in df.columns]
+    rows = [list(row) for row in df.iter_rows()]
+    if main is not None and any(c in df.columns for c in ("quantity", "metric")):
+        # each row a quantity of its own (a skill share beside games to win): its estimate and interval get
+        # the decimals of their own size, not the column's largest (0.488 [0.466, 0.510] read 0.5 0.5 0.5)
+        own = [i for i, c in enumerate(df.columns) if df[c].dtype.is_float() and base(c) == main]
+        return {"caption": caption, "download": download, "csv": csv,
+                "columns": [column_head(c) for c in df.columns],
+                "rows": [[_cell(v, column_decimals([row[i] for i in own]) if k in own else d)
+                          for k, (v, d) in enumerate(zip(row, decimals))] for row in rows]}
     return {"caption": caption, "download": download, "csv": csv, "columns": [column_head(c) for c in df.columns],
-            "rows": [[_cell(v, d) for v, d in zip(row, decimals)] for row in df.iter_rows()]}
+            "rows": [[_cell(v, d) for v, d in zip(row, decimals)] for row in rows]}
 
 
 # the page's table heads (the frames' column names, which the CSV keeps)

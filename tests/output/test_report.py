@@ -273,3 +273,19 @@ def test_a_run_page_names_each_players_win_rate_without_the_first_player(folders
     est = next(df for caption, df, _ in report.people_tables("run", tables) if caption.startswith("Estimates"))
     quantities = est.filter(est["label"] == "random")["quantity"].to_list()
     assert "game win rate" in quantities and not any("first player" in q for q in quantities)
+
+
+def test_a_table_of_several_quantities_gives_each_row_its_own_decimals():
+    """The skill report's table holds a share beside games to win: with the column's decimals (1, for 751)
+    the share's estimate and interval all read 0.5 (issue 37)."""
+    import polars as pl
+
+    from escoba_sim.output.report import table_context
+
+    df = pl.DataFrame({"ruleset": ["ludoteka", "ludoteka"], "quantity": ["skill share", "games to win"],
+                       "estimate": [0.488, 751.0], "lo": [0.466, 155.0], "hi": [0.510, None]})
+    rows = table_context(df, "per ruleset")["rows"]
+    assert rows[0][2:] == ["0.4880", "0.4660", "0.5100"]
+    assert rows[1][2:4] == ["751.0", "155.0"]
+    one = pl.DataFrame({"label": ["a", "b"], "estimate": [0.5, 751.0]})  # one quantity: the column's decimals
+    assert [r[1] for r in table_context(one, "x")["rows"]] == ["0.5", "751.0"]
