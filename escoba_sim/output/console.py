@@ -28,26 +28,45 @@ class ProgressBar:
 
     ``enabled``: the bar (a terminal); ``standings``: the standings of the chunks merged so far
     (``LiveStandings``): under the bar when it is shown, else one line on stderr every few chunks.
-    ``runs`` > 1 makes one bar for a series of equal runs (a comparison, a tournament):
-    call ``start_run(k, label)`` before run ``k``; its chunks then count after the earlier runs'.
+    ``runs`` > 1 makes one bar for a series of runs (a comparison, a tournament, a skill ladder): ``plan`` is
+    told their specs, ``start_run(k, label)`` is called before run ``k``; its chunks then count after the earlier
+    runs', each run weighted by its cost. The counts beside the bar are the current run's games (or hands).
     """
 
     def __init__(self, spec: RunSpec, enabled: bool, runs: int = 1, standings: bool = False):
         self.spec, self.enabled, self._p = spec, enabled, None
-        self.runs, self.offset = runs, 0
+        self.runs, self.offset, self.run = runs, 0.0, 0
+        # the bar and its ETA count cost, not games: each run's units weighted by its estimated CPU seconds per
+        # game (``RunSpec.deal_seconds``), so that a series of cheap and dear pairs (random vs greedy, then
+        # ismcts) has an ETA that does not jump between them; equal weights until ``plan`` says otherwise
+        self.weights, self.played = [1.0] * runs, [spec.played] * runs
         self.live = LiveStandings(every=None if enabled else "auto") if standings else None
 
+    def plan(self, specs: list[RunSpec]) -> None:
+        """Every run's spec, before the first plays (``series.tables.run_series``): their relative costs."""
+        if len(specs) != self.runs:
+            return
+        cost = [max(s.deal_seconds() / s.rotations, 1e-9) for s in specs]
+        mean = sum(cost) / len(cost)
+        self.weights = [c / mean for c in cost]
+        self.played = [s.played for s in specs]
+        if self._p is not None:
+            self._p.update(self._task, total=sum(w * n for w, n in zip(self.weights, self.played)))
+
     def start_run(self, k: int, label: str) -> None:
-        self.offset = k * self.spec.played
+        self.run = k
+        self.offset = sum(w * n for w, n in zip(self.weights[:k], self.played[:k]))
         if self.live is not None:
             self.live.reset()
         if self._p is not None:
-            self._p.update(self._task, completed=self.offset, description=f"[{k + 1}/{self.runs}] {label}")
+            self._p.update(self._task, completed=self.offset, description=f"[{k + 1}/{self.runs}] {label}",
+                           count=f"0/{self.played[k]:,}")
 
     def __enter__(self) -> ProgressBar:
         if self.enabled:
             from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+            from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+            from rich.table import Column
             from rich.text import Text
 
             live = self.live
@@ -58,11 +77,16 @@ class ProgressBar:
                     if live is not None and live.text:
                         yield Text(live.text)  # plain: no number highlighting
 
-            self._p = WithStandings(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                    TextColumn("{task.fields[rate]}"), TextColumn(_("ETA")), TimeRemainingColumn(),
-                                    console=Console(stderr=True), transient=False)
+            # the description gives way (an ellipsis) before the counts, the rate and the ETA, which stay whole
+            self._p = WithStandings(TextColumn("{task.description}", table_column=Column(ratio=1, no_wrap=True,
+                                                                                        overflow="ellipsis")),
+                                    BarColumn(bar_width=12), TextColumn("{task.fields[count]}", table_column=Column(
+                                        no_wrap=True)), TextColumn("{task.fields[rate]}", table_column=Column(
+                                            no_wrap=True)), TextColumn(_("ETA")), TimeRemainingColumn(),
+                                    console=Console(stderr=True), transient=False, expand=True)
             self._p.__enter__()
-            self._task = self._p.add_task(word(UNIT_TEXT, self.spec.mode), total=self.spec.played * self.runs, rate="")
+            self._task = self._p.add_task(word(UNIT_TEXT, self.spec.mode), total=self.spec.played * self.runs, rate="",
+                                          count=f"0/{self.spec.played:,}")
         return self
 
     def __call__(self, p: Progress) -> None:
@@ -70,7 +94,9 @@ class ProgressBar:
             self.live(p)
         if self._p is not None:
             rate = p.hands_computed / p.seconds if p.seconds > 0 else 0.0
-            self._p.update(self._task, completed=self.offset + p.units_done, rate=_("{rate} hands/s").format(rate=f"{rate:,.0f}"))
+            played = p.spec.played if p.spec is not None else self.spec.played
+            self._p.update(self._task, completed=self.offset + self.weights[self.run] * p.units_done,
+                           count=f"{p.units_done:,}/{played:,}", rate=_("{rate} hands/s").format(rate=f"{rate:,.0f}"))
 
     def __exit__(self, *exc) -> None:
         if self._p is not None:

@@ -110,7 +110,8 @@ def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[Run
     continues where it stopped. A ``new`` series (the command that starts one) refuses a folder holding this very
     series too, saying how to continue or print it (``resume``), as a new run does. Returns every run's chunk
     aggregates in chunk order. An error of one of its runs (a full disk, a failing chunk) says to continue the
-    series, not the run (``continue_series``).
+    series, not the run (``continue_series``). An ``on_chunk`` with a ``plan`` method (``output.console.ProgressBar``)
+    is told every run's spec before the first plays.
     """
     with folder_lock(out):
         if folders.manifest_path(out).exists():
@@ -123,6 +124,8 @@ def run_series(out: Path, manifest: dict, keys: tuple[str, ...], specs: list[Run
         else:
             folders.check_holds_nothing_else(out, HOLDS_NONE[what], FolderError)
         folders.write_manifest(out, manifest)
+        if callable(getattr(on_chunk, "plan", None)):  # a progress bar: every run's spec, to weigh runs by cost
+            on_chunk.plan(specs)
         aggregates = []
         for k, spec in enumerate(specs):
             run_dir = out / "runs" / f"{k:02d}"

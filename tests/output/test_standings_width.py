@@ -31,3 +31,22 @@ def test_the_folded_standings_are_the_line_again():
     assert len(line) > 80 and standings_text(final) == line and standings_text(final, 200) == line
     folded = standings_text(final, 80).splitlines()
     assert max(len(x) for x in folded) <= 80 and " ".join(" ".join(folded).split()) == " ".join(line.split())
+
+
+def test_a_series_bar_weighs_each_run_by_its_cost():
+    """A skill ladder's runs cost from microseconds (random vs greedy) to seconds (ismcts) a game: counted in
+    games the bar's ETA jumped between 0:36 and 7:33 in one run (issue 37); it now counts each run's games
+    weighted by its estimated cost (``RunSpec.deal_seconds``), and the counts shown are the run's own."""
+    from escoba_sim.output.console import ProgressBar
+    from escoba_sim.runs.spec import make_spec
+
+    cheap = make_spec("random", ["greedy"], "ludoteka", 200, seed=1)
+    dear = make_spec("greedy", ["endgame"], "ludoteka", 200, seed=1)  # either engine plays both
+    bar = ProgressBar(cheap, enabled=False, runs=3)
+    bar.plan([cheap, dear, dear])
+    per_game = [s.deal_seconds() / s.rotations for s in (cheap, dear, dear)]
+    assert bar.weights[1] / bar.weights[0] == pytest.approx(per_game[1] / per_game[0])
+    assert sum(bar.weights) == pytest.approx(3)
+    bar.start_run(2, "greedy vs endgame")
+    assert bar.offset == pytest.approx((bar.weights[0] + bar.weights[1]) * 200)
+    assert bar.weights[1] > bar.weights[0]  # the exact search's pairs cost more
