@@ -78,8 +78,8 @@ cdef int c_players(rules, strategies, esc_player *out) except -1:
         out[i].base = out[i].share = 0
         if code == ESC_LEVEL:  # a level plays its base strategy's code and parameters, and a share of random
             level = level_of(spec)
-            out[i].base, out[i].share = level.base_spec.core_code, level.random_share
-            spec = level.base_spec
+            spec = parse_strategy(level.base)
+            out[i].base, out[i].share = spec.core_code, level.random_share
         values = spec.param_values()
         if len(values) > MAX_PARAMS:
             raise ValueError(f"`{spec}` has more than {MAX_PARAMS} parameters")

@@ -3,8 +3,8 @@
 A *level* (spec ``level:n=3``, or ``level:3``) is a base strategy at fixed parameters that plays, at each
 decision (move or blow), a uniformly random legal choice ``random_share`` times in 1000: one draw
 ``below(1000)`` from the hand's PLAY stream decides, then random's own draws or the base's follow
-(``reference.LevelStrategy``; its C twin is ``esc_level_move`` in csrc/escoba_core.h). ``LEVELS`` is the one
-home of the ladder. Under soplar a level blows as its base does (greedy's rule for ismcts, which does not
+(``reference.LevelStrategy``; its C twin is ``esc_level_move`` in csrc/escoba_core.h). ``LEVELS`` (``ladder``) is
+the one home of the ladder. Under soplar a level blows as its base does (greedy's rule for ismcts, which does not
 search blows by default), or, with the same share, as random does.
 
 The ratings are measured, not set: analysis/levels.py plays the levels and the anchors (random, greedy,
@@ -26,8 +26,9 @@ from dataclasses import dataclass
 
 from ..i18n import translate as _
 from .errors import StrategyError
+from .ladder import LEVEL, LEVELS, Level  # noqa: F401  (the ladder, re-exported beside its ratings)
+from .registry import parse_strategy
 
-LEVEL = "level"
 ANCHOR = "random"  # the strategy rated 0
 ELO = 400.0 / math.log(10.0)  # rating points per unit of log-strength (the Elo scale)
 RATINGS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "levels.toml")
@@ -36,43 +37,8 @@ CHI2_95 = Z95 * Z95  # the profile likelihood's two-sided 95% cut (chi-square, 1
 Z95_ONE_SIDED = 1.6448536269514722
 
 
-@dataclass(frozen=True)
-class Level:
-    """One rung: its number, its base strategy (a canonical spec) and its share of random choices in 1000."""
-
-    n: int
-    base: str
-    random_share: int
-
-    @property
-    def spec(self) -> str:
-        return f"{LEVEL}:n={self.n}"
-
-    @property
-    def base_spec(self):
-        from .registry import parse_strategy
-
-        return parse_strategy(self.base)
-
-
-# Weakest first, chosen from a pilot tournament (ludoteka, 400 games per pair: greedy +480 over random,
-# heuristic +633, ismcts:iters=20 +707, ismcts:iters=100 +729, ismcts +770): the random shares fill the gap
-# between random and greedy; iters=100 was too close to its neighbours to be a rung. The strongest, the
-# default ismcts, costs about 14 ms a hand and stays within the page's bounds.
-LEVELS: tuple[Level, ...] = (
-    Level(1, "greedy", 650),
-    Level(2, "greedy", 350),
-    Level(3, "greedy", 0),
-    Level(4, "heuristic", 0),
-    Level(5, "ismcts:iters=20", 0),
-    Level(6, "ismcts", 0),
-)
-
-
 def level_of(spec) -> Level:
     """The rung a ``level:n=N`` spec names."""
-    from .registry import parse_strategy
-
     spec = parse_strategy(spec)
     if spec.name != LEVEL or spec.plugin is not None:
         raise StrategyError(_("`{spec}` is not a level").format(spec=spec))
@@ -119,8 +85,6 @@ def check_ratings(data) -> dict[str, Ratings]:
     rules table has a command and ``[rules.ratings."SPEC"]`` tables of estimate <= ... with lo <= estimate <= hi,
     the anchor at 0 and every level of ``LEVELS``; the specs are canonical strategy specs."""
     from ..game.rules import RulesError, parse_rules
-    from .registry import parse_strategy
-
     def bad(what: str):
         return RatingsFileError(_("{file}: {what}").format(file=RATINGS_FILE, what=what))
 
@@ -178,8 +142,6 @@ def rating_of(spec, rules=None) -> Rating | None:
     ``rules`` (a Ruleset or its text; None: ludoteka), or None when that strategy or ruleset was not measured.
     A spec that does not parse is None too: a record may name anything."""
     from ..game.rules import RulesError, parse_rules
-    from .registry import parse_strategy
-
     try:
         canonical = parse_strategy(spec, files=False).canonical
         key = parse_rules(rules).canonical()
@@ -263,8 +225,6 @@ def performance_rating(games: Iterable[tuple[float, float]]) -> Rating:
 
 def describe(level: Level) -> str:
     """A rung in words: its base, and its share of random moves when it has one."""
-    from .registry import parse_strategy
-
     base = parse_strategy(level.base).short
     if not level.random_share:
         return base
@@ -278,8 +238,6 @@ def ladder(rules=None) -> list[tuple[Level, Rating | None]]:
 
 def strategy_label(spec, rules=None) -> str:
     """A seat's strategy as a person reads it: a level with its rating ("level 3 (≈480)"), else its short spec."""
-    from .registry import parse_strategy
-
     spec = parse_strategy(spec)
     if spec.name == LEVEL and spec.plugin is None:
         return level_label(level_of(spec), rules)

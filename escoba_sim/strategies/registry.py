@@ -34,7 +34,7 @@ from ..i18n import translate as _
 from . import plugins
 from .endgame import EndgameStrategy
 from .errors import StrategyError, suggestion
-from .levels import LEVEL, LEVELS
+from .ladder import LEVEL, LEVELS
 from .reference import (
     DefensiveStrategy,
     GreedyStrategy,
@@ -71,7 +71,7 @@ def _make_level(n):
     """A level's reference player: its base's reference class inside LevelStrategy (a core-only base is
     refused before, by StrategySpec.make)."""
     level = LEVELS[int(n) - 1]
-    return LevelStrategy(level.base_spec.make(), level.random_share)
+    return LevelStrategy(parse_strategy(level.base).make(), level.random_share)
 
 
 @dataclass(frozen=True)
@@ -229,7 +229,7 @@ class StrategySpec:
         if d is None:
             return False
         if d.name == LEVEL and not self.tuned:
-            return LEVELS[int(dict(self.params)["n"]) - 1].base_spec.core_only
+            return parse_strategy(LEVELS[int(dict(self.params)["n"]) - 1].base).core_only
         return d.reference is None
 
     @property
