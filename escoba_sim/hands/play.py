@@ -16,6 +16,7 @@ prints), so tests drive a session without a terminal.
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 
@@ -415,6 +416,8 @@ class Session:
                               "this session saved {n} hand records in {path} ({total} there in all)",
                               len(self.saved)).format(n=len(self.saved), path=self.out, total=total))
             self.say(_("check one with `escoba-sim replay FILE`; where points were lost: `escoba-sim analyze FILE`"))
+            self.say(_("all of them, luck and your rating: `escoba-sim history {path}`").format(
+                path=shlex.quote(str(self.out))))
 
     def say_game_over(self, game: int) -> None:
         winner = self.seats.side_name(self.table.winner())

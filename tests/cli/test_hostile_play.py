@@ -72,8 +72,9 @@ def test_odd_digits_and_long_lines_get_a_one_line_answer(tmp_path, text):
     answer = said[said.index("quit.") - 2]  # the line said to `text`, then the save, then quit
     assert answer.isprintable() and 0 < len(answer) < 200 and not answer.startswith("saved"), said[-6:]
     # quit, then the session's closing: its records, then how to look at them
-    assert said[-3] == "quit." and said[-2].startswith("this session saved 1 hand record in"), said[-4:]
-    assert said[-1].startswith("check one with `escoba-sim replay FILE`")
+    assert said[-4] == "quit." and said[-3].startswith("this session saved 1 hand record in"), said[-5:]
+    assert said[-2].startswith("check one with `escoba-sim replay FILE`")
+    assert said[-1] == f"all of them, luck and your rating: `escoba-sim history {tmp_path}`"
 
 
 def test_a_bare_blow_under_tradicional_is_answered(tmp_path):
@@ -269,8 +270,8 @@ def test_the_prompt_answers_any_line(tmp_path_factory, lines, rules, then):
     s.play(1, hands_mode=True)  # returns: the hand ended, or it was quit (q or the end of input)
     # the session closes with its records and how to look at them (after "quit." if it was quit), or with
     # "quit." alone when nothing was saved
-    assert (said[-2].startswith("this session saved 1 hand record in")
-            and said[-1].startswith("check one with")) or said[-1] == "quit.", said[-4:]
+    assert (said[-3].startswith("this session saved 1 hand record in") and said[-2].startswith("check one with")
+            and said[-1].startswith("all of them, luck and your rating")) or said[-1] == "quit.", said[-4:]
     for (prompt, i, line), (again, j, _) in zip(asked, asked[1:]):
         answer = said[i:j]
         moved = any(x.startswith(("you ", "taken back", "seat ")) or not x for x in answer)

@@ -71,6 +71,7 @@ def test_play_says_this_sessions_records_and_the_folders_total(cli, monkeypatch,
     for _ in range(2):
         r = cli("play", "--vs", "greedy", "--seed", "3", "--hands", "-o", out, input="q\n")
     assert "this session saved 1 hand record in" in r.output and "(2 there in all)" in r.output
+    assert f"`escoba-sim history {out}`" in r.output  # all of them, at once
 
 
 def test_play_score_sheet_names_the_person_in_spanish(cli, tmp_path):
