@@ -230,7 +230,7 @@ def read_folder(folder: str | Path) -> tuple[list[tuple[HandLine, dict]], int]:
     except OSError as e:
         raise HistoryError(_("{name}: cannot read {path} ({reason})"), parameter="folder",
                            name=Parameter("folder"), path=str(folder), folder=folder, reason=e.strerror or e) from None
-    found.sort(key=lambda p: (p.stat().st_mtime, p.name))
+    found.sort(key=lambda p: (_mtime(p), p.name))
     skipped = max(len(found) - MAX_RECORDS, 0)
     hands = []
     for p in found[skipped:]:
@@ -244,6 +244,14 @@ def read_folder(folder: str | Path) -> tuple[list[tuple[HandLine, dict]], int]:
         else:
             hands.append((line, data))
     return hands, skipped
+
+
+def _mtime(p: Path) -> float:
+    """When a record was written (a file removed meanwhile sorts first, and is then skipped unread)."""
+    try:
+        return p.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def _games(lines: list[HandLine]) -> list[GameLine]:
