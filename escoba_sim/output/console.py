@@ -1,4 +1,5 @@
-"""Terminal output: the progress bar on stderr and the summary tables of run, compare and tournament on stdout.
+"""Terminal output: the progress bar on stderr and the summary tables of run, compare and tournament on stdout
+(a skill ladder's: ``skill_table``).
 
 Every table fits the console's width (the terminal's, ``COLUMNS`` when set, 80 when piped): a table
 wider than that is printed as several tables, each with the row names and as many value columns as
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..i18n import N_, ngettext
 from ..i18n import translate as _
-from .terminal import make_console, printable
+from .terminal import make_console
 
 if TYPE_CHECKING:  # the names of annotations; the modules load where they are used
     from ..runs.runner import Progress
@@ -586,38 +587,6 @@ def print_compare(summary: dict, console=None) -> None:
         group(_("How often each majority ties (share of hands)"), TIE_METRICS, lambda m: _(ROW_TEXT.get(m, m)))
 
 
-def _pm(r: dict | None, f: str, half_f: str | None = None) -> str:
-    """``estimate±half`` of a symmetric 95 % interval (``–`` where there is none; ``+-`` for ``±`` on a
-    terminal that cannot print it)."""
-    if r is None or r["estimate"] is None:
-        return "–"
-    text = f.format(r["estimate"])
-    if r["lo"] is None or r["hi"] is None:
-        return text
-    return text + printable("±") + (half_f or f).format((r["hi"] - r["lo"]) / 2).lstrip("+")
-
-
-def _games_cell(r: dict | None) -> str:
-    """``7 [6-9]``, ``3.8k [111-∞]``: games (a count) and its interval; ``∞`` (``inf`` on a terminal that
-    cannot print it) where the interval reaches no skill at all. At most 15 characters (``551[145-222k]`` without its space past 13: the row has 2 to spare)."""
-    if r is None:
-        return "–"
-    def g(x) -> str:  # at most 4 characters: 89, 3.8k, 61k, 222k, 1.2M
-        if x is None:
-            return printable("∞")
-        if x < 999.5:
-            return f"{x:.0f}"
-        for unit, scale in (("k", 1e3), ("M", 1e6), ("G", 1e9)):
-            v = x / scale
-            if v < 9.95:
-                return f"{v:.1f}{unit}"
-            if v < 999.5 or unit == "G":
-                return f"{v:.0f}{unit}"
-
-    cell = f"{g(r['estimate'])} [{g(r['lo'])}-{g(r['hi'])}]"
-    return cell if len(cell) <= 13 else cell.replace(" [", "[")
-
-
 def fold_at_commas(line: str, width: int) -> list[str]:
     """A ``name = spec`` line folded after a comma of the spec when it is wider than ``width``."""
     out, cur = [], ""
@@ -628,112 +597,3 @@ def fold_at_commas(line: str, width: int) -> list[str]:
         else:
             cur = cur + "," + piece if cur else piece
     return out + [cur]
-
-
-# the paired differences a skill report prints, each with its heading and digits (``series.skill.EFFECT_METRICS``)
-EFFECT_BLOCKS = (
-    ("skill_share", N_("skill share minus {reference}'s (paired by deal, 95% CI):"), 4),
-    ("seat_advantage", N_("seat advantage (mano minus dealer, points per hand) minus {reference}'s:"), 3),
-    ("hands_per_game", N_("hands per game minus {reference}'s:"), 3),
-    ("escobas", N_("escobas per hand (all sides) minus {reference}'s:"), 3),
-    ("lucky_escobas", N_("lucky-deal escobas per hand (all sides) minus {reference}'s:"), 4),
-)
-
-
-def effect_lines(effects: list[dict], reference: str, width: int = 80) -> list[str]:
-    """Each ruleset minus the first, one block per figure: a line per ruleset, the estimate and its interval
-    (a ``*`` where the interval excludes 0), fitted to ``width``."""
-    import textwrap
-
-    lines = []
-    by_metric: dict[str, list[dict]] = {}
-    for e in effects:
-        by_metric.setdefault(e.get("metric", "skill_share"), []).append(e)
-    name_width = min(max((len(e["label"]) for e in effects), default=0), 28)
-    for metric, heading, digits in EFFECT_BLOCKS:
-        rows = by_metric.get(metric)
-        if not rows:
-            continue
-        lines += ["", *textwrap.wrap(_(heading).format(reference=reference), width, subsequent_indent="  ")]
-        for e in rows:
-            if e["estimate"] is None:
-                cell = "–"
-            else:
-                f = f"{{:+.{digits}f}}"
-                cell = f.format(e["estimate"])
-                if e["lo"] is not None and e["hi"] is not None:
-                    cell += f" [{f.format(e['lo'])}, {f.format(e['hi'])}]"
-                    cell += "  *" if e["lo"] > 0 or e["hi"] < 0 else ""
-            label = e["label"] if len(e["label"]) <= name_width else e["label"][:name_width - 1] + "…"
-            lines.append(f"  {label:<{name_width}}  {cell}")
-    lines.append(_("  *: the interval excludes 0"))
-    return lines
-
-
-def skill_lines(summary: dict, width: int = 80) -> list[str]:
-    """The terminal report of a skill ladder: one row per ruleset (fits 80 columns), ranked as given, then
-    each ruleset's ladder (ratings) in a line or two."""
-    import textwrap
-
-    s = summary
-    labels = s["labels"]
-    names = dict(zip(labels, table_labels(labels)))  # a long spec by a short name, listed once in full
-    rows: dict[str, dict[str, dict]] = {}
-    for r in s["skill"]:
-        rows.setdefault(r["label"], {})[r["metric"]] = r
-    heads = [_("skill ladder {ladder}").format(ladder=' < '.join(names.values())),
-             _("seed {seed}, {games} games per pair and ruleset (duplicate deals)").format(
-                 seed=s['seed'], games=f"{s['games_per_pair']:,}"),
-             _("±, [..]: 95% CI, the deal as unit; ∞: the edge may be nil"),
-             *([_(THREE_PLAYERS_LINE)] if s.get("three_players") else [])]
-    # a 20-digit seed made the Spanish seed line 88 columns: each head wraps at spaces, a number never split
-    lines = [*[part for line in heads for part in textwrap.wrap(line, width, subsequent_indent="      ",
-                                                                 break_long_words=False, break_on_hyphens=False)],
-             *[part for line in spec_lines(list(names.values()), s["strategies"])
-               for part in fold_at_commas(line, width)], ""]
-    w = 13
-    seat = 9 + len(printable("±"))  # ``+0.12±0.03``; one more where ``±`` is printed ``+-`` (80 columns still)
-    # the column heads are two lines of fixed widths (their translations are chosen to fit them)
-    def head(text: str, width: int, right: bool = False) -> str:
-        return f"{_(text):>{width}}" if right else f"{_(text):<{width}}"
-
-    lines.append(" ".join([" " * w, head(N_("skill share"), 13), f"{'Elo':<8}", head(N_("games to win"), 13),
-                           head(N_("seat adv."), seat), head(N_("hands"), 5, True), head(N_("esc."), 4, True),
-                           head(N_("lucky"), 5, True)]))
-    lines.append(" ".join([head(N_("ruleset"), w), head(N_("of outcome"), 13), head(N_("spread"), 8),
-                           head(N_("95% (closest)"), 13), head(N_("pts/hand"), seat), head(N_("/game"), 5, True),
-                           head(N_("/hand"), 4, True), head(N_("/hand"), 5, True)]))
-    long = []
-
-    def small(m: str, got: dict) -> str:  # a rate below 1 without its leading zero: 4 characters
-        if m not in got or got[m]["estimate"] is None:
-            return "–"
-        x = got[m]["estimate"]
-        return f"{x:.3f}"[1:] if 0 <= x < 1 else f"{x:.2f}"
-
-    for rs in s["rulesets"]:
-        got = rows.get(rs["label"], {})
-        name = rs["label"]
-        if len(name) > w:
-            long.append(name)
-            name = name[:w - 3] + f"#{len(long)}"
-        hpg = got.get("hands_per_game")
-        lines.append(f"{name:<{w}} {_pm(got.get('skill_share'), '{:.3f}'):<13} "
-                     f"{_pm(got.get('rating_spread'), '{:.0f}'):<8} {_games_cell(got.get('games_to_win')):<13} "
-                     f"{_pm(got.get('seat_advantage'), '{:+.2f}', '{:.2f}'):<{seat}} "
-                     f"{'–' if hpg is None else format(hpg['estimate'], '.2f'):>5} {small('escobas', got):>4} "
-                     f"{small('lucky_escobas', got):>5}")
-    for i, name in enumerate(long, 1):
-        lines.append(f"  #{i} = {name}")
-    if s.get("effects"):
-        lines += effect_lines(s["effects"], s["rulesets"][0]["label"], width)
-    lines.append("")
-    lines.append(_("ladder per ruleset (Bradley-Terry rating, Elo scale, mean 0):"))
-    ratings: dict[str, list[dict]] = {}
-    for r in s["ratings"]:
-        ratings.setdefault(r["ruleset"], []).append(r)
-    for rs in s["rulesets"]:
-        text = "  ".join(f"{names.get(r['label'], r['label'])} {r['estimate']:+.0f}"
-                         for r in ratings.get(rs["label"], []))
-        lines += textwrap.wrap(f"{rs['label']}: {text}", width, subsequent_indent="    ", break_on_hyphens=False)
-    return lines

@@ -1,7 +1,7 @@
 """What a person reads of each kind of folder, in one table (``VIEWS``, keyed by the kind names of
 ``series.kinds.SERIES`` plus ``"run"``): the report page's title, headline and tables, its charts, how its
 folder is read for the report, and its terminal summary. The functions live with their concern
-(``report_sections``, ``report_charts``, ``report_folder``, ``console``); a view names its kind's; a new kind
+(``report_sections``, ``report_charts``, ``report_folder``, ``console``, ``skill_table``); a view names its kind's; a new kind
 of series adds its view here (its library side is its class in ``series.kinds``)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 
 from ..i18n import N_
-from . import console, report_charts, report_folder, report_sections
+from . import console, report_charts, report_folder, report_sections, skill_table
 from .report_folder import Chart
 
 
@@ -54,7 +54,7 @@ VIEWS: dict[str, View] = {
                        _series_read("tournament"), console.print_tournament),
     "skill": View(N_("Skill ladder"), report_sections.runs_done, report_sections.skill_headline,
                   report_sections.skill_tables, report_charts.skill_charts, _series_read("skill"),
-                  partial(_print_lines, console.skill_lines)),
+                  partial(_print_lines, skill_table.skill_lines)),
 }
 
 

@@ -10,7 +10,7 @@ import pytest
 from helpers import needs_core
 
 from escoba_sim import i18n
-from escoba_sim.output import console, report, views
+from escoba_sim.output import console, report, skill_table, views
 from escoba_sim.runs import runner
 from escoba_sim.runs import spec as runspec
 from escoba_sim.series import compare, skill, tournament
@@ -83,7 +83,7 @@ def terminal(kind: str, summary: dict, lang: str) -> str:
         elif kind == "tournament":
             console.print_tournament(summary, con)
         else:
-            con.print("\n".join(console.skill_lines(summary)))
+            con.print("\n".join(skill_table.skill_lines(summary)))
     return con.export_text()
 
 

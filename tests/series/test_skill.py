@@ -127,7 +127,7 @@ def test_every_game_figure_has_a_paired_difference_recomputed_from_the_deals(two
 
 
 def test_design_effects_print_every_figure_within_80_columns(two_rulesets):
-    from escoba_sim.output.console import effect_lines
+    from escoba_sim.output.skill_table import effect_lines
 
     _, summary = two_rulesets
     lines = effect_lines(summary["effects"], "ludoteka", 80)

@@ -168,7 +168,7 @@ def test_3_player_skill_intervals_cover_the_large_ladder_value():
 def test_a_wide_games_to_win_interval_still_fits_80_columns(ladder):
     """A games cell wider than its 13 columns pushes the row right: ``551 [145-222k]`` (seen under 3 players)
     still fit, ``9.9k [9.9k-999k]`` took 81 columns and a count past a million (``1200k``) more."""
-    from escoba_sim.output.console import skill_lines
+    from escoba_sim.output.skill_table import skill_lines
 
     _, summary = ladder
     for est, lo, hi in ((551, 145, 222_000), (3800, 1200, 61_000), (9900, 9900, 999_000), (1.2e6, 2e5, 3.4e7)):
