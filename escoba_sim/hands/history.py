@@ -89,6 +89,11 @@ class GameLine:
         return None if any(v is None for v in vs) else sum(vs)
 
     @property
+    def day(self) -> str:
+        """The day its first hand was played (local time, from the record's file time)."""
+        return time.strftime("%Y-%m-%d", time.localtime(self.hands[0].played))
+
+    @property
     def rating(self) -> Rating | None:
         """The opponent's rating, where it has one (two players, a ruleset whose levels were measured)."""
         if self.rules.players != 2 or len(self.opponents) != 1:
@@ -99,7 +104,7 @@ class GameLine:
         r = self.rating
         return {"number": self.number, "seed": self.seed, "game": self.game, "rules": self.rules.canonical(),
                 "opponents": list(self.opponents), "opponent_rating": None if r is None else r.estimate,
-                "played": time.strftime("%Y-%m-%d", time.localtime(self.hands[0].played)),
+                "played": self.day,
                 "scores": self.scores, "won": self.won, **{what: _round(self.total(what)) for what in FIGURES},
                 "hands": [h.to_json() for h in self.hands]}
 
@@ -153,7 +158,7 @@ class History:
         """The games by the day their first hand was played (local time), in order."""
         out: dict[str, list[GameLine]] = {}
         for g in self.games:
-            out.setdefault(time.strftime("%Y-%m-%d", time.localtime(g.hands[0].played)), []).append(g)
+            out.setdefault(g.day, []).append(g)
         return list(out.items())
 
     @property
@@ -173,7 +178,7 @@ class History:
 
     def to_json(self) -> dict[str, Any]:
         finished = [g.won for g in self.games if g.won is not None]
-        out = {"folder": str(self.folder), "games": len(self.games), "finished_games": len(finished),
+        return {"folder": str(self.folder), "games": len(self.games), "finished_games": len(finished),
                "won": sum(1 for w in finished if w == 1), "drawn": sum(1 for w in finished if w == 0.5),
                "lost": sum(1 for w in finished if w == 0), "hands": len(self.hands), "skipped": self.skipped,
                "luck": self.luck, "samples": self.samples if self.luck else None, "seed": self.seed,
@@ -186,7 +191,6 @@ class History:
                          "per_hand": {what: self.figure(what, [h for g in gs for h in g.hands]).to_json()
                                       for what in FIGURES}} for day, gs in self.days()],
                "games_list": [g.to_json() for g in self.games]}
-        return out
 
 
 def _round(v: float | None) -> float | None:
