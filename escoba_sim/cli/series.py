@@ -148,7 +148,9 @@ def tournament(*, strategies, count, ruleset, seed, jobs, chunk, out, save_hands
 
 Per ruleset: the ladder's ratings (Elo scale), the skill share of the outcome variance, the games
 the stronger of two neighbours needs to win a match with probability 0.95, the seat advantage, hands
-per game and escobas per hand, each with an interval at 95% (the deal as unit). See docs/skill.md.
+per game and escobas per hand, each with an interval at 95% (the deal as unit); and the scorecard:
+relative skill (the oracle as the fictive player), the coin-flip equivalent and what pursuing each
+scoring element is worth (restricted play). See docs/skill.md.
 
 \b
 Examples:
@@ -167,13 +169,16 @@ same deals, (A, B, B) then (B, A, A): docs/skill.md, "Three players"."""))
                    "heuristic:oros=2,escoba=1)."))
 @click.option("-n", "count", type=COUNT, default=str(SKILL_DEFAULT_N), show_default=True,
               help=_("Games per pair of the ladder and ruleset (e.g. 1e4)."))
+@click.option("--scorecard/--no-scorecard", default=True, show_default=True,
+              help=_("Also play the scorecard's pairs: the oracle against the ladder's first entry and the "
+                   "restricted heuristics against their own."))
 @seed_option(_("One seed for every ruleset and pair (the same deals)."))
 @jobs_option()
 @out_option(_("Output folder, resumable (default: skill-SEED in the current folder)."))
 @json_option()
 @quiet_option
 @scheduler_option
-def skill(*, rules_list, vary, design_effects, ladder, count, seed, jobs, out, as_json, quiet, scheduler):
+def skill(*, rules_list, vary, design_effects, ladder, count, scorecard, seed, jobs, out, as_json, quiet, scheduler):
     # the help text is the command's (above), translated
     from ..series.compare import DESIGN_EFFECTS
     from ..series.kinds import Skill
@@ -185,7 +190,8 @@ def skill(*, rules_list, vary, design_effects, ladder, count, seed, jobs, out, a
     check_ladder(strategies)
     out, seed = _folder("skill", out, seed,
                         _("seed drawn at random; to repeat this skill ladder: --seed {seed}"))
-    _play(lambda: Skill.start(out, variants=variants, strategies=strategies, n=count, seed=seed), out,
+    _play(lambda: Skill.start(out, variants=variants, strategies=strategies, n=count, seed=seed,
+                              scorecard=scorecard), out,
           jobs=jobs, as_json=as_json, quiet=quiet, scheduler=scheduler)
 
 

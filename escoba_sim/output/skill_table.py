@@ -51,6 +51,13 @@ EFFECT_BLOCKS = (
     ("hands_per_game", N_("hands per game minus {reference}'s:"), 3),
     ("escobas", N_("escobas per hand (all sides) minus {reference}'s:"), 3),
     ("lucky_escobas", N_("lucky-deal escobas per hand (all sides) minus {reference}'s:"), 4),
+    ("relative_skill", N_("relative skill (oracle as the fictive player) minus {reference}'s:"), 3),
+    ("relative_skill_hands", N_("relative skill (a fictive player seeing the hands only) minus {reference}'s:"), 3),
+    ("restricted_cards", N_("restricted play, what pursuing the most cards is worth, minus {reference}'s:"), 3),
+    ("restricted_oros", N_("restricted play, what pursuing the most oros is worth, minus {reference}'s:"), 3),
+    ("restricted_sevens", N_("restricted play, what pursuing the sevens is worth, minus {reference}'s:"), 3),
+    ("restricted_siete", N_("restricted play, what pursuing the 7 of oros is worth, minus {reference}'s:"), 3),
+    ("restricted_escobas", N_("restricted play, what pursuing escobas is worth, minus {reference}'s:"), 3),
 )
 
 
@@ -135,6 +142,8 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
                      f"{small('lucky_escobas', got):>5}")
     for i, name in enumerate(long, 1):
         lines.append(f"  #{i} = {name}")
+    if s.get("scorecard"):
+        lines += scorecard_lines(s, rows, names, width)
     if s.get("effects"):
         lines += effect_lines(s["effects"], s["rulesets"][0]["label"], width)
     lines.append("")
@@ -146,4 +155,61 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
         text = "  ".join(f"{names.get(r['label'], r['label'])} {r['estimate']:+.0f}"
                          for r in ratings.get(rs["label"], []))
         lines += textwrap.wrap(f"{rs['label']}: {text}", width, subsequent_indent="    ", break_on_hyphens=False)
+    return lines
+
+
+def _pct(r: dict | None) -> str:
+    """``18% [14-22]``: a share in percent and its interval."""
+    if r is None or r["estimate"] is None:
+        return "–"
+    cell = f"{100 * r['estimate']:.0f}%"
+    if r["lo"] is not None and r["hi"] is not None:
+        cell += f" [{100 * r['lo']:.0f}-{100 * r['hi']:.0f}]"
+    return cell
+
+
+def scorecard_lines(s: dict, rows: dict[str, dict[str, dict]], names: dict[str, str], width: int = 80) -> list[str]:
+    """The scorecard under the skill table: relative skill, its two effects and the coin-flip equivalent, one row
+    per ruleset; a sentence reading the first ruleset's coin flips; then restricted play, one row per ruleset.
+    ``names``: the ladder's labels by their short names in the table."""
+    card = s["scorecard"]
+    spec_name = lambda spec: (names.get(s["labels"][s["strategies"].index(spec)], spec)  # noqa: E731
+                              if spec in s["strategies"] else spec.split(":")[0])
+    w = 13
+    name = lambda label: label if len(label) <= w else label[:w - 1] + "…"  # noqa: E731
+    pm = len(printable("±")) - 1  # ``+-`` where ``±`` cannot be printed: one column more per cell
+    lines = [""]
+    fair = any("relative_skill" in rows.get(rs["label"], {}) for rs in s["rulesets"])
+    if fair:
+        lines += textwrap.wrap(_("scorecard (95% CI): relative skill = the best's edge over {beginner} as a share "
+                                 "of the oracle's, the learning and random effects in points per hand, the coin-"
+                                 "flip equivalent (docs/skill.md)").format(
+                                     beginner=spec_name(card["beginner"])), width)
+        lines.append("  ".join([" " * w, f"{_('relative skill'):<{20 + 2 * pm}}",
+                                f"{_('effect, pts/hand'):<{22 + 2 * pm}}", _("coin flip")]))
+        lines.append("  ".join([f"{_('ruleset'):<{w}}", f"{_('oracle'):<{9 + pm}}", f"{_('hands'):<{9 + pm}}",
+                                f"{_('learning'):<{10 + pm}}", f"{_('random'):<{10 + pm}}", _("results")]))
+        for rs in s["rulesets"]:
+            got = rows.get(rs["label"], {})
+            lines.append("  ".join([f"{name(rs['label']):<{w}}", f"{_pm(got.get('relative_skill'), '{:.2f}'):<{9 + pm}}",
+                                    f"{_pm(got.get('relative_skill_hands'), '{:.2f}'):<{9 + pm}}",
+                                   f"{_pm(got.get('learning_effect'), '{:+.2f}', '{:.2f}'):<{10 + pm}}",
+                                   f"{_pm(got.get('random_effect'), '{:+.2f}', '{:.2f}'):<{10 + pm}}",
+                                   _pct(got.get("coin_flip"))]).rstrip())
+    first = rows.get(s["rulesets"][0]["label"], {}).get("coin_flip") if s["rulesets"] else None
+    if first and first["estimate"] is not None:
+        lines += textwrap.wrap(_("{ruleset} plays like a game in which the stronger of any two of these players "
+                                 "always wins, with {share} of its results replaced by coin flips.").format(
+                                     ruleset=s["rulesets"][0]["label"], share=f"{100 * first['estimate']:.0f}%"), width)
+    base = spec_name(card["restricted"])
+    lines += [""] + textwrap.wrap(_("restricted play: points per hand {base} makes against itself not pursuing "
+                                    "each element (its weight 0; 95% CI)").format(base=base), width)
+    heads = (_("cards"), _("oros"), _("sevens"), _("7 of oros"), _("escobas"))
+    cw = 11 + pm
+    lines.append("  ".join([f"{_('ruleset'):<{w}}", *[f"{h:<{cw}}" for h in heads]]).rstrip())
+    for rs in s["rulesets"]:
+        got = rows.get(rs["label"], {})
+        cells = [_pm(got.get(m), "{:+.2f}", "{:.2f}") for m in
+                 ("restricted_cards", "restricted_oros", "restricted_sevens", "restricted_siete", "restricted_escobas")]
+        lines.append("  ".join([f"{name(rs['label']):<{w}}", *[f"{c:<{cw}}" for c in cells]]).rstrip())
     return lines

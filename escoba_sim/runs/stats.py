@@ -162,6 +162,26 @@ def deal_ratio_diff(sums, gram, n: int, a1, b1, a2, b2) -> tuple[float, float]:
     return (A1 / B1 - A2 / B2, _delta_se(u, (B1 * B1 * B2 * B2) ** 2, sums, gram, n))
 
 
+def deal_function(sums, gram, n: int, forms, f) -> tuple[float, float]:
+    """A smooth function of several linear forms' totals and its standard error, the deal as unit.
+
+    ``forms`` are weight vectors on the per-deal vector; ``f(T)`` returns the estimate and its gradient in the
+    totals ``T_k = forms_k . S``. The delta method: the residual ``u = sum_k grad_k forms_k`` has
+    ``se^2 = (n u'Gu - (u'S)^2) / (n - 1)`` (``_delta_se``'s, in floating point: the gradient is not integer).
+    A ratio of two ratios (``relative skill``) or a difference of two such is one ``f``."""
+    import numpy as np
+
+    S = np.asarray(sums, dtype=float)
+    F = np.asarray(forms, dtype=float)
+    est, grad = f(F @ S)
+    if n < 2 or not math.isfinite(est):
+        return (float(est), math.nan)
+    u = np.asarray(grad, dtype=float) @ F
+    Gu = np.asarray(gram, dtype=float) @ u
+    num = n * float(u @ Gu) - float(u @ S) ** 2
+    return (float(est), math.sqrt(max(num, 0.0) / (n - 1)))
+
+
 def unit(size: int, *at: int, weights: Sequence[int] | None = None) -> list[int]:
     """An integer weight vector of length ``size``: 1 (or ``weights``) at the indices ``at``."""
     out = [0] * size

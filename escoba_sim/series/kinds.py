@@ -26,6 +26,7 @@ from ..strategies import StrategyError, parse_strategy
 from .compare import CompareError, Variant, compare
 from .lineups import pair_specs, runs_per_pair
 from .skill import SkillError, check_ladder, check_rulesets, skill
+from .scorecard import plan as scorecard_plan
 from .tournament import TournamentError, tournament
 
 
@@ -196,17 +197,20 @@ class Skill(Series):
 
     @classmethod
     def start(cls, out: str | Path, *, variants: list[Variant], strategies: list[str], n: int,
-              seed: int) -> SeriesPlan:
-        """A new skill ladder from its arguments (its manifest keeps the same)."""
-        return cls.plan({"variants": variants, "strategies": strategies, "n": n, "seed": seed}, out, new=True)
+              seed: int, scorecard: bool = True) -> SeriesPlan:
+        """A new skill ladder from its arguments (its manifest keeps the same; ``scorecard``: the scorecard's
+        pairs too, which its manifest keeps as ``scorecard``, null in a folder without them)."""
+        return cls.plan({"variants": variants, "strategies": strategies, "n": n, "seed": seed,
+                         "scorecard": scorecard}, out, new=True)
 
     @classmethod
     def check(cls, args, out):
         variants = _variants(args)
         m = len(args["strategies"])
-        runs = len(variants) * (m * (m - 1) // 2 * runs_per_pair(variants[0].rules))
         check_rulesets(variants)
-        check_ladder(list(args["strategies"]))
+        ladder = check_ladder(list(args["strategies"]))
+        extra = len(scorecard_plan(ladder)["runs"]) if args.get("scorecard") else 0
+        runs = len(variants) * ((m * (m - 1) // 2 + extra) * runs_per_pair(variants[0].rules))
         return args, _first_run(args["strategies"], variants[0].rules, args), runs, variants
 
     @staticmethod
@@ -215,7 +219,8 @@ class Skill(Series):
 
     @classmethod
     def play(cls, plan, **common):
-        return skill(plan.variants, list(plan.args["strategies"]), plan.args["n"], plan.out, **common)
+        return skill(plan.variants, list(plan.args["strategies"]), plan.args["n"], plan.out,
+                     scorecard=bool(plan.args.get("scorecard")), **common)
 
 
 # every kind of series by its manifest's "kind"; a folder of none of them is a single run

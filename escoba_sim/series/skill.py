@@ -54,6 +54,9 @@ from ..runs.spec import RunError
 from ..strategies import StrategyError, check_strategy, parse_strategy
 from .compare import Variant, build_variants, metric_defs
 from .lineups import THREE_PLAYER_PAIRS, lineup_text, pair_specs, runs_per_pair
+from .scorecard import METRIC_TEXT as SCORECARD_TEXT
+from .scorecard import coin_flip, scorecard_rows
+from .scorecard import plan as scorecard_plan
 from .tables import (
     SERIES_FORMAT,
     estimate_frame,
@@ -84,6 +87,7 @@ METRIC_TEXT = {  # (translated where shown)
     "hands_per_game": (N_("hands per game"), N_("hands")),
     "escobas": (N_("escobas per hand (all sides)"), N_("escobas per hand")),
     "lucky_escobas": (N_("lucky-deal escobas per hand (all sides)"), N_("escobas per hand")),
+    **SCORECARD_TEXT,
 }
 
 
@@ -419,19 +423,26 @@ def _ruleset_tables(v: Variant, labels: list[str], pairs, aggs, run_dirs, specs)
         est, se = stats.deal_ratio(S, G, n, a, b)
         rows.append((v.label, m, est, *interval(est, se)))
     ratings = t["ratings"].select("label", "estimate", "lo", "hi")
-    return {"skill": rows, "ratings": ratings, "steps": steps, "pairs": t["pairs"]}
+    return {"skill": rows, "ratings": ratings, "rating_cov": cov, "steps": steps, "pairs": t["pairs"]}
 
 
-def analyse(variants: list[Variant], labels: list[str], pairs, aggs, run_dirs, specs) -> dict:
-    """All the skill tables, one ruleset at a time (its runs are ``P`` consecutive ones)."""
+def analyse(variants: list[Variant], labels: list[str], pairs, aggs, run_dirs, specs, card: dict | None = None) -> dict:
+    """All the skill tables, one ruleset at a time: its runs are the ladder's ``P`` consecutive ones, then the
+    scorecard's (``card``, ``scorecard.plan``; none in a folder made before it)."""
     import polars as pl
 
-    P = len(pairs) * runs_per_pair(variants[0].rules)  # runs per ruleset (every ruleset has the same players)
+    R = runs_per_pair(variants[0].rules)
+    P = len(pairs) * R  # ladder runs per ruleset (every ruleset has the same players)
+    per = P + (len(card["runs"]) * R if card else 0)
+    ladder_runs = [i for k in range(len(variants)) for i in range(k * per, k * per + P)]
     rows, ratings, steps, pair_frames = [], [], [], []
     for k, v in enumerate(variants):
-        sl = slice(k * P, (k + 1) * P)
+        sl = slice(k * per, k * per + P)
         t = _ruleset_tables(v, labels, pairs, aggs[sl], run_dirs[sl], specs[sl])
         rows += t["skill"]
+        if card:
+            x = coin_flip(t["ratings"]["estimate"].to_list(), t["rating_cov"], specs[k * per].played * R)
+            rows.append((v.label, "coin_flip", *x))
         first = lambda df: df.with_columns(pl.lit(v.label).alias("ruleset")).select(  # noqa: E731
             "ruleset", pl.all().exclude("ruleset"))
         ratings.append(first(t["ratings"]))
@@ -442,7 +453,11 @@ def analyse(variants: list[Variant], labels: list[str], pairs, aggs, run_dirs, s
                    "score": f, "win": f, "draw": f, "loss": f, "games_to_win": f, "games_to_win_lo": f,
                    "games_to_win_hi": f, "hands_per_game": f, "hands_to_win": f, "hands_to_win_lo": f,
                    "hands_to_win_hi": f}
-    effects = paired_effects(variants, len(pairs), run_dirs, specs)
+    effects = paired_effects(variants, len(pairs), [run_dirs[i] for i in ladder_runs], [specs[i] for i in ladder_runs])
+    if card:
+        more, more_effects = scorecard_rows(variants, labels, card, P, R, run_dirs, specs)
+        rows += more
+        effects += more_effects
     return {"skill": estimate_frame(rows), "skill_effects": estimate_frame(effects),
             "skill_ratings": pl.concat(ratings),
             "skill_steps": pl.DataFrame(steps, schema=step_schema), "skill_pairs": pl.concat(pair_frames)}
@@ -450,28 +465,34 @@ def analyse(variants: list[Variant], labels: list[str], pairs, aggs, run_dirs, s
 
 def skill(variants: list[Variant], ladder: list[str], n: int, out: str | Path, *, seed: int | None = None,
           jobs: int = 1, argv: list[str] | None = None, on_run=None, executor=None, chunk_size: int = 0,
-          on_chunk=None, new: bool = False) -> dict:
-    """Play the ladder's pairs in every ruleset on the same duplicate deals (via the runner), then write
-    the tables and the summary; ``on_run(k, label)`` as run k starts. ``new``: a folder already holding this ladder is refused
+          on_chunk=None, new: bool = False, scorecard: bool = True) -> dict:
+    """Play the ladder's pairs in every ruleset on the same duplicate deals (via the runner), and with
+    ``scorecard`` the scorecard's pairs after each ruleset's (``scorecard.plan``), then write the tables and the
+    summary; ``on_run(k, label)`` as run k starts. ``new``: a folder already holding this ladder is refused
     (``tables.run_series``)."""
     ladder = check_ladder(ladder)
     check_rulesets(variants)
     labels = ladder_labels(ladder)
     pairs = list(combinations(range(len(ladder)), 2))
+    card = scorecard_plan(ladder) if scorecard else None
     out = Path(out)
     R = runs_per_pair(variants[0].rules)  # 3 players: two lineups per pair (``lineups``)
-    specs, runs = [], []
+    specs, runs, names = [], [], []
     for k, v in enumerate(variants):
-        for i, j in pairs:
+        played = [(ladder[i], ladder[j], {}, (labels[i], labels[j])) for i, j in pairs]
+        played += [(a, b, {"figure": m}, (parse_strategy(a).short, parse_strategy(b).short))
+                   for m, a, b in (card["runs"] if card else [])]
+        for a, b, extra, shown in played:
             try:
-                made = pair_specs(ladder[i], ladder[j], v.rules, n, seed=seed, keep_deals=True, chunk_size=chunk_size)
+                made = pair_specs(a, b, v.rules, n, seed=seed, keep_deals=True, chunk_size=chunk_size)
             except RunError as e:
                 raise SkillError.around(e, "{label}: {problem}", label=v.label) from None
             seed = made[0].seed  # one seed for every ruleset and pair: the same deals
             for s in made:
-                runs.append({"ruleset": k, "a": ladder[i], "b": ladder[j], "run": f"runs/{len(specs):02d}"}
+                runs.append({"ruleset": k, **extra, "a": a, "b": b, "run": f"runs/{len(specs):02d}"}
                             | ({"lineup": list(s.strategies)} if R > 1 else {}))
                 specs.append(s)
+                names.append(shown)
     if not chunk_size:  # one size for every run (chunk k holds the same deals in all): the slowest pair's
         specs = series_chunk_size(out, KIND, specs)
     manifest = {"kind": KIND, "format": SERIES_FORMAT, "tool": "escoba-sim", "version": __version__,
@@ -479,21 +500,20 @@ def skill(variants: list[Variant], ladder: list[str], n: int, out: str | Path, *
                 "chunk_size": specs[0].chunk_size,
                 "rulesets": [{"label": v.label, "rules": v.rules.canonical(), "rules_digest": v.rules.digest(),
                               "rules_fields": v.rules.as_dict()} for v in variants],
-                "pairs": runs, "argv": argv or []}
+                "pairs": runs, "scorecard": card, "argv": argv or []}
 
     def run_label(k: int) -> str:
-        r = runs[k]
-        i, j = pairs[k // R % len(pairs)]
-        return " ".join(filter(None, (f"{variants[r['ruleset']].label}: {labels[i]} vs {labels[j]}",
-                                      lineup_text(specs[k]))))
+        a, b = names[k]
+        return " ".join(filter(None, (f"{variants[runs[k]['ruleset']].label}: {a} vs {b}", lineup_text(specs[k]))))
 
     try:
-        aggs = run_series(out, manifest, ("kind", "seed", "n", "rulesets", "strategies"), specs, "skill ladder",
+        aggs = run_series(out, manifest, ("kind", "seed", "n", "rulesets", "strategies", "scorecard"), specs,
+                          "skill ladder",
                           jobs=jobs, executor=executor, argv=argv,
                           on_run=on_run and (lambda k: on_run(k, run_label(k))), on_chunk=on_chunk, new=new)
     except RunError as e:
         raise SkillError.around(e, "{problem}") from None
-    tables = analyse(variants, labels, pairs, aggs, [out / r["run"] for r in runs], specs)
+    tables = analyse(variants, labels, pairs, aggs, [out / r["run"] for r in runs], specs, card)
     summary = {"kind": KIND, "version": __version__, "engine": manifest["engine"], "seed": seed,
                "strategies": list(ladder), "labels": labels, "n_per_pair": n,
                "games_per_pair": specs[0].played * R, "chunks": specs[0].n_chunks,
@@ -504,7 +524,7 @@ def skill(variants: list[Variant], ladder: list[str], n: int, out: str | Path, *
                               "interval of the pair's wins minus losses"),
                "skill": json_rows(tables["skill"]), "effects": json_rows(tables["skill_effects"]),
                "ratings": json_rows(tables["skill_ratings"]),
-               "steps": json_rows(tables["skill_steps"])}
+               "steps": json_rows(tables["skill_steps"]), "scorecard": card}
     if R > 1:
         summary["three_players"] = THREE_PLAYER_PAIRS
     write_results(out, manifest, tables, summary)

@@ -50,7 +50,7 @@ def test_the_ratings_agree_with_a_tournament_on_the_same_deals(two_rulesets, tmp
         assert (a["estimate"], a["lo"], a["hi"]) == (b["estimate"], b["lo"], b["hi"])
     # the second ruleset played the very same deals: every run has the series' seed
     m = json.loads((out / "manifest.json").read_text())
-    assert len(m["pairs"]) == 2 * 3
+    assert len([p for p in m["pairs"] if "figure" not in p]) == 2 * 3
     assert {json.loads((out / p["run"] / "manifest.json").read_text())["seed"] for p in m["pairs"]} == {m["seed"]}
 
 
@@ -88,7 +88,8 @@ def _per_deal(out, ruleset: int, pairs: int) -> np.ndarray:
 
     m = json.loads((out / "manifest.json").read_text())
     total = None
-    for p in m["pairs"][ruleset * pairs:(ruleset + 1) * pairs]:
+    ladder = [p for p in m["pairs"] if "figure" not in p]  # the scorecard's pairs are the ones with a figure
+    for p in ladder[ruleset * pairs:(ruleset + 1) * pairs]:
         run_dir = out / p["run"]
         spec = run_spec_of(run_dir, read_manifest(run_dir))
         v = np.vstack([read_run_deals(run_dir, spec, k) for k in range(spec.n_chunks)]).astype(float)
@@ -133,9 +134,12 @@ def test_design_effects_print_every_figure_within_80_columns(two_rulesets):
     lines = effect_lines(summary["effects"], "ludoteka", 80)
     assert max(len(line) for line in lines) <= 80
     heads = [line for line in lines if line.endswith(":") and not line.startswith("  ")]
-    assert len(heads) == 5 and all("ludoteka" in h for h in heads)
+    figures = {e["metric"] for e in summary["effects"]}  # the game figures and the scorecard's paired ones
+    assert {"skill_share", "seat_advantage", "hands_per_game", "escobas", "lucky_escobas",
+            "restricted_oros"} <= figures
+    assert len(heads) == len(figures) and all("ludoteka" in h for h in heads)
     rows = [line for line in lines if line.startswith("  lucky_deal=off")]
-    assert len(rows) == 5 and all("[" in r and "]" in r for r in rows)
+    assert len(rows) == len(figures) and all("[" in r and "]" in r for r in rows)
 
 
 def test_the_skill_share_is_unbiased_with_no_skill():
@@ -284,11 +288,15 @@ def test_resume_finishes_a_skill_folder_identically_and_report_draws_it(two_rule
     shutil.copytree(out, cut)
     shutil.rmtree(cut / "runs" / "04")
     (cut / "summary.json").unlink()
-    assert open_folder(cut).series.runs == 6
+    pairs = json.loads((cut / "manifest.json").read_text())["pairs"]
+    assert open_folder(cut).series.runs == len(pairs) == 2 * (3 + len(want["scorecard"]["runs"]))
     labels = []
     got = resume_folder(cut, on_run=lambda k, label: labels.append(label))
     assert got == want
-    assert labels[4] == "lucky_deal=off: random vs maxoros"
+    second = len(pairs) // 2  # the second ruleset's first pairs
+    assert labels[second:second + 3] == ["lucky_deal=off: random vs greedy", "lucky_deal=off: random vs maxoros",
+                                         "lucky_deal=off: greedy vs maxoros"]
+    assert labels[second + 3].startswith("lucky_deal=off: ")  # then its scorecard's
     assert set(read_tables(cut)) == {"skill", "skill_effects", "skill_ratings", "skill_steps", "skill_pairs"}
     page = write_report(cut)
     assert {p.name for p in page.parent.glob("*.png")} == {"skill_share.png", "skill_effects.png", "skill_ladders.png"}
