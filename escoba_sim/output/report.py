@@ -77,15 +77,19 @@ def table_context(df, caption: str, download: str | None = None) -> dict:
             groups.setdefault(base(c), []).extend(df[c].to_list())
     decimals = [column_decimals(groups[base(c)]) if df[c].dtype.is_float() else None for c in df.columns]
     rows = [list(row) for row in df.iter_rows()]
+    import polars as pl
+
+    text = [df[c].dtype == pl.String for c in df.columns]  # words, set to the left (numbers to the right)
     if main is not None and any(c in df.columns for c in ("quantity", "metric")):
         # each row a quantity of its own (a skill share beside games to win): its estimate and interval get
         # the decimals of their own size, not the column's largest (0.488 [0.466, 0.510] read 0.5 0.5 0.5)
         own = [i for i, c in enumerate(df.columns) if df[c].dtype.is_float() and base(c) == main]
-        return {"caption": caption, "download": download, "csv": csv,
+        return {"caption": caption, "download": download, "csv": csv, "text": text,
                 "columns": [column_head(c) for c in df.columns],
                 "rows": [[_cell(v, column_decimals([row[i] for i in own]) if k in own else d)
                           for k, (v, d) in enumerate(zip(row, decimals))] for row in rows]}
-    return {"caption": caption, "download": download, "csv": csv, "columns": [column_head(c) for c in df.columns],
+    return {"caption": caption, "download": download, "csv": csv, "text": text,
+            "columns": [column_head(c) for c in df.columns],
             "rows": [[_cell(v, d) for v, d in zip(row, decimals)] for row in rows]}
 
 
@@ -101,7 +105,7 @@ COLUMN_HEADS = {
     "games_to_win": N_("games to win a match"), "games_to_win_lo": N_("games to win low (95%)"),
     "games_to_win_hi": N_("games to win high (95%)"), "hands_per_game": N_("hands per game"),
     "hands_to_win": N_("hands to win a match"), "hands_to_win_lo": N_("hands to win low (95%)"),
-    "hands_to_win_hi": N_("hands to win high (95%)"),
+    "hands_to_win_hi": N_("hands to win high (95%)"), "reading": N_("how to read it"),
 }
 
 

@@ -4,6 +4,7 @@ number of decimals per column). Each kind's functions are named in its view (``v
 
 from __future__ import annotations
 
+from ..i18n import N_
 from ..i18n import translate as _
 from .console import DECISION_TEXT, PAIRING_TEXT, UNIT_TEXT, percent, word
 
@@ -154,7 +155,8 @@ def compare_tables(tables: dict) -> list[tuple[str, object, str]]:
 def skill_tables(tables: dict) -> list[tuple[str, object, str]]:
     out = []
     if "skill" in tables:
-        out.append((_("Per ruleset (95% CIs, the deal as unit)"), _with_quantity(tables["skill"]), "skill"))
+        out.append((_("The scorecard per ruleset: every figure with its 95% CI (the deal as unit) and how to read "
+                      "it (docs/skill.md)"), _with_quantity(tables["skill"], reading=True), "skill"))
     if "skill_effects" in tables and tables["skill_effects"].height:
         out.append((_("Each ruleset minus the first, paired by deal (95% CI)"),
                     _with_quantity(tables["skill_effects"]), "skill_effects"))
@@ -180,8 +182,37 @@ def tournament_tables(tables: dict) -> list[tuple[str, object, str]]:
     return out
 
 
-def _with_quantity(frame):
-    """A skill table (label, metric, estimate, lo, hi) with each metric in words, its unit in brackets."""
+# how to read each figure of a skill scorecard (``series.skill.METRIC_TEXT``), a sentence each
+READING = {
+    "skill_share": N_("0: only the cards decide; 1: the stronger always wins. Higher: the rules reward the better "
+                      "player more."),
+    "rating_spread": N_("How far apart skill carries these players (400 Elo: odds of 10 to 1)."),
+    "games_to_win": N_("Games the closest two neighbours need before the better one wins 95 matches in 100; no "
+                       "upper end: the edge may be nil."),
+    "hands_to_win": N_("The same, in hands."),
+    "seat_advantage": N_("0 is fair; above 0 the mano (first to play) gains."),
+    "hands_per_game": N_("How long a game lasts."),
+    "escobas": N_("How often a sweep happens."),
+    "lucky_escobas": N_("Luck the deal hands the dealer."),
+    "relative_skill": N_("0: pure chance, 1: pure skill (Dutch courts read poker at about 0.4, blackjack at about "
+                         "0.05): the best fair player's share of what seeing every card wins."),
+    "relative_skill_hands": N_("The same with a fictive player who sees the hands but not the stock: above the "
+                               "first, reading hands is most of what seeing every card is worth."),
+    "learning_effect": N_("What skill wins: the best player's points per hand over the beginner."),
+    "random_effect": N_("What chance hides: what seeing every card adds to the best player's edge."),
+    "coin_flip": N_("A game the stronger always wins, with this share of its results a coin flip (Duersch et al.: "
+                    "poker is chess with about three results in four a coin flip)."),
+    "restricted_cards": N_("What the heuristic loses ignoring the most cards: what pursuing it is worth."),
+    "restricted_oros": N_("What the heuristic loses ignoring the oros: what pursuing them is worth."),
+    "restricted_sevens": N_("What the heuristic loses ignoring the sevens: what pursuing them is worth."),
+    "restricted_siete": N_("What the heuristic loses ignoring the 7 of oros: what pursuing it is worth."),
+    "restricted_escobas": N_("What the heuristic loses ignoring escobas: what pursuing them is worth."),
+}
+
+
+def _with_quantity(frame, reading: bool = False):
+    """A skill table (label, metric, estimate, lo, hi) with each metric in words, its unit in brackets; with
+    ``reading`` a sentence of how to read each (``READING``)."""
     import polars as pl
 
     from ..series.skill import METRIC_TEXT
@@ -191,5 +222,10 @@ def _with_quantity(frame):
         text = _(text).replace(_(" (closest step)"), "").strip()
         return f"{text} ({_(unit)})" if unit and _(unit) not in text else text
 
-    return frame.with_columns(pl.col("metric").map_elements(words, return_dtype=pl.String).alias("quantity")).select(
-        "label", "quantity", "estimate", "lo", "hi").rename({"label": "ruleset"})
+    def how(m: str) -> str:
+        return _(READING[m]) if m in READING else ""
+
+    extra = [pl.col("metric").map_elements(how, return_dtype=pl.String).alias("reading")] if reading else []
+    return frame.with_columns(pl.col("metric").map_elements(words, return_dtype=pl.String).alias("quantity"),
+                              *extra).select(
+        "label", "quantity", "estimate", "lo", "hi", *(["reading"] if reading else [])).rename({"label": "ruleset"})

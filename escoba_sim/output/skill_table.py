@@ -8,7 +8,7 @@ import textwrap
 
 from ..i18n import N_
 from ..i18n import translate as _
-from .console import THREE_PLAYERS_LINE, fold_at_commas, spec_lines, table_labels
+from .console import THREE_PLAYERS_LINE, fold_at_commas, percent, spec_lines, table_labels
 from .terminal import printable
 
 
@@ -159,13 +159,33 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
 
 
 def _pct(r: dict | None) -> str:
-    """``18% [14-22]``: a share in percent and its interval."""
+    """``18% [14-22]`` (Spanish ``18 % [14-22]``): a share in percent and its interval."""
     if r is None or r["estimate"] is None:
         return "–"
-    cell = f"{100 * r['estimate']:.0f}%"
+    cell = percent(f"{100 * r['estimate']:.0f}")
     if r["lo"] is not None and r["hi"] is not None:
         cell += f" [{100 * r['lo']:.0f}-{100 * r['hi']:.0f}]"
     return cell
+
+
+def _columns(heads: list[str], rows: list[list[str]], top: list[tuple[str, int]] | None = None) -> list[str]:
+    """A little table: each column as wide as its head or widest cell, two spaces apart; ``top``: heads above,
+    each ``(text, columns it spans)`` (a span widens its last column if its text needs it)."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
+    lines = []
+    if top:
+        at, cells = 0, []
+        for text, span in top:
+            room = sum(widths[at:at + span]) + 2 * (span - 1)
+            if len(text) > room:
+                widths[at + span - 1] += len(text) - room
+                room = len(text)
+            cells.append(f"{text:<{room}}")
+            at += span
+        lines.append("  ".join(cells).rstrip())
+    for r in [heads, *rows]:
+        lines.append("  ".join(f"{c:<{w}}" for c, w in zip(r, widths)).rstrip())
+    return lines
 
 
 def scorecard_lines(s: dict, rows: dict[str, dict[str, dict]], names: dict[str, str], width: int = 80) -> list[str]:
@@ -177,39 +197,31 @@ def scorecard_lines(s: dict, rows: dict[str, dict[str, dict]], names: dict[str, 
                               if spec in s["strategies"] else spec.split(":")[0])
     w = 13
     name = lambda label: label if len(label) <= w else label[:w - 1] + "…"  # noqa: E731
-    pm = len(printable("±")) - 1  # ``+-`` where ``±`` cannot be printed: one column more per cell
     lines = [""]
-    fair = any("relative_skill" in rows.get(rs["label"], {}) for rs in s["rulesets"])
-    if fair:
+    if any("relative_skill" in rows.get(rs["label"], {}) for rs in s["rulesets"]):
         lines += textwrap.wrap(_("scorecard (95% CI): relative skill = the best's edge over {beginner} as a share "
                                  "of the oracle's, the learning and random effects in points per hand, the coin-"
-                                 "flip equivalent (docs/skill.md)").format(
-                                     beginner=spec_name(card["beginner"])), width)
-        lines.append("  ".join([" " * w, f"{_('relative skill'):<{20 + 2 * pm}}",
-                                f"{_('effect, pts/hand'):<{22 + 2 * pm}}", _("coin flip")]))
-        lines.append("  ".join([f"{_('ruleset'):<{w}}", f"{_('oracle'):<{9 + pm}}", f"{_('hands'):<{9 + pm}}",
-                                f"{_('learning'):<{10 + pm}}", f"{_('random'):<{10 + pm}}", _("results")]))
+                                 "flip equivalent (docs/skill.md)").format(beginner=spec_name(card["beginner"])), width)
+        table = []
         for rs in s["rulesets"]:
             got = rows.get(rs["label"], {})
-            lines.append("  ".join([f"{name(rs['label']):<{w}}", f"{_pm(got.get('relative_skill'), '{:.2f}'):<{9 + pm}}",
-                                    f"{_pm(got.get('relative_skill_hands'), '{:.2f}'):<{9 + pm}}",
-                                   f"{_pm(got.get('learning_effect'), '{:+.2f}', '{:.2f}'):<{10 + pm}}",
-                                   f"{_pm(got.get('random_effect'), '{:+.2f}', '{:.2f}'):<{10 + pm}}",
-                                   _pct(got.get("coin_flip"))]).rstrip())
+            table.append([name(rs["label"]), _pm(got.get("relative_skill"), "{:.2f}"),
+                          _pm(got.get("relative_skill_hands"), "{:.2f}"),
+                          _pm(got.get("learning_effect"), "{:+.2f}", "{:.2f}"),
+                          _pm(got.get("random_effect"), "{:+.2f}", "{:.2f}"), _pct(got.get("coin_flip"))])
+        lines += _columns([_("ruleset"), _("oracle"), _("hands"), _("learning"), _("random"), _("results")], table,
+                          [("", 1), (_("relative skill"), 2), (_("effect, pts/hand"), 2), (_("coin flip"), 1)])
     first = rows.get(s["rulesets"][0]["label"], {}).get("coin_flip") if s["rulesets"] else None
     if first and first["estimate"] is not None:
         lines += textwrap.wrap(_("{ruleset} plays like a game in which the stronger of any two of these players "
                                  "always wins, with {share} of its results replaced by coin flips.").format(
-                                     ruleset=s["rulesets"][0]["label"], share=f"{100 * first['estimate']:.0f}%"), width)
-    base = spec_name(card["restricted"])
+                                     ruleset=s["rulesets"][0]["label"],
+                                     share=percent(f"{100 * first['estimate']:.0f}")), width)
     lines += [""] + textwrap.wrap(_("restricted play: points per hand {base} makes against itself not pursuing "
-                                    "each element (its weight 0; 95% CI)").format(base=base), width)
-    heads = (_("cards"), _("oros"), _("sevens"), _("7 of oros"), _("escobas"))
-    cw = 11 + pm
-    lines.append("  ".join([f"{_('ruleset'):<{w}}", *[f"{h:<{cw}}" for h in heads]]).rstrip())
-    for rs in s["rulesets"]:
-        got = rows.get(rs["label"], {})
-        cells = [_pm(got.get(m), "{:+.2f}", "{:.2f}") for m in
-                 ("restricted_cards", "restricted_oros", "restricted_sevens", "restricted_siete", "restricted_escobas")]
-        lines.append("  ".join([f"{name(rs['label']):<{w}}", *[f"{c:<{cw}}" for c in cells]]).rstrip())
+                                    "each element (its weight 0; 95% CI)").format(base=spec_name(card["restricted"])),
+                                  width)
+    table = [[name(rs["label"]), *(_pm(rows.get(rs["label"], {}).get(m), "{:+.2f}", "{:.2f}") for m in
+              ("restricted_cards", "restricted_oros", "restricted_sevens", "restricted_siete", "restricted_escobas"))]
+             for rs in s["rulesets"]]
+    lines += _columns([_("ruleset"), _("cards"), _("oros"), _("sevens"), _("7 of oros"), _("escobas")], table)
     return lines

@@ -25,8 +25,8 @@ from ..runs.spec import RunError, RunSpec, make_spec
 from ..strategies import StrategyError, parse_strategy
 from .compare import CompareError, Variant, compare
 from .lineups import pair_specs, runs_per_pair
-from .skill import SkillError, check_ladder, check_rulesets, skill
 from .scorecard import plan as scorecard_plan
+from .skill import SkillError, check_ladder, check_rulesets, skill
 from .tournament import TournamentError, tournament
 
 

@@ -55,6 +55,7 @@ from ..strategies import StrategyError, check_strategy, parse_strategy
 from .compare import Variant, build_variants, metric_defs
 from .lineups import THREE_PLAYER_PAIRS, lineup_text, pair_specs, runs_per_pair
 from .scorecard import METRIC_TEXT as SCORECARD_TEXT
+from .scorecard import METRICS as SCORECARD_METRICS
 from .scorecard import coin_flip, scorecard_rows
 from .scorecard import plan as scorecard_plan
 from .tables import (
@@ -75,7 +76,7 @@ LEVEL = 0.95  # the match-win probability of games_to_win
 EXACT_GAMES = 4000  # games_needed counts exactly up to here, then by the normal approximation
 # the per-ruleset quantities (``metric`` names of the skill table), in the table's order
 METRICS = ("skill_share", "rating_spread", "games_to_win", "hands_to_win", "seat_advantage", "hands_per_game",
-           "escobas", "lucky_escobas")
+           "escobas", "lucky_escobas", *SCORECARD_METRICS)
 METRIC_TEXT = {  # (translated where shown)
     "skill_share": (N_("skill share: outcome variance between strategies over total"), N_("share of variance")),
     "rating_spread": (N_("rating spread, best minus worst"), N_("Elo points")),
@@ -456,8 +457,11 @@ def analyse(variants: list[Variant], labels: list[str], pairs, aggs, run_dirs, s
     effects = paired_effects(variants, len(pairs), [run_dirs[i] for i in ladder_runs], [specs[i] for i in ladder_runs])
     if card:
         more, more_effects = scorecard_rows(variants, labels, card, P, R, run_dirs, specs)
-        rows += more
-        effects += more_effects
+        # a ruleset's figures together, in METRICS order (the stable sort keeps a folder without them as it was)
+        order = {m: i for i, m in enumerate(METRICS)}
+        at = {v.label: k for k, v in enumerate(variants)}
+        rows = sorted(rows + more, key=lambda r: (at[r[0]], order.get(r[1], len(order))))
+        effects = sorted(effects + more_effects, key=lambda r: (at[r[0]], order.get(r[1], len(order))))
     return {"skill": estimate_frame(rows), "skill_effects": estimate_frame(effects),
             "skill_ratings": pl.concat(ratings),
             "skill_steps": pl.DataFrame(steps, schema=step_schema), "skill_pairs": pl.concat(pair_frames)}

@@ -12,7 +12,7 @@ SERIES = {
     "tournament": ["tournament", "greedy", "random", "maxoros", "-n", "20", "--seed", "5", "--chunk", "10"],
     "compare": ["compare", "-r", "ludoteka", "-r", "cardgames", "-r", "tradicional", "-n", "20", "--seed", "5",
                 "--chunk", "10"],
-    "skill": ["skill", "--ladder", "random,greedy,maxoros", "-n", "20", "--seed", "5"],
+    "skill": ["skill", "--ladder", "random,greedy,maxoros", "-n", "20", "--seed", "5", "--no-scorecard"],
 }
 WORDS = {"tournament": "tournament", "compare": "comparison", "skill": "skill ladder"}
 

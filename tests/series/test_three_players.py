@@ -54,7 +54,7 @@ def test_pairs_play_both_lineups_on_the_same_deals(ladder):
     m = json.loads((out / "manifest.json").read_text())
     assert [p["lineup"] for p in m["pairs"][:2]] == [["random", "greedy", "greedy"], ["greedy", "random", "random"]]
     specs = [json.loads((out / p["run"] / "manifest.json").read_text())["spec"] for p in m["pairs"]]
-    assert len(specs) == 2 * 3 and {s["seed"] for s in specs} == {m["seed"]} and {s["n"] for s in specs} == {60}
+    assert len(specs) == 2 * (3 + len(summary["scorecard"]["runs"])) and {s["seed"] for s in specs} == {m["seed"]} and {s["n"] for s in specs} == {60}
     assert summary["games_per_pair"] == 120 and "three_players" in summary
     pairs = read_tables(out)["skill_pairs"]
     assert set(pairs["games"].to_list()) == {120}  # 60 games of each lineup: -n counts the pair's games
@@ -108,7 +108,7 @@ def test_resume_finishes_a_3_player_folder_identically_and_report_draws_it(ladde
     shutil.copytree(out, cut)
     shutil.rmtree(cut / "runs" / "03")  # the second lineup of the second pair
     (cut / "summary.json").unlink()
-    assert open_folder(cut).series.runs == 6
+    assert open_folder(cut).series.runs == 2 * (3 + len(want["scorecard"]["runs"]))  # the scorecard's pairs too
     labels = []
     assert resume_folder(cut, on_run=lambda k, label: labels.append(label)) == want
     assert labels[3] == f"{RULES}: random vs maxoros (maxoros, random, random)"
