@@ -207,6 +207,10 @@ READING = {
     "restricted_sevens": N_("What the heuristic loses ignoring the sevens: what pursuing them is worth."),
     "restricted_siete": N_("What the heuristic loses ignoring the 7 of oros: what pursuing it is worth."),
     "restricted_escobas": N_("What the heuristic loses ignoring escobas: what pursuing them is worth."),
+    "lead_changes": N_("How often the expected winner changes in a game of two equal players: more is more suspense "
+                       "(a win-probability model, its calibration in the study)."),
+    "comebacks": N_("Of the games where a side trails before the last hand, the share it still wins."),
+    "hands_spread": N_("How much game lengths vary between two equal players (standard deviation)."),
 }
 
 

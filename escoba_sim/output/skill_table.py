@@ -58,6 +58,10 @@ EFFECT_BLOCKS = (
     ("restricted_sevens", N_("restricted play, what pursuing the sevens is worth, minus {reference}'s:"), 3),
     ("restricted_siete", N_("restricted play, what pursuing the 7 of oros is worth, minus {reference}'s:"), 3),
     ("restricted_escobas", N_("restricted play, what pursuing escobas is worth, minus {reference}'s:"), 3),
+    ("lead_changes", N_("lead changes per game (two equal heuristics) minus {reference}'s:"), 3),
+    ("comebacks", N_("comebacks, share of games the side behind before the last hand wins, minus {reference}'s:"),
+     3),
+    ("hands_spread", N_("spread of a game's length (hands, standard deviation) minus {reference}'s:"), 3),
 )
 
 
@@ -224,4 +228,19 @@ def scorecard_lines(s: dict, rows: dict[str, dict[str, dict]], names: dict[str, 
               ("restricted_cards", "restricted_oros", "restricted_sevens", "restricted_siete", "restricted_escobas"))]
              for rs in s["rulesets"]]
     lines += _columns([_("ruleset"), _("cards"), _("oros"), _("sevens"), _("7 of oros"), _("escobas")], table)
+    drama = [rs for rs in s["rulesets"] if "lead_changes" in rows.get(rs["label"], {})]
+    if drama:
+        lines += [""] + textwrap.wrap(_("drama: games of {base} against itself (95% CI): how often the expected "
+                                        "winner changes, how often the side behind before the last hand wins, "
+                                        "the spread of a game's length").format(base=spec_name(card["restricted"])),
+                                      width)
+        table = [[name(rs["label"]), _pm(rows[rs["label"]].get("lead_changes"), "{:.2f}"),
+                  _pct(rows[rs["label"]].get("comebacks")), _pm(rows[rs["label"]].get("hands_spread"), "{:.2f}")]
+                 for rs in drama]
+        lines += _columns([_("ruleset"), _("per game"), _("of games"), _("hands"), ""], [r + [""] for r in table],
+                          [("", 1), (_("lead changes"), 1), (_("comebacks"), 1), (_("length sd"), 1)])
+        errors = ", ".join(f"{c['label']} {c['error']:.3f}" for c in s.get("calibration") or [])
+        if errors:
+            lines += textwrap.wrap(_("its win-probability model's calibration error on games it did not see: "
+                                     "{errors}").format(errors=errors), width, subsequent_indent="  ")
     return lines

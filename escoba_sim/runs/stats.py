@@ -182,6 +182,31 @@ def deal_function(sums, gram, n: int, forms, f) -> tuple[float, float]:
     return (float(est), math.sqrt(max(num, 0.0) / (n - 1)))
 
 
+def figure_quotient(num, den):
+    """``num / den`` of two figures ``(forms, f)`` as ``deal_function`` reads them (``f(T)``: the estimate and
+    its gradient in the forms' totals); the forms are the two figures' side by side."""
+    (fa, a), (fb, b) = num, den
+
+    def f(T):
+        (x, gx), (y, gy) = a(T[:len(fa)]), b(T[len(fa):])
+        if not (y != 0 and math.isfinite(x) and math.isfinite(y)):
+            return math.nan, [0.0] * len(T)
+        q = x / y
+        return q, [g / y for g in gx] + [-q * g / y for g in gy]
+    return [*fa, *fb], f
+
+
+def figure_minus(one, other):
+    """``one - other`` of two figures ``(forms, f)`` (``figure_quotient``'s): a paired difference when both are
+    read from the same deals."""
+    (fa, a), (fb, b) = one, other
+
+    def f(T):
+        (x, gx), (y, gy) = a(T[:len(fa)]), b(T[len(fa):])
+        return x - y, [*gx, *(-g for g in gy)]
+    return [*fa, *fb], f
+
+
 def unit(size: int, *at: int, weights: Sequence[int] | None = None) -> list[int]:
     """An integer weight vector of length ``size``: 1 (or ``weights``) at the indices ``at``."""
     out = [0] * size

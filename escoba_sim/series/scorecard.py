@@ -104,29 +104,6 @@ def _margin(slot: int, sign: int = 1):
     return [(slot, 0), (slot, 1)], f
 
 
-def _quotient(num, den):
-    """``num / den`` of two (forms, f) figures."""
-    (fa, a), (fb, b) = num, den
-
-    def f(T):
-        (x, gx), (y, gy) = a(T[:len(fa)]), b(T[len(fa):])
-        if not (y != 0 and math.isfinite(x) and math.isfinite(y)):
-            return math.nan, [0.0] * len(T)
-        q = x / y
-        return q, [g / y for g in gx] + [-q * g / y for g in gy]
-    return fa + fb, f
-
-
-def _minus(one, other):
-    """``one - other`` of two (forms, f) figures."""
-    (fa, a), (fb, b) = one, other
-
-    def f(T):
-        (x, gx), (y, gy) = a(T[:len(fa)]), b(T[len(fa):])
-        return x - y, list(gx) + [-g for g in gy]
-    return fa + fb, f
-
-
 def _figures(slots: dict[str, int]) -> dict:
     """Each scorecard figure of one ruleset as (forms, f), on its slots (``slots[figure]`` the slot of its pair's
     runs; ``"ladder"`` the pair beginner, best)."""
@@ -134,9 +111,9 @@ def _figures(slots: dict[str, int]) -> dict:
     out = {"learning_effect": best}
     for m in FICTIVE:
         if m in slots:
-            out[m] = _quotient(best, _margin(slots[m]))
+            out[m] = stats.figure_quotient(best, _margin(slots[m]))
     if "relative_skill" in slots:
-        out["random_effect"] = _minus(_margin(slots["relative_skill"]), best)
+        out["random_effect"] = stats.figure_minus(_margin(slots["relative_skill"]), best)
     for m in ELEMENTS.values():
         out[m] = _margin(slots[m])
     return out
@@ -197,7 +174,7 @@ def scorecard_rows(variants, labels: list[str], card: dict, ladder_runs: int, R:
             continue
         for m in EFFECT_METRICS:
             if m in figures[k] and m in figures[0]:
-                est, se = _evaluate(_minus(figures[k][m], figures[0][m]), S, G, n, where)
+                est, se = _evaluate(stats.figure_minus(figures[k][m], figures[0][m]), S, G, n, where)
                 effects.append((v.label, m, est, *interval(est, se)))
     return rows, effects
 

@@ -53,6 +53,9 @@ from ..runs.aggregates import DealLayout
 from ..runs.spec import RunError
 from ..strategies import StrategyError, check_strategy, parse_strategy
 from .compare import Variant, build_variants, metric_defs
+from .drama import METRIC_TEXT as DRAMA_TEXT
+from .drama import METRICS as DRAMA_METRICS
+from .drama import calibration_errors, drama_rows
 from .lineups import THREE_PLAYER_PAIRS, lineup_text, pair_specs, runs_per_pair
 from .scorecard import METRIC_TEXT as SCORECARD_TEXT
 from .scorecard import METRICS as SCORECARD_METRICS
@@ -76,7 +79,7 @@ LEVEL = 0.95  # the match-win probability of games_to_win
 EXACT_GAMES = 4000  # games_needed counts exactly up to here, then by the normal approximation
 # the per-ruleset quantities (``metric`` names of the skill table), in the table's order
 METRICS = ("skill_share", "rating_spread", "games_to_win", "hands_to_win", "seat_advantage", "hands_per_game",
-           "escobas", "lucky_escobas", *SCORECARD_METRICS)
+           "escobas", "lucky_escobas", *SCORECARD_METRICS, *DRAMA_METRICS)
 METRIC_TEXT = {  # (translated where shown)
     "skill_share": (N_("skill share: outcome variance between strategies over total"), N_("share of variance")),
     "rating_spread": (N_("rating spread, best minus worst"), N_("Elo points")),
@@ -89,6 +92,7 @@ METRIC_TEXT = {  # (translated where shown)
     "escobas": (N_("escobas per hand (all sides)"), N_("escobas per hand")),
     "lucky_escobas": (N_("lucky-deal escobas per hand (all sides)"), N_("escobas per hand")),
     **SCORECARD_TEXT,
+    **DRAMA_TEXT,
 }
 
 
@@ -455,16 +459,25 @@ def analyse(variants: list[Variant], labels: list[str], pairs, aggs, run_dirs, s
                    "games_to_win_hi": f, "hands_per_game": f, "hands_to_win": f, "hands_to_win_lo": f,
                    "hands_to_win_hi": f}
     effects = paired_effects(variants, len(pairs), [run_dirs[i] for i in ladder_runs], [specs[i] for i in ladder_runs])
+    checks = []
     if card:
         more, more_effects = scorecard_rows(variants, labels, card, P, R, run_dirs, specs)
+        # two equal heuristics' games, played here (cheap, a function of the seed: a resumed folder plays them again)
+        drama, drama_effects, checks = drama_rows(variants, card["restricted"], specs[0].seed, specs[0].played)
+        more, more_effects = more + drama, more_effects + drama_effects
         # a ruleset's figures together, in METRICS order (the stable sort keeps a folder without them as it was)
         order = {m: i for i, m in enumerate(METRICS)}
         at = {v.label: k for k, v in enumerate(variants)}
         rows = sorted(rows + more, key=lambda r: (at[r[0]], order.get(r[1], len(order))))
         effects = sorted(effects + more_effects, key=lambda r: (at[r[0]], order.get(r[1], len(order))))
-    return {"skill": estimate_frame(rows), "skill_effects": estimate_frame(effects),
-            "skill_ratings": pl.concat(ratings),
-            "skill_steps": pl.DataFrame(steps, schema=step_schema), "skill_pairs": pl.concat(pair_frames)}
+    out = {"skill": estimate_frame(rows), "skill_effects": estimate_frame(effects),
+           "skill_ratings": pl.concat(ratings),
+           "skill_steps": pl.DataFrame(steps, schema=step_schema), "skill_pairs": pl.concat(pair_frames)}
+    if checks:  # the drama's win-probability model against the games it did not see (``drama.calibration``)
+        out["skill_calibration"] = pl.DataFrame(
+            [{"ruleset": c["label"], **b} for c in checks for b in c["bins"]],
+            schema={"ruleset": s, "bin": pl.Int64, "predicted": f, "observed": f, "states": pl.Int64})
+    return out
 
 
 def skill(variants: list[Variant], ladder: list[str], n: int, out: str | Path, *, seed: int | None = None,
@@ -529,6 +542,8 @@ def skill(variants: list[Variant], ladder: list[str], n: int, out: str | Path, *
                "skill": json_rows(tables["skill"]), "effects": json_rows(tables["skill_effects"]),
                "ratings": json_rows(tables["skill_ratings"]),
                "steps": json_rows(tables["skill_steps"]), "scorecard": card}
+    if "skill_calibration" in tables:
+        summary["calibration"] = calibration_errors(tables["skill_calibration"])
     if R > 1:
         summary["three_players"] = THREE_PLAYER_PAIRS
     write_results(out, manifest, tables, summary)
