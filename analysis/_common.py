@@ -51,6 +51,9 @@ class Settings:
     skill_reuse: bool  # ESCOBA_SKILL_REUSE (off; 1 is on): keep finished folders, finish and re-read them
     skill_full_n: int  # ESCOBA_SKILL_FULL_N (300): the full ladder's games
     skill_n: int  # ESCOBA_SKILL_N (5000): the cheap ladder's games
+    # scorecard_study.py
+    scorecard_n: int  # ESCOBA_SCORECARD_N (1000, skill's default): games per pair and ruleset
+    scorecard_reuse: bool  # ESCOBA_SCORECARD_REUSE (off; 1 is on): keep a finished folder and re-read it
     # stronger_search.py
     stronger_n_confirm: int  # ESCOBA_STRONGER_N_CONFIRM (4000): the registered confirmation's deals
     stronger_cost_deals: int  # ESCOBA_STRONGER_COST_DEALS (12, an int): deals of the instruction counts
@@ -97,6 +100,8 @@ class Settings:
             skill_reuse=env.get("ESCOBA_SKILL_REUSE") == "1",
             skill_full_n=_count(env, "ESCOBA_SKILL_FULL_N", "300"),
             skill_n=_count(env, "ESCOBA_SKILL_N", "5000"),
+            scorecard_n=_count(env, "ESCOBA_SCORECARD_N", "1000"),
+            scorecard_reuse=env.get("ESCOBA_SCORECARD_REUSE") == "1",
             stronger_n_confirm=_count(env, "ESCOBA_STRONGER_N_CONFIRM", "4000"),
             stronger_cost_deals=int(env.get("ESCOBA_STRONGER_COST_DEALS", "12")),
             stronger_n_gap=_count(env, "ESCOBA_STRONGER_N_GAP", "1000"),

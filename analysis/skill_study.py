@@ -113,7 +113,7 @@ def main() -> dict:
                          "ranked": sorted(ranked(s) + ranked(s3), key=lambda r: -(r["skill_share"][0] or 0)),
                          "minus_ludoteka": {e["label"]: [None if x is None else round(x, 4)
                                                          for x in (e["estimate"], e["lo"], e["hi"])]
-                                            for e in s.get("effects", [])}}
+                                            for e in s.get("effects", []) if e["metric"] == "skill_share"}}
         print(name, table(numbers[name]["ranked"], numbers[name]["minus_ludoteka"]), sep="\n", flush=True)
     numbers["reading"] = READING
     save_numbers("skill_study", numbers)

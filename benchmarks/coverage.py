@@ -22,6 +22,12 @@ its own heading.
 
     python benchmarks/coverage.py --skill --runs 300 --scale 50 --out benchmarks/COVERAGE.md
 
+``--scorecard`` measures the skill scorecard's intervals (relative skill, the coin-flip equivalent,
+restricted play, drama, and some of their paired differences) on the ladder random, greedy, heuristic
+(``SMALL["scorecard"]`` games per pair), into ``--out`` alone (benchmarks/COVERAGE_SCORECARD.md):
+
+    python benchmarks/coverage.py --scorecard --runs 200 --scale 30 --out benchmarks/COVERAGE_SCORECARD.md
+
 ``--skill --rules R1 --rules R2`` measures the same under two other rulesets of one player count, e.g. the
 3-player pairs of docs/skill.md ("Three players"): ``--rules 'ludoteka(players=3)' --rules
 'tradicional(players=3)'``; its table is printed (and, with ``--out``, written to that file alone).
@@ -35,8 +41,12 @@ import tempfile
 import time
 from pathlib import Path
 
-SMALL = {"run": 2000, "compare": 1000, "tournament": 600, "skill": 300}  # games (per ruleset, per pair)
+SMALL = {"run": 2000, "compare": 1000, "tournament": 600, "skill": 300, "scorecard": 150}  # games (per pair)
 SKILL_HEADING = "## escoba-sim skill"
+SCORECARD_HEADING = "## escoba-sim skill: the scorecard"
+SCORECARD_METRICS = ("relative_skill", "relative_skill_hands", "learning_effect", "coin_flip", "restricted_cards",
+                     "restricted_oros", "restricted_escobas", "lead_changes", "comebacks", "hands_spread")
+SCORECARD_EFFECTS = ("relative_skill", "restricted_cards", "lead_changes", "comebacks", "hands_spread")
 SKILL_METRICS = ("skill_share", "rating_spread", "games_to_win", "seat_advantage", "hands_per_game")
 SKILL_RULES = ("ludoteka", "tradicional")  # the contrast: the second's skill share minus the first's
 STRATS = ("greedy", "maxoros", "random")
@@ -85,18 +95,36 @@ def skill_quantities(seed: int, scale: int, work: Path, rules: tuple[str, str] =
 
     folder = work / f"s{seed}"
     s = skill.skill(skill.skill_variants(list(rules), []), ["random", "greedy", "maxoros"],
-                    SMALL["skill"] * scale, folder, seed=seed)
+                    SMALL["skill"] * scale, folder, seed=seed, scorecard=False)
     shutil.rmtree(folder)
-    inf = float("inf")
-
-    def triple(r: dict) -> tuple[float, float, float]:
-        return (inf if r["estimate"] is None else r["estimate"], -inf if r["lo"] is None else r["lo"],
-                inf if r["hi"] is None else r["hi"])
-
-    out = {f"skill: {r['metric']}": triple(r) for r in s["skill"]
+    out = {f"skill: {r['metric']}": _triple(r) for r in s["skill"]
            if r["label"] == rules[0] and r["metric"] in SKILL_METRICS}
     (effect,) = (r for r in s["effects"] if r["metric"] == "skill_share")
-    out[f"skill: skill_share, {rules[1]} - {rules[0]}"] = triple(effect)
+    out[f"skill: skill_share, {rules[1]} - {rules[0]}"] = _triple(effect)
+    return out
+
+
+def _triple(r: dict) -> tuple[float, float, float]:
+    """A row's ``(estimate, lo, hi)``, an unbounded end infinite."""
+    inf = float("inf")
+    return (inf if r["estimate"] is None else r["estimate"], -inf if r["lo"] is None else r["lo"],
+            inf if r["hi"] is None else r["hi"])
+
+
+def scorecard_quantities(seed: int, scale: int, work: Path) -> dict[str, tuple[float, float, float]]:
+    """The scorecard's figures for one seed (series/scorecard.py, series/drama.py) on the ladder random, greedy,
+    heuristic under ludoteka, and some of their tradicional-minus-ludoteka differences (paired)."""
+    from escoba_sim.series import skill
+
+    folder = work / f"c{seed}"
+    s = skill.skill(skill.skill_variants(list(SKILL_RULES), []), ["random", "greedy", "heuristic"],
+                    SMALL["scorecard"] * scale, folder, seed=seed, jobs=2)
+    shutil.rmtree(folder)
+    out = {f"scorecard: {r['metric']}": _triple(r) for r in s["skill"]
+           if r["label"] == SKILL_RULES[0] and r["metric"] in SCORECARD_METRICS}
+    for r in s["effects"]:
+        if r["metric"] in SCORECARD_EFFECTS:
+            out[f"scorecard: {r['metric']}, {SKILL_RULES[1]} - {SKILL_RULES[0]}"] = _triple(r)
     return out
 
 
@@ -145,7 +173,19 @@ def main() -> None:
     ap.add_argument("--out", type=Path)
     ap.add_argument("--skill", action="store_true", help="the skill ladder's intervals (appended to --out)")
     ap.add_argument("--rules", action="append", help="with --skill: two other rulesets (repeat it)")
+    ap.add_argument("--scorecard", action="store_true", help="the skill scorecard's intervals (written to --out)")
     a = ap.parse_args()
+    if a.scorecard:
+        t0 = time.perf_counter()
+        truth, hits = coverage(a.runs, a.scale, scorecard_quantities)
+        text = table(truth, hits, a.scale)
+        print(text)
+        if a.out:
+            a.out.write_text(f"{SCORECARD_HEADING}\n\nMade by `python benchmarks/coverage.py --scorecard --runs "
+                             f"{a.runs} --scale {a.scale} --out {a.out}` (ladder random, greedy, heuristic under "
+                             f"{' and '.join(SKILL_RULES)} on the same deals; {SMALL['scorecard']} games per pair; "
+                             f"seeds 1..{a.runs}); measured in {time.perf_counter() - t0:.0f} s.\n\n{text}\n")
+        return
     if a.rules is not None and not (a.skill and len(a.rules) == 2):
         ap.error("--rules goes with --skill, twice")
     t0 = time.perf_counter()

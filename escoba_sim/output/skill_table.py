@@ -118,10 +118,11 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
     def head(text: str, width: int, right: bool = False) -> str:
         return f"{_(text):>{width}}" if right else f"{_(text):<{width}}"
 
-    lines.append(" ".join([" " * w, head(N_("skill share"), 13), f"{'Elo':<8}", head(N_("games to win"), 13),
+    # the Elo cell is one wider than its widest figure (``1331±170``): it never touches the games cell beside it
+    lines.append(" ".join([" " * w, head(N_("skill share"), 12), f"{'Elo':<9}", head(N_("games to win"), 13),
                            head(N_("seat adv."), seat), head(N_("hands"), 5, True), head(N_("esc."), 4, True),
                            head(N_("lucky"), 5, True)]))
-    lines.append(" ".join([head(N_("ruleset"), w), head(N_("of outcome"), 13), head(N_("spread"), 8),
+    lines.append(" ".join([head(N_("ruleset"), w), head(N_("of outcome"), 12), head(N_("spread"), 9),
                            head(N_("95% (closest)"), 13), head(N_("pts/hand"), seat), head(N_("/game"), 5, True),
                            head(N_("/hand"), 4, True), head(N_("/hand"), 5, True)]))
     long = []
@@ -139,8 +140,8 @@ def skill_lines(summary: dict, width: int = 80) -> list[str]:
             long.append(name)
             name = name[:w - 3] + f"#{len(long)}"
         hpg = got.get("hands_per_game")
-        lines.append(f"{name:<{w}} {_pm(got.get('skill_share'), '{:.3f}'):<13} "
-                     f"{_pm(got.get('rating_spread'), '{:.0f}'):<8} {_games_cell(got.get('games_to_win')):<13} "
+        lines.append(f"{name:<{w}} {_pm(got.get('skill_share'), '{:.3f}'):<12} "
+                     f"{_pm(got.get('rating_spread'), '{:.0f}'):<9} {_games_cell(got.get('games_to_win')):<13} "
                      f"{_pm(got.get('seat_advantage'), '{:+.2f}', '{:.2f}'):<{seat}} "
                      f"{'–' if hpg is None else format(hpg['estimate'], '.2f'):>5} {small('escobas', got):>4} "
                      f"{small('lucky_escobas', got):>5}")

@@ -11,9 +11,9 @@ what a designer's rules shape.
 ``(x0, x1)`` depend only on the dealer's side, and a game is a Markov chain on (score 0, score 1, dealer's
 side). ``W(s0, s1, d)``, side 0's chance to win from there, is exact given the hand's distribution
 (``win_chances``: the game ends when a side has at least the target and more than the other; a tie at the top
-plays on). The distribution is the games' own hands, cross-fitted: the even games' hands model the odd games
-and the reverse, so the model is checked on games it did not see (``calibration``: reliability by tenths of
-``W`` and the expected calibration error).
+plays on). The distribution is read from ten hands per game on deals no game plays (``model_hands``), so the
+model is checked on games it did not see (``calibration``: reliability by tenths of ``W`` and the expected
+calibration error).
 
 **The figures** (each game one independent unit; the same game indices under every ruleset, so differences
 are paired by game): ``lead_changes``, per game, how many times the favourite (``W`` above or below 1/2
@@ -29,7 +29,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..batch import play_games
+from ..batch import play_games, play_hands
 from ..i18n import N_
 from ..runs import stats
 from .tables import interval
@@ -43,6 +43,8 @@ METRIC_TEXT = {  # (translated where shown)
     "hands_spread": (N_("spread of a game's length (standard deviation)"), N_("hands")),
 }
 BINS = 10  # the reliability diagram's bins of W
+MODEL_HANDS = 10  # the model's hands per game measured: its own deals, far from the games'
+MODEL_FIRST = 1 << 40  # the model's first hand index: no game of a series reaches it
 
 
 def side_of(rules, seat: int) -> int:
@@ -67,15 +69,20 @@ def play(rules, spec: str, seed: int, games: int):
     return out
 
 
+def model_hands(rules, spec: str, seed: int, count: int) -> list[tuple[int, int, int]]:
+    """``count`` hands of ``spec`` in every seat, on deals no game of the series plays: ``(x0, x1, d)``."""
+    h = play_hands(rules, [spec] * rules.players, seed, MODEL_FIRST, count).hands
+    return [(int(a), int(b), side_of(rules, int(d))) for (a, b), d in zip(h["total"], h["dealer"])]
+
+
 def hand_model(hands) -> dict[int, list[tuple[tuple[int, int], float]]]:
-    """The distribution of a hand's points ``(x0, x1)`` for each dealer's side, from hands ``(x0, x1, d)``;
-    a side that dealt no hand takes the other's mirrored (two equal players)."""
+    """The distribution of a hand's points ``(x0, x1)`` for each dealer's side, from hands ``(x0, x1, d)`` of
+    two equal players: a hand side 1 dealt counts, mirrored, as one side 0 dealt too (the sides are alike, so
+    ``P(x0, x1 | d) = P(x1, x0 | 1 - d)``), which doubles the data each distribution is read from."""
     count = {0: Counter(), 1: Counter()}
     for a, b, d in hands:
         count[d][(a, b)] += 1
-    for d in (0, 1):
-        if not count[d]:
-            count[d] = Counter({(b, a): c for (a, b), c in count[1 - d].items()})
+        count[1 - d][(b, a)] += 1
     return {d: [(x, c / sum(count[d].values())) for x, c in sorted(count[d].items())] for d in (0, 1)}
 
 
@@ -122,13 +129,12 @@ def win_chances(rules, model):
 
 def measure(rules, spec: str, seed: int, games: int) -> dict:
     """Per game the lead changes, whether a side trailed before the last hand and whether it won, the hands;
-    with the model's predictions and outcomes at every state (for ``calibration``). Two sides only."""
+    with the model's predictions and outcomes at every state (for ``calibration``). Two sides only. The model is
+    read from ``MODEL_HANDS`` hands per game on other deals (``model_hands``): it never saw the games."""
     played = play(rules, spec, seed, games)
-    halves = [[h for k, g in enumerate(played) if k % 2 == j for h in g["hands"]] for j in (0, 1)]
-    models = [win_chances(rules, hand_model(halves[1 - j] or halves[j])) for j in (0, 1)]  # the other half's
+    W = win_chances(rules, hand_model(model_hands(rules, spec, seed, MODEL_HANDS * games)))
     out = {"lead_changes": [], "trailing": [], "came_back": [], "hands": [], "predicted": [], "won": []}
-    for k, g in enumerate(played):
-        W = models[k % 2]
+    for g in played:
         changes, fav = 0, 0
         for s0, s1, d in g["states"]:
             w = W(s0, s1, d)

@@ -1,6 +1,7 @@
 """The drama figures: the win-probability model exact on small chains (against value iteration written here
 and closed forms), lead changes and comebacks recomputed from the played games, their intervals from numpy,
-the model's calibration check able to tell a calibrated model from a wrong one."""
+the model's calibration check able to tell a calibrated model from a wrong one, the model's two dealers
+mirrored."""
 
 import math
 
@@ -69,13 +70,12 @@ def test_the_model_from_real_hands_agrees_with_value_iteration():
         assert W(*st) == pytest.approx(want[st], abs=1e-6)
 
 
-def _recount(rules, played):
-    """Lead changes and comebacks per game, recomputed from the games with the cross-fitted models."""
-    halves = [[h for k, g in enumerate(played) if k % 2 == j for h in g["hands"]] for j in (0, 1)]
-    models = [dr.win_chances(rules, dr.hand_model(halves[1 - j])) for j in (0, 1)]
+def _recount(rules, played, model_hands):
+    """Lead changes and comebacks per game, recomputed from the games with the model of the other hands."""
+    W = dr.win_chances(rules, dr.hand_model(model_hands))
     changes, trail, back = [], [], []
-    for k, g in enumerate(played):
-        favs = [np.sign(models[k % 2](*st) - 0.5) for st in g["states"]]
+    for g in played:
+        favs = [np.sign(W(*st) - 0.5) for st in g["states"]]
         favs = [f for f in favs if f]
         changes.append(sum(1 for a, b in zip(favs, favs[1:]) if a != b))
         s0, s1, _ = g["states"][-1]
@@ -91,7 +91,9 @@ def test_the_figures_are_recomputed_from_the_games_with_numpy_intervals(tmp_path
     per = {}
     for v in variants:
         played = dr.play(v.rules, "heuristic", 9, 120)
-        c, t, b = _recount(v.rules, played)
+        hands = dr.model_hands(v.rules, "heuristic", 9, dr.MODEL_HANDS * 120)
+        assert len(hands) == 1200 and {d for *_, d in hands} == {0, 1}
+        c, t, b = _recount(v.rules, played, hands)
         h = np.asarray([len(g["states"]) for g in played], float)
         per[v.label] = (c, t, b, h)
         est, lo, hi = got[(v.label, "lead_changes")]
@@ -112,6 +114,12 @@ def test_the_figures_are_recomputed_from_the_games_with_numpy_intervals(tmp_path
     assert e[2] == pytest.approx(d.mean())
     assert (e[4] - e[3]) / 2 == pytest.approx(Z * d.std(ddof=1) / math.sqrt(len(d)), rel=1e-9)
     assert {c["label"] for c in checks} == {"ludoteka", "tradicional"}
+
+
+def test_the_model_reads_each_hand_for_both_dealers_mirrored():
+    model = dr.hand_model([(3, 1, 0), (2, 2, 0), (0, 5, 1)])
+    assert dict(model[0]) == pytest.approx({(3, 1): 1 / 3, (2, 2): 1 / 3, (5, 0): 1 / 3})
+    assert dict(model[1]) == pytest.approx({(1, 3): 1 / 3, (2, 2): 1 / 3, (0, 5): 1 / 3})
 
 
 def test_the_calibration_check_tells_a_calibrated_model_from_a_wrong_one():
