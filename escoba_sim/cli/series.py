@@ -149,8 +149,8 @@ def tournament(*, strategies, count, ruleset, seed, jobs, chunk, out, save_hands
 Per ruleset: the ladder's ratings (Elo scale), the skill share of the outcome variance, the games
 the stronger of two neighbours needs to win a match with probability 0.95, the seat advantage, hands
 per game and escobas per hand, each with an interval at 95% (the deal as unit); and the scorecard:
-relative skill (the oracle as the fictive player), the coin-flip equivalent and what pursuing each
-scoring element is worth (restricted play). See docs/skill.md.
+relative skill (the oracle as the fictive player), the coin-flip equivalent, what pursuing each
+scoring element is worth (restricted play) and drama (lead changes, comebacks). See docs/skill.md.
 
 \b
 Examples:
@@ -170,8 +170,8 @@ same deals, (A, B, B) then (B, A, A): docs/skill.md, "Three players"."""))
 @click.option("-n", "count", type=COUNT, default=str(SKILL_DEFAULT_N), show_default=True,
               help=_("Games per pair of the ladder and ruleset (e.g. 1e4)."))
 @click.option("--scorecard/--no-scorecard", default=True, show_default=True,
-              help=_("Also play the scorecard's pairs: the oracle against the ladder's first entry and the "
-                   "restricted heuristics against their own."))
+              help=_("Also play the scorecard's games: the oracle against the ladder's first entry, the "
+                   "restricted heuristics against their own and the drama's games of two equal heuristics."))
 @seed_option(_("One seed for every ruleset and pair (the same deals)."))
 @jobs_option()
 @out_option(_("Output folder, resumable (default: skill-SEED in the current folder)."))
