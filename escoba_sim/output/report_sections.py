@@ -90,10 +90,18 @@ def tournament_headline(s: dict) -> dict:
 def skill_headline(s: dict) -> dict:
     shares = sorted((x for x in s["skill"] if x["metric"] == "skill_share" and x["estimate"] is not None),
                     key=lambda x: -x["estimate"])
+    relative = [x for x in s["skill"] if x["metric"] == "relative_skill" and x["estimate"] is not None]
+    coin = [x for x in s["skill"] if x["metric"] == "coin_flip" and x["estimate"] is not None]
     return {"ladder": " < ".join(s["labels"]), "rulesets": len(s["rulesets"]),
             "games": f"{s['games_per_pair']:,}", "seed": s["seed"],
             "shares": [{"label": x["label"], "estimate": f"{x['estimate']:.3f}",
-                        "ci": _ci_text(x["lo"], x["hi"], "{:.3f}")} for x in shares]}
+                        "ci": _ci_text(x["lo"], x["hi"], "{:.3f}")} for x in shares],
+            "relative": [{"label": x["label"], "estimate": f"{x['estimate']:.2f}",
+                          "ci": _ci_text(x["lo"], x["hi"], "{:.2f}")} for x in relative],
+            # the coin-flip equivalent said in words, the first ruleset's (as the terminal says it)
+            "coin": [_("{ruleset} plays like a game in which the stronger of any two of these players always wins, "
+                       "with {share} of its results replaced by coin flips.").format(
+                           ruleset=x["label"], share=percent(f"{100 * x['estimate']:.0f}")) for x in coin[:1]]}
 
 
 def compare_headline(s: dict) -> dict:
