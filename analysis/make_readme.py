@@ -79,6 +79,7 @@ def main():
                           ("openspiel_yardstick", _yardstick_section), ("tuned_weights", _tuned_section),
                           ("oracle_gap", _gap_section), ("stronger_search", _stronger_section),
                           ("hand_reading", _reading_section), ("skill_study", _skill_section),
+                          ("scorecard_study", _scorecard_section),
                           ("levels", _levels_section)):
         s = _load(name)
         if s:
@@ -665,6 +666,45 @@ def _skill_section(s) -> list[str]:
                          f"{ci(r.get('rating_spread'), '{:.0f}')} | {ci(r.get('games_to_win'), '{:.0f}')} | "
                          f"{ci(r.get('seat_advantage'), '{:+.3f}')} | {ci(r.get('hands_per_game'), '{:.2f}')} |")
         lines += ["", _img(f"skill_{name}", "skill_share")]
+    if s.get("reading"):
+        lines += ["**Reading.** " + s["reading"], ""]
+    return lines
+
+
+def _scorecard_section(s) -> list[str]:
+    """The scorecard of every preset and design effect (scorecard_study.py): its figures, the paired differences
+    to ludoteka that exclude 0, the drama model's calibration, the reading."""
+    def ci(v, f):
+        if v is None or v[0] is None:
+            return "–"
+        return f"{f.format(v[0])} [{'–' if v[1] is None else f.format(v[1])}, {'∞' if v[2] is None else f.format(v[2])}]"
+
+    lines = ["## The scorecard of every preset and design effect", "",
+             _stale(s) + "Relative skill (Borm & van der Genugten: the best's edge over the beginner as a share of "
+             "the oracle's), the coin-flip equivalent (Duersch et al.), what pursuing each element is worth to the "
+             "heuristic (restricted play), drama between two equal heuristics (lead changes per game, comebacks), "
+             "with seat advantage and game length (docs/skill.md, \"The scorecard\"). 95% intervals, the deal (or "
+             "the game) as unit.", "", f"Command: `{s['command']}`.", "",
+             "| ruleset | relative skill | hands only | coin flips | cards | oros | sevens | 7 of oros | escobas | "
+             "lead changes | comebacks | seat advantage | hands per game |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for label, f in s["figures"].items():
+        lines.append(f"| {label} | {ci(f.get('relative_skill'), '{:.3f}')} | {ci(f.get('relative_skill_hands'), '{:.3f}')}"
+                     f" | {ci(f.get('coin_flip'), '{:.3f}')} | {ci(f.get('restricted_cards'), '{:+.3f}')} | "
+                     f"{ci(f.get('restricted_oros'), '{:+.3f}')} | {ci(f.get('restricted_sevens'), '{:+.3f}')} | "
+                     f"{ci(f.get('restricted_siete'), '{:+.3f}')} | {ci(f.get('restricted_escobas'), '{:+.3f}')} | "
+                     f"{ci(f.get('lead_changes'), '{:.2f}')} | {ci(f.get('comebacks'), '{:.3f}')} | "
+                     f"{ci(f.get('seat_advantage'), '{:+.3f}')} | {ci(f.get('hands_per_game'), '{:.2f}')} |")
+    lines += ["", "Minus ludoteka's, paired by deal (game for drama), where the 95% interval excludes 0:", "",
+              "| ruleset | figure | difference |", "|---|---|---|"]
+    for label, effects in s["minus_ludoteka"].items():
+        for metric, v in effects.items():
+            if v[1] is not None and v[2] is not None and (v[1] > 0 or v[2] < 0):
+                lines.append(f"| {label} | {metric} | {ci(v, '{:+.3f}')} |")
+    if s.get("calibration"):
+        lines += ["", "The drama's win-probability model on games it did not see (expected calibration error): "
+                  + ", ".join(f"{c['label']} {c['error']:.3f} ({c['states']:,} states)" for c in s["calibration"])
+                  + ".", "", "![calibration](results/scorecard_calibration.png)", ""]
     if s.get("reading"):
         lines += ["**Reading.** " + s["reading"], ""]
     return lines

@@ -59,8 +59,7 @@ EFFECT_BLOCKS = (
     ("restricted_siete", N_("restricted play, what pursuing the 7 of oros is worth, minus {reference}'s:"), 3),
     ("restricted_escobas", N_("restricted play, what pursuing escobas is worth, minus {reference}'s:"), 3),
     ("lead_changes", N_("lead changes per game (two equal heuristics) minus {reference}'s:"), 3),
-    ("comebacks", N_("comebacks, share of games the side behind before the last hand wins, minus {reference}'s:"),
-     3),
+    ("comebacks", N_("comebacks (games the side behind before the last hand wins) minus {reference}'s:"), 3),
     ("hands_spread", N_("spread of a game's length (hands, standard deviation) minus {reference}'s:"), 3),
 )
 

@@ -402,3 +402,23 @@ def test_hands_to_win_interval_holds_the_game_lengths_uncertainty(two_rulesets):
             assert st["hands_to_win_hi"] is None
         else:
             assert st["hands_to_win_hi"] > st["games_to_win_hi"] * st["hands_per_game"]
+
+
+def test_wide_figures_keep_their_cells_apart_within_80_columns(two_rulesets):
+    """The issue's case: an Elo spread of 1331±170 beside 831 [347-4.1k] games ran together
+    (``1331±170 831[347-4.1k]``); the Elo cell is now one wider than its widest figure."""
+    import copy
+
+    from escoba_sim.output.skill_table import skill_lines
+
+    _, summary = two_rulesets
+    s = copy.deepcopy(summary)
+    for r in s["skill"]:
+        if r["label"] == "ludoteka" and r["metric"] == "rating_spread":
+            r.update(estimate=1331.0, lo=1161.0, hi=1501.0)
+        if r["label"] == "ludoteka" and r["metric"] == "games_to_win":
+            r.update(estimate=831.0, lo=347.0, hi=4100.0)
+    lines = skill_lines(s, 80)
+    row = next(line for line in lines if line.startswith("ludoteka "))  # the skill table's row
+    assert "1331±170  831" in row and len(row) <= 80
+    assert max(len(line) for line in lines) <= 80
