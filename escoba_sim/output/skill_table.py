@@ -47,12 +47,16 @@ def _games_cell(r: dict | None) -> str:
 # the paired differences a skill report prints, each with its heading and digits (``series.skill.EFFECT_METRICS``)
 EFFECT_BLOCKS = (
     ("skill_share", N_("skill share minus {reference}'s (paired by deal, 95% CI):"), 4),
+    ("rating_spread", N_("rating spread (Elo, best minus worst) minus {reference}'s:"), 0),
     ("seat_advantage", N_("seat advantage (mano minus dealer, points per hand) minus {reference}'s:"), 3),
     ("hands_per_game", N_("hands per game minus {reference}'s:"), 3),
     ("escobas", N_("escobas per hand (all sides) minus {reference}'s:"), 3),
     ("lucky_escobas", N_("lucky-deal escobas per hand (all sides) minus {reference}'s:"), 4),
     ("relative_skill", N_("relative skill (oracle as the fictive player) minus {reference}'s:"), 3),
     ("relative_skill_hands", N_("relative skill (a fictive player seeing the hands only) minus {reference}'s:"), 3),
+    ("learning_effect", N_("learning effect (points per hand) minus {reference}'s:"), 3),
+    ("random_effect", N_("random effect (points per hand) minus {reference}'s:"), 3),
+    ("coin_flip", N_("coin-flip equivalent (share of results) minus {reference}'s:"), 3),
     ("restricted_cards", N_("restricted play, what pursuing the most cards is worth, minus {reference}'s:"), 3),
     ("restricted_oros", N_("restricted play, what pursuing the most oros is worth, minus {reference}'s:"), 3),
     ("restricted_sevens", N_("restricted play, what pursuing the sevens is worth, minus {reference}'s:"), 3),

@@ -354,13 +354,41 @@ def bradley_terry_cov(ratings, pairs: Sequence[tuple[int, int]], sums, gram, n: 
     (deals independent, games within a deal not), the information ``H`` from the model, and
     ``cov(theta) = H+ V H+`` (pseudo-inverse: ratings are fixed only up to a constant).
     """
+    return bradley_terry_joint_cov([ratings], pairs, sums, gram, n)
+
+
+def bradley_terry_joint_cov(ratings: Sequence, pairs: Sequence[tuple[int, int]], sums, gram, n: int):
+    """``bradley_terry_cov`` of several fits on the same deals at once (one per ruleset of a skill ladder, each
+    ``ratings[k]`` fitted on its own ``2 P`` columns, block ``k`` of ``sums``/``gram``): the ratings side by
+    side, with their covariance across fits (the same deals move them together), for paired differences."""
+    import numpy as np
+
+    S = np.asarray([float(v) for v in sums])
+    G = np.asarray([[float(v) for v in row] for row in gram])
+    width = 2 * len(pairs)
+    blocks = [_bt_parts(r, pairs, S[k * width:(k + 1) * width]) for k, r in enumerate(ratings)]
+    m = sum(len(r) for r in ratings)
+    if n < 2:
+        return np.full((m, m), np.nan)
+    A = np.zeros((m, len(S)))
+    Hp = np.zeros((m, m))
+    at = 0
+    for k, (a, h) in enumerate(blocks):
+        A[at:at + len(h), k * width:(k + 1) * width] = a
+        Hp[at:at + len(h), at:at + len(h)] = np.linalg.pinv(h)
+        at += len(h)
+    cov_v = (G - np.outer(S, S) / n) * (n / (n - 1))
+    V = A @ cov_v @ A.T
+    return ELO_PER_NAT ** 2 * (Hp @ V @ Hp)
+
+
+def _bt_parts(ratings, pairs: Sequence[tuple[int, int]], S):
+    """One fit's score coefficients ``A`` (strengths x its ``2 P`` columns) and information ``H``."""
     import numpy as np
 
     theta = np.asarray(ratings, float) / ELO_PER_NAT
     m = len(theta)
     pi = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))  # pi[i, j]: i beats j
-    S = np.asarray([float(v) for v in sums])
-    G = np.asarray([[float(v) for v in row] for row in gram])
     A = np.zeros((m, len(S)))
     H = np.zeros((m, m))
     for p, (i, j) in enumerate(pairs):
@@ -372,12 +400,7 @@ def bradley_terry_cov(ratings, pairs: Sequence[tuple[int, int]], sums, gram, n: 
         H[j, j] += h
         H[i, j] -= h
         H[j, i] -= h
-    if n < 2:
-        return np.full((m, m), np.nan)
-    cov_v = (G - np.outer(S, S) / n) * (n / (n - 1))
-    V = A @ cov_v @ A.T
-    Hp = np.linalg.pinv(H)
-    return ELO_PER_NAT ** 2 * (Hp @ V @ Hp)
+    return A, H
 
 
 def finite(x: float) -> float | None:

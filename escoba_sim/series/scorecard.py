@@ -62,8 +62,9 @@ METRIC_TEXT = {  # (translated where shown)
     "restricted_siete": (N_("restricted play: what pursuing the 7 of oros is worth"), N_("points per hand")),
     "restricted_escobas": (N_("restricted play: what pursuing escobas is worth"), N_("points per hand")),
 }
-# the figures paired against the first ruleset deal by deal (coin_flip is a function of the ratings' fit)
-EFFECT_METRICS = ("relative_skill", "relative_skill_hands", *ELEMENTS.values())
+# the figures paired against the first ruleset deal by deal here (coin_flip, a function of the ratings' fit, is
+# paired with the rating spread: ``skill.rating_effects``)
+EFFECT_METRICS = ("relative_skill", "relative_skill_hands", "learning_effect", "random_effect", *ELEMENTS.values())
 
 
 def restricted_base(ladder: list[str]) -> str:

@@ -302,10 +302,10 @@ def pair_columns(size: int, P: int, offset: int = 0, cols: tuple[int, int, int] 
 
 
 # the figures of a ruleset that each other ruleset's is paired against, deal by deal (``paired_effects``)
-EFFECT_METRICS = ("skill_share", "seat_advantage", "hands_per_game", "escobas", "lucky_escobas")
+EFFECT_METRICS = ("skill_share", "rating_spread", "seat_advantage", "hands_per_game", "escobas", "lucky_escobas")
 
 
-def paired_effects(variants: list[Variant], P: int, run_dirs, specs) -> list[tuple]:
+def paired_effects(variants: list[Variant], P: int, run_dirs, specs, ratings=None, games: float = 0) -> list[tuple]:
     """Each ruleset's skill share, seat advantage, hands per game, escobas and lucky-deal escobas minus the
     first ruleset's, paired by deal (every ruleset plays the same deals, so a deal's games under both move
     together): the columns these need of every pair's runs side by side, deal by deal, one chunk at a time
@@ -347,6 +347,49 @@ def paired_effects(variants: list[Variant], P: int, run_dirs, specs) -> list[tup
             (a1, b1), (a0, b0) = defs[r][m], defs[0][m]
             d, se = stats.deal_ratio_diff(S, G, n, spread(a1, r), spread(b1, r), spread(a0, 0), spread(b0, 0))
             rows.append((variants[r].label, m, d, *interval(d, se)))
+    if ratings is not None:
+        rows += rating_effects(variants, ratings, S, G, n, [[(k * P + p) * size + where[c] for p in range(P)
+                                                             for c in (lay.won(0), lay.won(1))]
+                                                            for k in range(len(variants))], games)
+    return rows
+
+
+def rating_effects(variants: list[Variant], ratings: list, S, G, n: int, won: list[list[int]], games: float) -> list:
+    """Each ruleset's rating spread (best minus worst) and, with ``games``, its coin-flip equivalent, minus the
+    first ruleset's: the ratings of every ruleset with their covariance across rulesets (``stats.
+    bradley_terry_joint_cov`` on the won columns ``won[k]``, the same deals), the delta method (the coin-flip
+    share's slope in the ratings' spread taken numerically)."""
+    from .scorecard import coin_flip_share, rating_sd
+
+    K = len(ratings[0])
+    pairs = list(combinations(range(K), 2))
+    cols = [c for block in won for c in block]
+    cov = stats.bradley_terry_joint_cov(ratings, pairs, [S[c] for c in cols], [[G[a, b] for b in cols] for a in cols], n)
+
+    def spread(k: int):
+        r = np.asarray(ratings[k], float)
+        g = np.zeros(len(cov))
+        g[k * K + int(np.argmax(r))], g[k * K + int(np.argmin(r))] = 1, -1
+        return float(r.max() - r.min()), g
+
+    def flips(k: int):
+        r = np.asarray(ratings[k], float)
+        sd = rating_sd(r)
+        g = np.zeros(len(cov))
+        if sd <= 0:
+            return 1.0, g
+        h = 1e-4 * sd  # the slope of the share in the spread, by central difference
+        slope = (coin_flip_share(r, games, sd + h) - coin_flip_share(r, games, max(sd - h, 0.0))) / (2 * h)
+        g[k * K:(k + 1) * K] = slope * (r - r.mean()) / (K * sd)
+        return coin_flip_share(r, games, sd), g
+
+    rows = []
+    for r in range(1, len(variants)):
+        for metric, f in (("rating_spread", spread), *((("coin_flip", flips),) if games else ())):
+            (x1, g1), (x0, g0) = f(r), f(0)
+            g = g1 - g0
+            var = float(g @ cov @ g)
+            rows.append((variants[r].label, metric, x1 - x0, *interval(x1 - x0, math.sqrt(var) if var >= 0 else math.nan)))
     return rows
 
 
@@ -440,11 +483,12 @@ def analyse(variants: list[Variant], labels: list[str], pairs, aggs, run_dirs, s
     P = len(pairs) * R  # ladder runs per ruleset (every ruleset has the same players)
     per = P + (len(card["runs"]) * R if card else 0)
     ladder_runs = [i for k in range(len(variants)) for i in range(k * per, k * per + P)]
-    rows, ratings, steps, pair_frames = [], [], [], []
+    rows, ratings, steps, pair_frames, rating_estimates = [], [], [], [], []
     for k, v in enumerate(variants):
         sl = slice(k * per, k * per + P)
         t = _ruleset_tables(v, labels, pairs, aggs[sl], run_dirs[sl], specs[sl])
         rows += t["skill"]
+        rating_estimates.append(t["ratings"]["estimate"])
         if card:
             x = coin_flip(t["ratings"]["estimate"].to_list(), t["rating_cov"], specs[k * per].played * R)
             rows.append((v.label, "coin_flip", *x))
@@ -458,7 +502,8 @@ def analyse(variants: list[Variant], labels: list[str], pairs, aggs, run_dirs, s
                    "score": f, "win": f, "draw": f, "loss": f, "games_to_win": f, "games_to_win_lo": f,
                    "games_to_win_hi": f, "hands_per_game": f, "hands_to_win": f, "hands_to_win_lo": f,
                    "hands_to_win_hi": f}
-    effects = paired_effects(variants, len(pairs), [run_dirs[i] for i in ladder_runs], [specs[i] for i in ladder_runs])
+    effects = paired_effects(variants, len(pairs), [run_dirs[i] for i in ladder_runs], [specs[i] for i in ladder_runs],
+                             [r.to_list() for r in rating_estimates], specs[0].played * R if card else 0)
     checks = []
     if card:
         more, more_effects = scorecard_rows(variants, labels, card, P, R, run_dirs, specs)

@@ -297,7 +297,8 @@ def test_resume_finishes_a_skill_folder_identically_and_report_draws_it(two_rule
     assert labels[second:second + 3] == ["lucky_deal=off: random vs greedy", "lucky_deal=off: random vs maxoros",
                                          "lucky_deal=off: greedy vs maxoros"]
     assert labels[second + 3].startswith("lucky_deal=off: ")  # then its scorecard's
-    assert set(read_tables(cut)) == {"skill", "skill_effects", "skill_ratings", "skill_steps", "skill_pairs"}
+    assert set(read_tables(cut)) == {"skill", "skill_effects", "skill_ratings", "skill_steps", "skill_pairs",
+                                     "skill_calibration"}
     page = write_report(cut)
     assert {p.name for p in page.parent.glob("*.png")} == {"skill_share.png", "skill_effects.png", "skill_ladders.png"}
     html = page.read_text()
@@ -422,3 +423,24 @@ def test_wide_figures_keep_their_cells_apart_within_80_columns(two_rulesets):
     row = next(line for line in lines if line.startswith("ludoteka "))  # the skill table's row
     assert "1331±170  831" in row and len(row) <= 80
     assert max(len(line) for line in lines) <= 80
+
+
+def test_the_rating_spread_difference_is_paired_through_the_joint_rating_covariance(two_rulesets):
+    """lucky_deal=off minus ludoteka's rating spread: the difference of the two, its interval from the ratings'
+    covariance across rulesets, whose diagonal blocks are each ruleset's own sandwich (as the tournament's)."""
+    from escoba_sim.runs import stats
+
+    out, summary = two_rulesets
+    (e,) = [x for x in summary["effects"] if x["metric"] == "rating_spread"]
+    a, b = skill_metric(summary, "lucky_deal=off", "rating_spread"), skill_metric(summary, "ludoteka", "rating_spread")
+    assert e["estimate"] == pytest.approx(a["estimate"] - b["estimate"], abs=1e-9)
+    assert 0 < e["hi"] - e["lo"] < math.hypot(a["hi"] - a["lo"], b["hi"] - b["lo"])
+    # the joint covariance's blocks are the single fits' covariances
+    rng = np.random.default_rng(3)
+    pairs = [(0, 1), (0, 2), (1, 2)]
+    v = rng.integers(0, 3, size=(200, 12))
+    S, G = v.sum(axis=0), v.T @ v
+    r0, r1 = stats.bradley_terry(np.array([[0, 30, 40], [20, 0, 35], [10, 15, 0]])), np.array([-50.0, 10.0, 40.0])
+    joint = stats.bradley_terry_joint_cov([r0, r1], pairs, S, G, 200)
+    assert np.allclose(joint[:3, :3], stats.bradley_terry_cov(r0, pairs, S[:6], G[:6, :6], 200))
+    assert np.allclose(joint[3:, 3:], stats.bradley_terry_cov(r1, pairs, S[6:], G[6:, 6:], 200))
