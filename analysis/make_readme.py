@@ -639,13 +639,15 @@ def _reading_section(s) -> list[str]:
     return lines + [""]
 
 
+def ci(v, f) -> str:
+    """``[estimate, lo, hi]`` as ``est [lo, hi]`` (a missing end: – below, ∞ above; no estimate: –)."""
+    if v is None or v[0] is None:
+        return "–"
+    return f"{f.format(v[0])} [{'–' if v[1] is None else f.format(v[1])}, {'∞' if v[2] is None else f.format(v[2])}]"
+
+
 def _skill_section(s) -> list[str]:
     """Which rule choices make Escoba more a game of skill (skill_study.py): each ladder's ranking, the reading."""
-    def ci(v, f):
-        if v is None or v[0] is None:
-            return "–"
-        return f"{f.format(v[0])} [{'–' if v[1] is None else f.format(v[1])}, {'∞' if v[2] is None else f.format(v[2])}]"
-
     lines = ["## Which rules reward skill (skill ladders)", "",
              _stale(s) + "Every preset and every design effect (a one-field variant of ludoteka), ranked by the "
              "skill share of a ladder of strategies: the share of a game result's variance that is who plays rather "
@@ -674,11 +676,6 @@ def _skill_section(s) -> list[str]:
 def _scorecard_section(s) -> list[str]:
     """The scorecard of every preset and design effect (scorecard_study.py): its figures, the paired differences
     to ludoteka that exclude 0, the drama model's calibration, the reading."""
-    def ci(v, f):
-        if v is None or v[0] is None:
-            return "–"
-        return f"{f.format(v[0])} [{'–' if v[1] is None else f.format(v[1])}, {'∞' if v[2] is None else f.format(v[2])}]"
-
     lines = ["## The scorecard of every preset and design effect", "",
              _stale(s) + "Relative skill (Borm & van der Genugten: the best's edge over the beginner as a share of "
              "the oracle's), the coin-flip equivalent (Duersch et al.), what pursuing each element is worth to the "

@@ -35,8 +35,7 @@ from ..batch import engine_for
 from ..i18n import N_
 from ..runs import stats
 from ..runs.aggregates import DealLayout
-from ..strategies import check_strategy, parse_strategy
-from ..strategies.registry import StrategySpec
+from ..strategies import StrategySpec, check_strategy, parse_strategy
 from .tables import interval, series_deal_sums
 
 FICTIVE = {"relative_skill": "oracle", "relative_skill_hands": "oracle:sees=1"}
