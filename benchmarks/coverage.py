@@ -24,9 +24,9 @@ its own heading.
 
 ``--scorecard`` measures the skill scorecard's intervals (relative skill, the coin-flip equivalent,
 restricted play, drama, and some of their paired differences) on the ladder random, greedy, heuristic
-(``SMALL["scorecard"]`` games per pair), into ``--out`` alone (benchmarks/COVERAGE_SCORECARD.md):
+(``SMALL["scorecard"]`` games per pair), its table into the file ``--out`` names, alone:
 
-    python benchmarks/coverage.py --scorecard --runs 200 --scale 30 --out benchmarks/COVERAGE_SCORECARD.md
+    python benchmarks/coverage.py --scorecard --runs 80 --scale 15 --out SCORECARD.md
 
 ``--skill --rules R1 --rules R2`` measures the same under two other rulesets of one player count, e.g. the
 3-player pairs of docs/skill.md ("Three players"): ``--rules 'ludoteka(players=3)' --rules

@@ -30,4 +30,4 @@ def test_only_the_settings_read_the_environment():
     read = set(re.findall(r'env(?:\.get)?\(\s*(?:env,\s*)?"(ESCOBA_\w+)"', common)) | set(
         re.findall(r'_(?:count|parts)\(env, "(ESCOBA_\w+)"', common))
     documented = set(re.findall(r"# (ESCOBA_\w+) \(", common))
-    assert len(read) == len(Settings.__dataclass_fields__) == 37 and read == documented
+    assert len(read) == len(Settings.__dataclass_fields__) == 39 and read == documented
