@@ -47,10 +47,6 @@ MODEL_HANDS = 10  # the model's hands per game measured: its own deals, far from
 MODEL_FIRST = 1 << 40  # the model's first hand index: no game of a series reaches it
 
 
-def side_of(rules, seat: int) -> int:
-    return seat & 1 if rules.teams else seat
-
-
 def play(rules, spec: str, seed: int, games: int):
     """``games`` games of ``spec`` in every seat: per game the states before each hand (scores, the dealer's
     side), the winner, and each hand's points ``(x0, x1)`` with its dealer's side."""
@@ -61,7 +57,7 @@ def play(rules, spec: str, seed: int, games: int):
     for k in range(len(g["game"])):
         n = int(g["hands"][k])
         tot = h["total"][at:at + n].astype(int)
-        dealer = [side_of(rules, int(x)) for x in h["dealer"][at:at + n]]
+        dealer = [rules.side_of(int(x)) for x in h["dealer"][at:at + n]]
         s = np.vstack([[0, 0], np.cumsum(tot, axis=0)])
         out.append({"states": [(int(s[i, 0]), int(s[i, 1]), dealer[i]) for i in range(n)],
                     "winner": int(g["winner"][k]), "hands": [(int(a), int(b), d) for (a, b), d in zip(tot, dealer)]})
@@ -72,7 +68,7 @@ def play(rules, spec: str, seed: int, games: int):
 def model_hands(rules, spec: str, seed: int, count: int) -> list[tuple[int, int, int]]:
     """``count`` hands of ``spec`` in every seat, on deals no game of the series plays: ``(x0, x1, d)``."""
     h = play_hands(rules, [spec] * rules.players, seed, MODEL_FIRST, count).hands
-    return [(int(a), int(b), side_of(rules, int(d))) for (a, b), d in zip(h["total"], h["dealer"])]
+    return [(int(a), int(b), rules.side_of(int(d))) for (a, b), d in zip(h["total"], h["dealer"])]
 
 
 def hand_model(hands) -> dict[int, list[tuple[tuple[int, int], float]]]:
@@ -92,37 +88,30 @@ def win_chances(rules, model):
     called even (1/2)."""
     target, cap = rules.target, 2 * rules.target + 200
 
+    def parts(s0: int, s1: int, d: int) -> tuple[float, float]:
+        """One hand from ``(s0, s1)`` dealt by ``d``: side 0's chance to win through a hand that scores, and
+        the chance that nobody scores (the same scores, the deal passing)."""
+        q, r = 0.0, 0.0
+        for (x0, x1), p in model[d]:
+            a, b = s0 + x0, s1 + x1
+            if (a, b) == (s0, s1):
+                r += p
+            elif max(a, b) >= target and a != b:
+                q += p * (a > b)
+            else:
+                q += p * W(a, b, 1 - d)
+        return q, r
+
     @lru_cache(maxsize=None)
     def W(s0: int, s1: int, d: int) -> float:
         if s0 + s1 > cap:
             return 0.5
-        stay, value = 0.0, 0.0
-        for (x0, x1), p in model[d]:
-            a, b = s0 + x0, s1 + x1
-            if (a, b) == (s0, s1):  # a hand nobody scores: the same scores, the deal passes
-                stay += p * W_next(s0, s1, d)
-            elif max(a, b) >= target and a != b:
-                value += p * (a > b)
-            else:
-                value += p * W(a, b, 1 - d)
-        return value + stay
-
-    def W_next(s0: int, s1: int, d: int) -> float:
-        # a scoreless hand: W(s, 1-d) = q(1-d) + r(1-d) W(s, d) with W(s, d) = q(d) + r(d) W(s, 1-d), solved
-        def parts(dd):
-            q, r = 0.0, 0.0
-            for (x0, x1), p in model[dd]:
-                a, b = s0 + x0, s1 + x1
-                if (a, b) == (s0, s1):
-                    r += p
-                elif max(a, b) >= target and a != b:
-                    q += p * (a > b)
-                else:
-                    q += p * W(a, b, 1 - dd)
-            return q, r
-        q1, r1 = parts(1 - d)
-        q0, r0 = parts(d)
-        return (q1 + r1 * q0) / (1 - r1 * r0) if r1 * r0 < 1 else 0.5
+        # W(s, d) = q(d) + r(d) W(s, 1-d) and W(s, 1-d) = q(1-d) + r(1-d) W(s, d), solved for W(s, d)
+        q0, r0 = parts(s0, s1, d)
+        if r0 == 0:
+            return q0
+        q1, r1 = parts(s0, s1, 1 - d)
+        return (q0 + r0 * q1) / (1 - r0 * r1) if r0 * r1 < 1 else 0.5
 
     return W
 

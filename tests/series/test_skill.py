@@ -435,6 +435,10 @@ def test_the_rating_spread_difference_is_paired_through_the_joint_rating_covaria
     a, b = skill_metric(summary, "lucky_deal=off", "rating_spread"), skill_metric(summary, "ludoteka", "rating_spread")
     assert e["estimate"] == pytest.approx(a["estimate"] - b["estimate"], abs=1e-9)
     assert 0 < e["hi"] - e["lo"] < math.hypot(a["hi"] - a["lo"], b["hi"] - b["lo"])
+    (c,) = [x for x in summary["effects"] if x["metric"] == "coin_flip"]  # the same covariance, through the share
+    a, b = skill_metric(summary, "lucky_deal=off", "coin_flip"), skill_metric(summary, "ludoteka", "coin_flip")
+    assert c["estimate"] == pytest.approx(a["estimate"] - b["estimate"], abs=1e-9)
+    assert 0 < c["hi"] - c["lo"] < math.hypot(a["hi"] - a["lo"], b["hi"] - b["lo"])
     # the joint covariance's blocks are the single fits' covariances
     rng = np.random.default_rng(3)
     pairs = [(0, 1), (0, 2), (1, 2)]
